@@ -1,0 +1,4 @@
+import FMCommandLine
+import Foundation
+
+exit(await FMTool.run(Array(CommandLine.arguments.dropFirst())))
