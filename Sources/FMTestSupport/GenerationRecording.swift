@@ -1,0 +1,27 @@
+import InferenceEngine
+
+/// The outcome of a generation collected from its stream.
+public struct RecordedGeneration: Sendable {
+  public var text: String
+  public var summary: GenerationSummary
+  public var tokens: [Token] { summary.tokens }
+}
+
+extension InferenceSession {
+  /// Runs a request to the end and returns its text and summary.
+  public func record(_ request: GenerationRequest) async throws -> RecordedGeneration {
+    var text = ""
+    for try await event in generate(request) {
+      switch event {
+      case .text(let piece): text += piece
+      case .finished(let summary): return RecordedGeneration(text: text, summary: summary)
+      }
+    }
+    throw EngineError(.decodeFailed, "the stream ended without a summary")
+  }
+
+  /// Renders a chat with the model's template and tokenizes it.
+  public func promptTokens(_ messages: [ChatMessage]) -> [Token] {
+    model.tokenize(model.chatTemplate.render(messages))
+  }
+}

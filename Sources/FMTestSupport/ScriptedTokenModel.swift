@@ -1,0 +1,161 @@
+import InferenceEngine
+import Synchronization
+
+/// A model without weights, for testing everything above the forward pass: a fixed vocabulary
+/// of byte strings and a script that decides which token the "model" prefers next.
+///
+/// The script sees every token in the context and returns logits preferences; the engine's real
+/// generator, prefix cache, samplers and constraints run on top of it unchanged.
+public final class ScriptedTokenModel: TokenModel, @unchecked Sendable {
+  /// Decides the next-token preferences from the context so far: token → logit. Tokens not
+  /// named get `baseLogit`.
+  public typealias Script = @Sendable (_ context: [Token]) -> [Token: Float]
+
+  public let vocabulary: [[UInt8]]
+  public let endOfTurn: Token
+  public let trainedContextLength: Int
+  public let chatTemplate = ChatTemplate(defaultSystemPrompt: nil, supportsTools: true)
+  public let baseLogit: Float = 0
+  private let script: Script
+  private let statistics = Mutex(Statistics())
+
+  /// Counts of what backends of this model evaluated, for assertions about cache reuse.
+  public struct Statistics: Sendable {
+    public var evaluatedTokens = 0
+    public var evaluateCalls = 0
+  }
+
+  /// - Parameters:
+  ///   - tokens: the vocabulary; token ids are indices. Single bytes are added for any byte not
+  ///     covered, so every text can be tokenized. The end-of-turn token is appended last.
+  public init(tokens: [String], contextLength: Int = 4096, script: @escaping Script) {
+    var vocabulary = tokens.map { Array($0.utf8) }
+    let known = Set(vocabulary)
+    for byte in 0...255 where !known.contains([UInt8(byte)]) { vocabulary.append([UInt8(byte)]) }
+    endOfTurn = Token(vocabulary.count)
+    vocabulary.append(Array("<|im_end|>".utf8))
+    self.vocabulary = vocabulary
+    trainedContextLength = contextLength
+    self.script = script
+  }
+
+  /// A model that answers every prompt with `reply` and then ends its turn, greedily.
+  ///
+  /// It finds where the current answer began (after the last `<|im_start|>assistant\n`) and
+  /// prefers the next token of `reply`, so it behaves like a deterministic chat model.
+  public static func replying(_ reply: String, tokens: [String] = [], contextLength: Int = 4096)
+    -> ScriptedTokenModel
+  {
+    let holder = ModelHolder()
+    let model = ScriptedTokenModel(tokens: tokens, contextLength: contextLength) { context in
+      guard let model = holder.model else { return [:] }
+      let text = Array(context.flatMap { model.vocabulary[Int($0)] })
+      let marker = Array("<|im_start|>assistant\n".utf8)
+      var answerStart = 0
+      if text.count >= marker.count {
+        for start in stride(from: text.count - marker.count, through: 0, by: -1)
+        where text[start..<start + marker.count].elementsEqual(marker) {
+          answerStart = start + marker.count
+          break
+        }
+      }
+      let written = text[answerStart...]
+      let replyBytes = Array(reply.utf8)
+      guard written.count < replyBytes.count, replyBytes.starts(with: written) else {
+        return [model.endOfTurn: 10]
+      }
+      let rest = String(decoding: replyBytes[written.count...], as: UTF8.self)
+      guard let next = model.tokenize(rest, parseSpecial: false).first else { return [model.endOfTurn: 10] }
+      return [next: 10]
+    }
+    holder.model = model
+    return model
+  }
+
+  public var statisticsSnapshot: Statistics { statistics.withLock { $0 } }
+
+  public var vocabularySize: Int { vocabulary.count }
+
+  public func tokenize(_ text: String, parseSpecial: Bool) -> [Token] {
+    // Longest match first, like a BPE merge table would mostly produce.
+    let bytes = Array(text.utf8)
+    var tokens: [Token] = []
+    var index = 0
+    while index < bytes.count {
+      var best = -1
+      var bestLength = 0
+      for (id, piece) in vocabulary.enumerated() where piece.count > bestLength && piece.count <= bytes.count - index {
+        if Token(id) == endOfTurn && !parseSpecial { continue }
+        if bytes[index..<index + piece.count].elementsEqual(piece) {
+          best = id
+          bestLength = piece.count
+        }
+      }
+      tokens.append(Token(best))
+      index += bestLength
+    }
+    return tokens
+  }
+
+  public func piece(of token: Token) -> [UInt8] {
+    token == endOfTurn ? [] : vocabulary[Int(token)]
+  }
+
+  public func isEndOfGeneration(_ token: Token) -> Bool { token == endOfTurn }
+
+  public func makeBackend(_ configuration: ContextConfiguration) throws -> any TokenBackend {
+    ScriptedTokenBackend(model: self, contextLength: min(configuration.contextSize, trainedContextLength))
+  }
+
+  fileprivate func preferences(after context: [Token]) -> [Token: Float] { script(context) }
+
+  fileprivate func record(evaluated count: Int) {
+    statistics.withLock {
+      $0.evaluatedTokens += count
+      $0.evaluateCalls += 1
+    }
+  }
+}
+
+/// Lets a script refer to the model it belongs to without a retain cycle.
+private final class ModelHolder: @unchecked Sendable {
+  weak var model: ScriptedTokenModel?
+}
+
+/// The scripted model's "context": remembers tokens and asks the script for logits.
+final class ScriptedTokenBackend: TokenBackend {
+  let model: ScriptedTokenModel
+  let contextLength: Int
+  private(set) var cachedTokens: [Token] = []
+  private let logits: UnsafeMutableBufferPointer<Float>
+
+  init(model: ScriptedTokenModel, contextLength: Int) {
+    self.model = model
+    self.contextLength = contextLength
+    logits = .allocate(capacity: model.vocabularySize)
+  }
+
+  deinit {
+    logits.deallocate()
+  }
+
+  func truncateCache(to count: Int) {
+    if count < cachedTokens.count { cachedTokens.removeSubrange(count...) }
+  }
+
+  func evaluate(_ tokens: ArraySlice<Token>, cancellation flag: CancellationFlag) throws
+    -> UnsafeBufferPointer<Float>
+  {
+    guard cachedTokens.count + tokens.count <= contextLength else {
+      throw EngineError(.contextFull, "\(cachedTokens.count + tokens.count) tokens do not fit \(contextLength)")
+    }
+    for token in tokens {
+      if flag.isCancelled { throw EngineError(.cancelled, "cancelled during prompt evaluation") }
+      cachedTokens.append(token)
+    }
+    model.record(evaluated: tokens.count)
+    logits.update(repeating: model.baseLogit)
+    for (token, value) in model.preferences(after: cachedTokens) { logits[Int(token)] = value }
+    return UnsafeBufferPointer(logits)
+  }
+}

@@ -1,0 +1,28 @@
+import Dispatch
+
+/// A serial queue of blocking work for one llama.cpp context.
+///
+/// llama.cpp calls block for milliseconds to seconds. Running them on Swift's cooperative pool
+/// would starve other tasks, so every call for a context runs here, one at a time, on a thread
+/// that Dispatch owns.
+final class WorkQueue: Sendable {
+  private let queue: DispatchQueue
+
+  init(label: String) {
+    queue = DispatchQueue(label: label, qos: .userInitiated)
+  }
+
+  /// Runs `work` on the queue and returns its result to the awaiting task.
+  func run<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {
+    try await withCheckedThrowingContinuation { continuation in
+      queue.async {
+        continuation.resume(with: Swift.Result(catching: work))
+      }
+    }
+  }
+
+  /// Starts `work` on the queue without waiting for it.
+  func start(_ work: @escaping @Sendable () -> Void) {
+    queue.async(execute: work)
+  }
+}

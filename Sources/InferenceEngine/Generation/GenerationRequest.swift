@@ -1,0 +1,79 @@
+/// One generation: the whole prompt (the engine reuses what its cache already holds), how to
+/// sample, and when to stop.
+public struct GenerationRequest: Sendable {
+  public var promptTokens: [Token]
+  public var sampling: SamplingParameters
+  /// The most tokens to generate; nil means until the end of the turn or the context.
+  public var maximumTokens: Int?
+  public var constraint: (any TokenConstraint)?
+
+  public init(
+    promptTokens: [Token], sampling: SamplingParameters = .greedy, maximumTokens: Int? = nil,
+    constraint: (any TokenConstraint)? = nil
+  ) {
+    self.promptTokens = promptTokens
+    self.sampling = sampling
+    self.maximumTokens = maximumTokens
+    self.constraint = constraint
+  }
+}
+
+/// What a generation reports as it runs.
+public enum GenerationEvent: Sendable, Equatable {
+  /// New text (never half a UTF-8 sequence).
+  case text(String)
+  /// The generation ended; always the last event of a stream that did not throw.
+  case finished(GenerationSummary)
+}
+
+/// Why a generation stopped.
+public enum StopReason: String, Sendable, Equatable {
+  /// The model ended its turn (end-of-turn or end-of-sequence token).
+  case endOfTurn
+  /// `maximumTokens` were generated.
+  case maximumTokens
+  /// The context window is full.
+  case contextFull
+  /// A constraint's output is complete and admits nothing more.
+  case constraintComplete
+}
+
+/// How a generation went: counts, timings and the stop reason.
+public struct GenerationSummary: Sendable, Equatable {
+  public var stopReason: StopReason
+  public var usage: GenerationUsage
+  /// The generated tokens, forced ones included, end-of-turn token excluded.
+  public var tokens: [Token]
+}
+
+/// Token counts and timings of one generation.
+public struct GenerationUsage: Sendable, Equatable {
+  /// Tokens in the prompt.
+  public var promptTokens = 0
+  /// Prompt tokens found in the cache and not evaluated again.
+  public var cachedPromptTokens = 0
+  /// Prompt tokens evaluated in this request.
+  public var evaluatedPromptTokens: Int { promptTokens - cachedPromptTokens }
+  /// Tokens generated, forced ones included.
+  public var generatedTokens = 0
+  /// Generated tokens that a constraint forced (no sampling).
+  public var forcedTokens = 0
+  /// Seconds spent evaluating the prompt.
+  public var prefillSeconds = 0.0
+  /// Seconds from the start of the request to the first generated token.
+  public var timeToFirstTokenSeconds = 0.0
+  /// Seconds spent generating after the first token.
+  public var decodeSeconds = 0.0
+
+  public init() {}
+
+  /// Prompt tokens evaluated per second.
+  public var prefillTokensPerSecond: Double {
+    prefillSeconds > 0 ? Double(evaluatedPromptTokens) / prefillSeconds : 0
+  }
+
+  /// Tokens generated per second after the first one.
+  public var decodeTokensPerSecond: Double {
+    decodeSeconds > 0 && generatedTokens > 1 ? Double(generatedTokens - 1) / decodeSeconds : 0
+  }
+}

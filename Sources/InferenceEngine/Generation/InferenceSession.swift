@@ -1,0 +1,95 @@
+import Foundation
+
+/// One conversation's worth of engine: a context on a shared model, its key/value cache, and
+/// a serial work queue on which every call into the context runs.
+///
+/// Requests are served one at a time in order. Each keeps the prompt prefix that is already in
+/// the cache and evaluates only the rest, so a chat turn costs its new tokens, not the history.
+public final class InferenceSession: Sendable {
+  public let model: any TokenModel
+  public let configuration: ContextConfiguration
+  private let queue = WorkQueue(label: "InferenceSession")
+  private let state: BackendSlot
+
+  /// Creates a session; the context itself is created by the first request, so a session that
+  /// is never used costs nothing.
+  public init(model: any TokenModel, configuration: ContextConfiguration = ContextConfiguration()) {
+    self.model = model
+    self.configuration = configuration
+    state = BackendSlot(model: model, configuration: configuration)
+  }
+
+  /// Generates a reply to `request.promptTokens`, streaming text as it is decoded.
+  ///
+  /// Cancelling the consuming task (or dropping the stream) stops decoding within a token, or
+  /// within one batch during a long prefill; the cache stays consistent for the next request.
+  public func generate(_ request: GenerationRequest) -> AsyncThrowingStream<GenerationEvent, any Error> {
+    let (stream, continuation) = AsyncThrowingStream.makeStream(of: GenerationEvent.self)
+    let cancellation = CancellationFlag()
+    continuation.onTermination = { _ in cancellation.cancel() }
+    let state = state
+    queue.start {
+      do {
+        let generator = Generator(model: state.model, backend: try state.backend())
+        let summary = try generator.run(request, cancellation: cancellation) { text in
+          if !text.isEmpty { continuation.yield(.text(text)) }
+        }
+        continuation.yield(.finished(summary))
+        continuation.finish()
+      } catch {
+        continuation.finish(throwing: error)
+      }
+    }
+    return stream
+  }
+
+  /// Evaluates `tokens` into the cache ahead of a request (prewarm), keeping any cached prefix.
+  /// - Returns: how many tokens were evaluated.
+  @discardableResult
+  public func prefill(_ tokens: [Token]) async throws -> Int {
+    let state = state
+    return try await queue.run {
+      let backend = try state.backend()
+      guard tokens.count <= backend.contextLength else {
+        throw EngineError(.promptTooLong, "\(tokens.count) tokens do not fit the context of \(backend.contextLength)")
+      }
+      let reused = Generator.commonPrefixLength(backend.cachedTokens, tokens)
+      backend.truncateCache(to: reused)
+      guard reused < tokens.count else { return 0 }
+      _ = try backend.evaluate(tokens[reused...], cancellation: CancellationFlag())
+      return tokens.count - reused
+    }
+  }
+
+  /// The tokens the cache holds now.
+  public func cachedTokens() async throws -> [Token] {
+    let state = state
+    return try await queue.run { try state.backend().cachedTokens }
+  }
+
+  /// Empties the cache, so the next request evaluates its whole prompt.
+  public func clearCache() async throws {
+    let state = state
+    try await queue.run { try state.backend().truncateCache(to: 0) }
+  }
+}
+
+/// Holds a session's backend, created on first use. Touched only on the session's work queue,
+/// which is what makes the unchecked `Sendable` sound.
+private final class BackendSlot: @unchecked Sendable {
+  let model: any TokenModel
+  let configuration: ContextConfiguration
+  private var created: (any TokenBackend)?
+
+  init(model: any TokenModel, configuration: ContextConfiguration) {
+    self.model = model
+    self.configuration = configuration
+  }
+
+  func backend() throws -> any TokenBackend {
+    if let created { return created }
+    let backend = try model.makeBackend(configuration)
+    created = backend
+    return backend
+  }
+}

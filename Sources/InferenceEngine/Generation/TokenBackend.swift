@@ -1,0 +1,18 @@
+/// One context's key/value cache and forward pass, used from one thread at a time.
+///
+/// The backend remembers which tokens its cache holds so the generator can reuse the longest
+/// common prefix across turns.
+public protocol TokenBackend: AnyObject {
+  /// The context length in tokens.
+  var contextLength: Int { get }
+  /// The tokens whose keys and values are in the cache, in order.
+  var cachedTokens: [Token] { get }
+  /// Drops cached tokens from position `count` on.
+  func truncateCache(to count: Int)
+  /// Appends `tokens` to the cache and returns the logits that follow the last of them.
+  ///
+  /// The buffer stays valid until the next call. When `flag` is cancelled the call stops early,
+  /// keeps what it evaluated in `cachedTokens`, and throws `EngineError.Code.cancelled`.
+  func evaluate(_ tokens: ArraySlice<Token>, cancellation flag: CancellationFlag) throws
+    -> UnsafeBufferPointer<Float>
+}

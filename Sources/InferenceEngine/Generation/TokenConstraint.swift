@@ -1,0 +1,22 @@
+/// Restricts which tokens may come next: the hook for guided generation (schemas, tool calls).
+///
+/// The generator asks for forced tokens first (text the constraint fixes, emitted without
+/// sampling: jump-forward), otherwise masks the logits and samples. A constraint is used by one
+/// request on one thread; it is `Sendable` only so it can travel to the engine's work queue.
+public protocol TokenConstraint: AnyObject, Sendable {
+  /// Tokens that must come next, or empty when the model chooses.
+  func forcedTokens() -> [Token]
+  /// Sets the logits of disallowed tokens to `-infinity`. End-of-generation tokens count as
+  /// allowed only when `isComplete`.
+  func mask(_ logits: UnsafeMutableBufferPointer<Float>)
+  /// Advances the constraint past a token the generator chose or forced.
+  /// - Throws: when the token is not allowed (a bug in `mask`, or a forced token mismatch).
+  func accept(_ token: Token) throws
+  /// Whether the output so far is complete, so generation may (and should) end here.
+  var isComplete: Bool { get }
+  /// Whether no further token is possible, so generation must end here.
+  var mustEnd: Bool { get }
+  /// Tokens needed to close the output from the current state: the generator stops sampling
+  /// freely when only this many tokens of budget are left.
+  func tokensToClose() -> [Token]
+}

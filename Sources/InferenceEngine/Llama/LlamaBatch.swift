@@ -1,0 +1,31 @@
+import CLlama
+
+/// A reusable `llama_batch` for one sequence, freed with its owner.
+final class LlamaBatch {
+  private(set) var batch: llama_batch
+  let capacity: Int
+
+  init(capacity: Int) {
+    // llama_batch_init(n_tokens, embd = 0, n_seq_max = 1): token batch with one seq id per token.
+    batch = llama_batch_init(Int32(capacity), 0, 1)
+    self.capacity = capacity
+  }
+
+  deinit {
+    llama_batch_free(batch)
+  }
+
+  /// Fills the batch with `tokens` at consecutive positions from `start`, asking for logits of
+  /// the last token only (prefill needs no others).
+  func fill(_ tokens: ArraySlice<Token>, startPosition start: Int) {
+    precondition(tokens.count <= capacity, "batch overflow")
+    for (offset, token) in tokens.enumerated() {
+      batch.token[offset] = token
+      batch.pos[offset] = Int32(start + offset)
+      batch.n_seq_id[offset] = 1
+      batch.seq_id[offset]?[0] = 0
+      batch.logits[offset] = offset == tokens.count - 1 ? 1 : 0
+    }
+    batch.n_tokens = Int32(tokens.count)
+  }
+}

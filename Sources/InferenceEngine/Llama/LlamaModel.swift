@@ -1,0 +1,141 @@
+import CLlama
+import Foundation
+
+/// A GGUF model loaded by llama.cpp: weights (memory-mapped), vocabulary and metadata.
+///
+/// Load it once and share it: any number of sessions open their own contexts on it.
+/// `llama_model` is immutable after loading and llama.cpp's tokenizer API is thread-safe, so
+/// the class is `Sendable`; contexts (which are not) live in `LlamaTokenBackend`.
+public final class LlamaModel: TokenModel, @unchecked Sendable {
+  typealias Handle = OpaquePointer
+
+  public let path: String
+  public let architecture: String
+  public let description: String
+  public let chatTemplate: ChatTemplate
+  public let trainedContextLength: Int
+  public let vocabularySize: Int
+  /// Bytes of weights (llama_model_size).
+  public let weightBytes: UInt64
+
+  let handle: Handle
+  private let vocab: OpaquePointer
+
+  /// Loads a GGUF file.
+  /// - Throws: `EngineError` — `.modelNotFound`, `.invalidModelFile` (not GGUF, truncated,
+  ///   corrupt) or `.unsupportedArchitecture`; never crashes on a bad file.
+  public init(path: String) throws {
+    try GGUFFileCheck.validate(path: path)
+    var parameters = llama_model_default_params()
+    parameters.n_gpu_layers = 0
+    let (loaded, log) = LlamaRuntime.capturingLog {
+      // llama_model_load_from_file: returns NULL on any failure, with the reason in the log.
+      llama_model_load_from_file(path, parameters)
+    }
+    guard let loaded else {
+      if log.contains("unknown model architecture") {
+        throw EngineError(.unsupportedArchitecture, "\(path): \(log)")
+      }
+      throw EngineError(
+        .invalidModelFile,
+        "cannot load \(path): \(log.isEmpty ? "llama.cpp rejected the file" : log)")
+    }
+    handle = loaded
+    // llama_model_get_vocab: owned by the model, valid as long as it is.
+    guard let vocab = llama_model_get_vocab(loaded) else {
+      llama_model_free(loaded)
+      throw EngineError(.invalidModelFile, "\(path) has no vocabulary")
+    }
+    self.vocab = vocab
+    self.path = path
+    architecture = Self.metadata(loaded, "general.architecture") ?? "unknown"
+    description = Self.metadata(loaded, "general.name") ?? URL(fileURLWithPath: path).lastPathComponent
+    trainedContextLength = Int(llama_model_n_ctx_train(loaded))
+    vocabularySize = Int(llama_vocab_n_tokens(vocab))
+    weightBytes = llama_model_size(loaded)
+    do {
+      // llama_model_chat_template(NULL): the default template string, owned by the model.
+      let template = llama_model_chat_template(loaded, nil).map { String(cString: $0) }
+      chatTemplate = try ChatTemplate(metadataTemplate: template)
+    } catch {
+      llama_model_free(loaded)
+      throw error
+    }
+  }
+
+  deinit {
+    llama_model_free(handle)
+  }
+
+  /// A metadata value as a string, or nil when the key is absent.
+  private static func metadata(_ model: Handle, _ key: String) -> String? {
+    var buffer = [CChar](repeating: 0, count: 256)
+    // llama_model_meta_val_str: returns the full length (or -1), writes a NUL-terminated prefix.
+    let length = llama_model_meta_val_str(model, key, &buffer, buffer.count)
+    guard length >= 0 else { return nil }
+    if Int(length) >= buffer.count {
+      buffer = [CChar](repeating: 0, count: Int(length) + 1)
+      _ = llama_model_meta_val_str(model, key, &buffer, buffer.count)
+    }
+    return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+
+  public func tokenize(_ text: String, parseSpecial: Bool) -> [Token] {
+    let utf8Count = Int32(text.utf8.count)
+    var tokens = [Token](repeating: 0, count: Int(utf8Count) + 8)
+    // llama_tokenize: returns the count, or minus the needed count when the buffer is short.
+    var count = llama_tokenize(vocab, text, utf8Count, &tokens, Int32(tokens.count), false, parseSpecial)
+    if count < 0 {
+      tokens = [Token](repeating: 0, count: Int(-count))
+      count = llama_tokenize(vocab, text, utf8Count, &tokens, Int32(tokens.count), false, parseSpecial)
+    }
+    return Array(tokens.prefix(Int(max(count, 0))))
+  }
+
+  public func piece(of token: Token) -> [UInt8] {
+    var buffer = [CChar](repeating: 0, count: 64)
+    // llama_token_to_piece(special: false): control tokens render as nothing.
+    var length = llama_token_to_piece(vocab, token, &buffer, Int32(buffer.count), 0, false)
+    if length < 0 {
+      buffer = [CChar](repeating: 0, count: Int(-length))
+      length = llama_token_to_piece(vocab, token, &buffer, Int32(buffer.count), 0, false)
+    }
+    return buffer.prefix(Int(max(length, 0))).map { UInt8(bitPattern: $0) }
+  }
+
+  /// The token's text as stored in the vocabulary, control tokens included (`<|im_end|>`).
+  public func tokenText(_ token: Token) -> String {
+    llama_vocab_get_text(vocab, token).map { String(cString: $0) } ?? ""
+  }
+
+  public func isEndOfGeneration(_ token: Token) -> Bool {
+    llama_vocab_is_eog(vocab, token)
+  }
+
+  /// Whether a token is a control token (turn markers, end of sequence).
+  public func isControl(_ token: Token) -> Bool {
+    llama_vocab_is_control(vocab, token)
+  }
+
+  public func makeBackend(_ configuration: ContextConfiguration) throws -> any TokenBackend {
+    try LlamaTokenBackend(model: self, configuration: configuration)
+  }
+
+  /// Renders messages with llama.cpp's built-in implementation of this model's template
+  /// (`llama_chat_apply_template`), the reference our own `ChatTemplate` is checked against.
+  public func referenceRendering(_ messages: [ChatMessage], addGenerationPrompt: Bool) -> String? {
+    guard let template = llama_model_chat_template(handle, nil) else { return nil }
+    let roles = messages.map { strdup($0.role.rawValue) }
+    let contents = messages.map { strdup($0.content) }
+    defer { (roles + contents).forEach { free($0) } }
+    let chat = zip(roles, contents).map { llama_chat_message(role: $0, content: $1) }
+    var buffer = [CChar](repeating: 0, count: 4096)
+    var length = llama_chat_apply_template(template, chat, chat.count, addGenerationPrompt, &buffer, Int32(buffer.count))
+    if length > Int32(buffer.count) {
+      buffer = [CChar](repeating: 0, count: Int(length) + 1)
+      length = llama_chat_apply_template(template, chat, chat.count, addGenerationPrompt, &buffer, Int32(buffer.count))
+    }
+    guard length >= 0 else { return nil }
+    return String(decoding: buffer.prefix(Int(length)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+}

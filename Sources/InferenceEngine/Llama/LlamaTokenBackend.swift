@@ -1,0 +1,104 @@
+import CLlama
+
+/// A llama.cpp context: the key/value cache of one session and its forward pass.
+///
+/// Not thread-safe, like `llama_context` itself: `InferenceSession` uses it only from its own
+/// serial work queue.
+final class LlamaTokenBackend: TokenBackend {
+  let model: LlamaModel
+  let contextLength: Int
+  private(set) var cachedTokens: [Token] = []
+  private let context: OpaquePointer
+  private let batch: LlamaBatch
+  /// The flag llama.cpp's abort callback reads; set for the duration of each `evaluate`.
+  private var abortFlag: CancellationFlag?
+
+  init(model: LlamaModel, configuration: ContextConfiguration) throws {
+    guard configuration.contextSize > 0, configuration.contextSize <= model.trainedContextLength else {
+      throw EngineError(
+        .contextCreationFailed,
+        "context size \(configuration.contextSize) must be between 1 and the model's trained context (\(model.trainedContextLength))")
+    }
+    var parameters = llama_context_default_params()
+    parameters.n_ctx = UInt32(configuration.contextSize)
+    parameters.n_batch = UInt32(configuration.batchSize)
+    parameters.n_ubatch = UInt32(configuration.batchSize)
+    parameters.n_seq_max = 1
+    parameters.n_threads = Int32(configuration.threads)
+    parameters.n_threads_batch = Int32(configuration.threads)
+    parameters.no_perf = true
+    let (created, log) = LlamaRuntime.capturingLog { llama_init_from_model(model.handle, parameters) }
+    guard let created else {
+      throw EngineError(.contextCreationFailed, "cannot create a llama.cpp context: \(log)")
+    }
+    self.model = model
+    context = created
+    // llama.cpp pads n_ctx up (to a multiple of 256); the session's limit is what was asked for.
+    contextLength = min(Int(llama_n_ctx(created)), configuration.contextSize)
+    // llama.cpp clamps n_batch to n_ctx; a batch larger than n_batch would trip its assert.
+    batch = LlamaBatch(capacity: Int(llama_n_batch(created)))
+    // The callback receives this object; it outlives the context, which is freed in deinit.
+    llama_set_abort_callback(
+      created,
+      { data in
+        guard let data else { return false }
+        let backend = Unmanaged<LlamaTokenBackend>.fromOpaque(data).takeUnretainedValue()
+        return backend.abortFlag?.isCancelled ?? false
+      }, Unmanaged.passUnretained(self).toOpaque())
+  }
+
+  deinit {
+    llama_free(context)
+  }
+
+  private var memory: llama_memory_t? { llama_get_memory(context) }
+
+  func truncateCache(to count: Int) {
+    guard count < cachedTokens.count else { return }
+    // llama_memory_seq_rm(seq 0, [count, ∞)): removing a tail never fails for a KV cache.
+    _ = llama_memory_seq_rm(memory, 0, Int32(count), -1)
+    cachedTokens.removeSubrange(count...)
+  }
+
+  func evaluate(_ tokens: ArraySlice<Token>, cancellation flag: CancellationFlag) throws
+    -> UnsafeBufferPointer<Float>
+  {
+    guard !tokens.isEmpty else { throw EngineError(.invalidRequest, "nothing to evaluate") }
+    guard cachedTokens.count + tokens.count <= contextLength else {
+      throw EngineError(
+        .contextFull, "\(cachedTokens.count + tokens.count) tokens do not fit the context of \(contextLength)")
+    }
+    abortFlag = flag
+    defer { abortFlag = nil }
+    var start = tokens.startIndex
+    while start < tokens.endIndex {
+      let end = min(start + batch.capacity, tokens.endIndex)
+      if flag.isCancelled { throw EngineError(.cancelled, "cancelled") }
+      batch.fill(tokens[start..<end], startPosition: cachedTokens.count)
+      // llama_decode: 0 ok; 2 aborted and <-1 fatal keep processed ubatches; others restore state.
+      let status = llama_decode(context, batch.batch)
+      if status != 0 {
+        resynchroniseCache(with: tokens[start..<end])
+        if status == 2 { throw EngineError(.cancelled, "cancelled during prompt evaluation") }
+        throw EngineError(.decodeFailed, "llama_decode failed with status \(status)")
+      }
+      cachedTokens.append(contentsOf: tokens[start..<end])
+      start = end
+    }
+    // llama_get_logits_ith(-1): logits of the last token of the last batch, n_vocab floats.
+    guard let logits = llama_get_logits_ith(context, -1) else {
+      throw EngineError(.decodeFailed, "llama.cpp returned no logits")
+    }
+    return UnsafeBufferPointer(start: logits, count: model.vocabularySize)
+  }
+
+  /// After a failed or aborted decode, keeps exactly the tokens the cache really holds.
+  private func resynchroniseCache(with attempted: ArraySlice<Token>) {
+    // llama_memory_seq_pos_max: the last position in the cache for seq 0, or -1 when empty.
+    let held = Int(llama_memory_seq_pos_max(memory, 0)) + 1
+    let kept = max(0, min(held - cachedTokens.count, attempted.count))
+    cachedTokens.append(contentsOf: attempted.prefix(kept))
+    truncateCache(to: cachedTokens.count)
+    _ = llama_memory_seq_rm(memory, 0, Int32(cachedTokens.count), -1)
+  }
+}

@@ -1,0 +1,51 @@
+/// A language model as the engine sees it: a vocabulary, a chat template, and a way to open a
+/// context that turns tokens into next-token logits.
+///
+/// `LlamaModel` is the real one; tests use a scripted model (FMTestSupport) that runs the same
+/// generator, prefix cache, samplers and constraints without weights.
+public protocol TokenModel: AnyObject, Sendable {
+  /// The number of tokens in the vocabulary (the length of a logits vector).
+  var vocabularySize: Int { get }
+  /// The longest context the model was trained for.
+  var trainedContextLength: Int { get }
+  /// How conversations are turned into prompt text for this model.
+  var chatTemplate: ChatTemplate { get }
+
+  /// Splits text into tokens.
+  /// - Parameter parseSpecial: whether control-token text such as `<|im_start|>` becomes the
+  ///   control token. Only template text sets it; user content never does, so a user cannot
+  ///   forge a turn boundary.
+  func tokenize(_ text: String, parseSpecial: Bool) -> [Token]
+  /// The bytes a token stands for when it appears in output (empty for control tokens).
+  func piece(of token: Token) -> [UInt8]
+  /// Whether a token ends the model's turn (end of sequence, end of turn).
+  func isEndOfGeneration(_ token: Token) -> Bool
+  /// Opens a context with its own key/value cache.
+  func makeBackend(_ configuration: ContextConfiguration) throws -> any TokenBackend
+}
+
+extension TokenModel {
+  /// Turns tokens back into text, special tokens left out.
+  public func detokenize(_ tokens: some Sequence<Token>) -> String {
+    var decoder = UTF8StreamDecoder()
+    var text = ""
+    for token in tokens { text += decoder.decode(piece(of: token)) }
+    return text + decoder.finish()
+  }
+}
+
+/// Settings for one context.
+public struct ContextConfiguration: Sendable, Equatable {
+  /// Tokens the context holds: instructions, prompts and responses together.
+  public var contextSize: Int
+  /// Tokens evaluated per `llama_decode` call during prefill.
+  public var batchSize: Int
+  /// Threads for decoding and prefill.
+  public var threads: Int
+
+  public init(contextSize: Int = 4096, batchSize: Int = 512, threads: Int = CPUTopology.physicalCores) {
+    self.contextSize = contextSize
+    self.batchSize = batchSize
+    self.threads = threads
+  }
+}

@@ -1,0 +1,144 @@
+import FMTestSupport
+import Foundation
+import InferenceEngine
+import Testing
+
+/// Generation on the real small model (`smollm2-135m`).
+@Suite struct LlamaGenerationTests {
+  let model: LlamaModel
+  let prompt: [ChatMessage] = [ChatMessage(role: .user, content: "Write a short poem about the sea.")]
+
+  init() async throws {
+    model = try await TestModels.smolLM2()
+  }
+
+  func session(contextSize: Int = 2048) -> InferenceSession {
+    InferenceSession(model: model, configuration: ContextConfiguration(contextSize: contextSize))
+  }
+
+  func request(_ sampling: SamplingParameters, tokens: Int = 24) -> GenerationRequest {
+    GenerationRequest(promptTokens: session().promptTokens(prompt), sampling: sampling, maximumTokens: tokens)
+  }
+
+  @Test func greedyIsDeterministicAcrossSessions() async throws {
+    let first = try await session().record(request(.greedy))
+    let second = try await session().record(request(.greedy))
+    #expect(first.tokens.count == 24)
+    #expect(first.tokens == second.tokens)
+    #expect(!first.text.isEmpty)
+  }
+
+  @Test(arguments: [SamplingParameters.Strategy.topK(40), .topP(0.95)])
+  func seededSamplingIsReproducibleAndSeedsDiffer(strategy: SamplingParameters.Strategy) async throws {
+    let seeded = { (seed: UInt64) in SamplingParameters(strategy: strategy, temperature: 1.0, seed: seed) }
+    let a = try await session().record(request(seeded(7), tokens: 32))
+    let b = try await session().record(request(seeded(7), tokens: 32))
+    #expect(a.tokens == b.tokens)
+    var differs = false
+    for seed: UInt64 in [8, 9, 10] where try await session().record(request(seeded(seed), tokens: 32)).tokens != a.tokens {
+      differs = true
+      break
+    }
+    #expect(differs, "different seeds should give different samples")
+  }
+
+  @Test func tokenizeDetokenizeRoundTrip() {
+    let text = "Hello, wörld! 日本語 🦙 mixed ASCII + ünïcødé, tabs\tand\nnewlines — done."
+    let tokens = model.tokenize(text, parseSpecial: false)
+    #expect(tokens.count > 10)
+    #expect(model.detokenize(tokens) == text)
+  }
+
+  @Test func controlTokensParseOnlyWhenAsked() {
+    let special = model.tokenize("<|im_end|>", parseSpecial: true)
+    #expect(special.count == 1)
+    #expect(model.isEndOfGeneration(special[0]))
+    #expect(model.tokenize("<|im_end|>", parseSpecial: false).count > 1)
+  }
+
+  @Test func warmTurnReusesThePrefixAndMatchesAColdRun() async throws {
+    let warm = session()
+    let first = try await warm.record(request(.greedy, tokens: 20))
+    let secondTurn = prompt + [
+      ChatMessage(role: .assistant, content: first.text), ChatMessage(role: .user, content: "Now make it rhyme."),
+    ]
+    let secondRequest = GenerationRequest(promptTokens: warm.promptTokens(secondTurn), maximumTokens: 20)
+    let warmSecond = try await warm.record(secondRequest)
+    let coldSecond = try await session().record(secondRequest)
+    #expect(warmSecond.tokens == coldSecond.tokens)
+    #expect(coldSecond.summary.usage.cachedPromptTokens == 0)
+    #expect(warmSecond.summary.usage.cachedPromptTokens > first.summary.usage.promptTokens - 1)
+    #expect(warmSecond.summary.usage.evaluatedPromptTokens < coldSecond.summary.usage.evaluatedPromptTokens / 2)
+  }
+
+  @Test func cancellingStopsPromptlyAndLeavesTheContextUsable() async throws {
+    let session = session()
+    let stream = session.generate(request(.greedy, tokens: 400))
+    var received = 0
+    let consumer = Task {
+      for try await event in stream {
+        if case .text = event { received += 1 }
+        if received == 5 { withUnsafeCurrentTask { $0?.cancel() } }
+      }
+      return received
+    }
+    let count = try await consumer.value
+    #expect(count <= 8, "stopped within a few tokens of the cancel, got \(count)")
+    let cached = try await session.cachedTokens().count
+    #expect(cached < request(.greedy).promptTokens.count + 20)
+    // The context still works and gives what a fresh one gives.
+    let after = try await session.record(request(.greedy))
+    let fresh = try await self.session().record(request(.greedy))
+    #expect(after.tokens == fresh.tokens)
+  }
+
+  @Test func promptLongerThanTheContextIsAnError() async throws {
+    let small = session(contextSize: 64)
+    let long = GenerationRequest(promptTokens: [Token](repeating: 42, count: 100))
+    await #expect(throws: EngineError.self) { _ = try await small.record(long) }
+    // Still usable afterwards.
+    let short = GenerationRequest(promptTokens: small.promptTokens([ChatMessage(role: .user, content: "Hi")]), maximumTokens: 3)
+    #expect(try await small.record(short).tokens.count > 0)
+  }
+
+  @Test func generationStopsWhenTheContextIsFull() async throws {
+    let small = session(contextSize: 64)
+    let promptTokens = small.promptTokens(prompt)
+    let result = try await small.record(GenerationRequest(promptTokens: promptTokens))
+    #expect(result.summary.stopReason == .contextFull || result.summary.stopReason == .endOfTurn)
+    #expect(promptTokens.count + result.tokens.count <= 64)
+  }
+}
+
+@Suite struct ModelFileErrorTests {
+  func temporaryFile(_ bytes: Data) throws -> String {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("fm-\(UUID().uuidString).gguf").path
+    try bytes.write(to: URL(fileURLWithPath: path))
+    return path
+  }
+
+  @Test func missingFile() {
+    #expect(throws: EngineError(.modelNotFound, "model file not found: /nonexistent/model.gguf")) {
+      try LlamaModel(path: "/nonexistent/model.gguf")
+    }
+  }
+
+  @Test func notAGGUFFile() throws {
+    let path = try temporaryFile(Data("this is not a model".utf8))
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let error = #expect(throws: EngineError.self) { try LlamaModel(path: path) }
+    #expect(error?.code == .invalidModelFile)
+    #expect(error?.message.contains("not a GGUF") == true)
+  }
+
+  @Test func truncatedGGUFGivesAClearError() throws {
+    let handle = try #require(FileHandle(forReadingAtPath: TestModels.smolLM2Path))
+    let head = try #require(try handle.read(upToCount: 8_000_000))
+    let path = try temporaryFile(head)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let error = #expect(throws: EngineError.self) { try LlamaModel(path: path) }
+    #expect(error?.code == .invalidModelFile)
+    #expect(error?.message.contains(path) == true)
+    #expect(error?.message.count ?? 0 > path.count + 20, "the message says why: \(error?.message ?? "")")
+  }
+}
