@@ -1,3 +1,52 @@
 import Foundation
+import InferenceEngine
 
-print("fm-bench")
+/// fm-bench: the performance figures of BENCHMARKS.md, each against its reference in the same
+/// run. Prints one JSON line per figure on stdout; progress goes to stderr.
+///
+///     fm-bench [p1 p2 p3 p8 p10 | all] [--model NAME|PATH] [--runs N]
+let arguments = Array(CommandLine.arguments.dropFirst())
+var figures: [String] = []
+var modelArgument = "qwen2.5-coder-1.5b"
+var runs = 3
+var index = 0
+while index < arguments.count {
+  switch arguments[index] {
+  case "--model":
+    index += 1
+    modelArgument = index < arguments.count ? arguments[index] : modelArgument
+  case "--runs":
+    index += 1
+    runs = index < arguments.count ? Int(arguments[index]) ?? runs : runs
+  case let figure:
+    figures.append(figure.lowercased())
+  }
+  index += 1
+}
+if figures.isEmpty || figures == ["all"] { figures = ["p1", "p2", "p3", "p8", "p10"] }
+
+do {
+  let modelPath = BenchModels.path(for: modelArgument)
+  if figures == ["load-child"] {
+    try await LoadFigure.child(modelPath: modelPath)
+    exit(0)
+  }
+  progress("loading \(modelPath)")
+  let model = try await ModelLoader.model(at: modelPath)
+  let engine = EngineFigures(model: model, modelPath: modelPath, runs: runs)
+  for figure in figures {
+    switch figure {
+    case "p1": try await engine.decodeThroughput().print()
+    case "p2": try await engine.prefillThroughput().print()
+    case "p3": try await engine.prefixCacheTimeToFirstToken().print()
+    case "p8": try await engine.memoryOverhead().print()
+    case "p10": try LoadFigure(modelPath: modelPath, runs: runs).measure().print()
+    default:
+      FileHandle.standardError.write(Data("fm-bench: unknown figure '\(figure)'\n".utf8))
+      exit(64)
+    }
+  }
+} catch {
+  FileHandle.standardError.write(Data("fm-bench: \(error)\n".utf8))
+  exit(1)
+}

@@ -117,6 +117,15 @@ public final class LlamaModel: TokenModel, @unchecked Sendable {
     llama_vocab_is_control(vocab, token)
   }
 
+  /// Bytes of the key/value cache for `contextSize` tokens at llama.cpp's default f16 cache type.
+  public func keyValueCacheBytes(contextSize: Int) -> Int {
+    let layers = Int(llama_model_n_layer(handle))
+    let heads = Int(llama_model_n_head(handle))
+    let keyValueHeads = Int(llama_model_n_head_kv(handle))
+    let headSize = heads > 0 ? Int(llama_model_n_embd(handle)) / heads : 0
+    return 2 * layers * contextSize * keyValueHeads * headSize * MemoryLayout<Float16>.size
+  }
+
   public func makeBackend(_ configuration: ContextConfiguration) throws -> any TokenBackend {
     try LlamaTokenBackend(model: self, configuration: configuration)
   }

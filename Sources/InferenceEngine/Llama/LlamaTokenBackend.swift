@@ -24,6 +24,9 @@ final class LlamaTokenBackend: TokenBackend {
     parameters.n_batch = UInt32(configuration.batchSize)
     parameters.n_ubatch = UInt32(configuration.batchSize)
     parameters.n_seq_max = 1
+    // Only the last token's logits are ever read; a larger output buffer would cost
+    // batch × vocabulary floats (300 MB on Qwen) for nothing.
+    parameters.n_outputs_max = 1
     parameters.n_threads = Int32(configuration.threads)
     parameters.n_threads_batch = Int32(configuration.threads)
     parameters.no_perf = true
@@ -45,6 +48,15 @@ final class LlamaTokenBackend: TokenBackend {
         let backend = Unmanaged<LlamaTokenBackend>.fromOpaque(data).takeUnretainedValue()
         return backend.abortFlag?.isCancelled ?? false
       }, Unmanaged.passUnretained(self).toOpaque())
+    try warmUp()
+  }
+
+  /// Runs one throw-away decode, as llama.cpp's own tools do at start-up, so that the first
+  /// real request does not pay for allocating compute buffers and touching the weights.
+  private func warmUp() throws {
+    let token = model.tokenize(" ", parseSpecial: false).first ?? 0
+    _ = try evaluate([token], cancellation: CancellationFlag())
+    truncateCache(to: 0)
   }
 
   deinit {

@@ -1,0 +1,67 @@
+import Foundation
+
+/// Runs the pinned build's `llama-bench` as the reference of a figure.
+struct LlamaBenchReference {
+  let executable: String
+  let modelPath: String
+  let threads: Int
+
+  init(modelPath: String, threads: Int) throws {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent()
+    executable = root.appendingPathComponent(".deps/llama/bin/llama-bench").path
+    guard FileManager.default.isExecutableFile(atPath: executable) else {
+      throw BenchError("llama-bench not found at \(executable); run scripts/build-llama")
+    }
+    self.modelPath = modelPath
+    self.threads = threads
+  }
+
+  /// Tokens per second of one llama-bench test (`-p N -n 0` or `-p 0 -n N`), one repetition.
+  func tokensPerSecond(prompt: Int, generate: Int) throws -> Double {
+    let output = try run([
+      "-m", modelPath, "-t", "\(threads)", "-p", "\(prompt)", "-n", "\(generate)", "-r", "1", "-o", "jsonl",
+    ])
+    for line in output.split(separator: "\n") {
+      guard let data = line.data(using: .utf8),
+        let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+        let rate = object["avg_ts"] as? Double
+      else { continue }
+      return rate
+    }
+    throw BenchError("llama-bench printed no result: \(output)")
+  }
+
+  /// Wall seconds of a whole llama-bench process that loads the model and produces one token.
+  func loadToFirstTokenSeconds() throws -> Double {
+    let start = DispatchTime.now()
+    _ = try run(["-m", modelPath, "-t", "\(threads)", "-p", "8", "-n", "1", "-r", "1", "--no-warmup", "-o", "jsonl"])
+    return elapsed(since: start)
+  }
+
+  private func run(_ arguments: [String]) throws -> String {
+    try runProcess(executable, arguments)
+  }
+}
+
+/// Runs a program to completion and returns its standard output.
+func runProcess(_ executable: String, _ arguments: [String]) throws -> String {
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: executable)
+  process.arguments = arguments
+  let output = Pipe()
+  process.standardOutput = output
+  process.standardError = FileHandle.nullDevice
+  try process.run()
+  let data = output.fileHandleForReading.readDataToEndOfFile()
+  process.waitUntilExit()
+  guard process.terminationStatus == 0 else {
+    throw BenchError("\(executable) exited with \(process.terminationStatus)")
+  }
+  return String(decoding: data, as: UTF8.self)
+}
+
+struct BenchError: Error, CustomStringConvertible {
+  let description: String
+  init(_ description: String) { self.description = description }
+}
