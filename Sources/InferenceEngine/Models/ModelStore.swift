@@ -115,7 +115,10 @@ public struct ModelStore: Sendable {
       try createDirectory(work)
       try await source.fetch(part, appendingTo: partial, workDirectory: work)
       try? FileManager.default.removeItem(at: work)
-      progress(.assembled(bytes: fileSize(at: partial) ?? 0, totalBytes: model.byteCount))
+      progress(
+        .assembled(
+          part: index + 1, count: model.parts.count, bytes: fileSize(at: partial) ?? 0,
+          totalBytes: model.byteCount))
     }
 
     progress(.verifying)
