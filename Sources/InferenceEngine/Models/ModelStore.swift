@@ -76,7 +76,9 @@ public struct ModelStore: Sendable {
   /// Does nothing (beyond reporting `.alreadyPresent`) when the model is present. A file of the
   /// right size without the verified marker (copied in by hand, or from an interrupted run) is
   /// hashed and kept when it matches. Readers never see a partial file: assembly happens in a
-  /// temporary file in the same directory, renamed only after verification.
+  /// temporary file in the same directory, renamed only after verification. A lock file makes
+  /// concurrent pulls of one model (two `fm` processes, parallel set-ups) wait for each other,
+  /// and the temporary files of a killed pull are removed by the next one.
   ///
   /// - Parameters:
   ///   - model: The model to fetch.
@@ -94,14 +96,32 @@ public struct ModelStore: Sendable {
       return destination
     }
     try createDirectory(directory)
-    if try await adoptUnverifiedFile(of: model, progress: progress) {
+    let lock = directory.appendingPathComponent(".\(model.fileName).lock")
+    return try await FileLock.withExclusiveLock(on: lock, waiting: { progress(.waitingForOtherPull) }) {
+      // The pull that held the lock may have just put the model in place.
+      if isPresent(model) {
+        progress(.alreadyPresent(path: destination.path))
+        return destination
+      }
+      removeLeftovers(of: model)
+      if try await adoptUnverifiedFile(of: model, progress: progress) {
+        progress(.finished(path: destination.path))
+        return destination
+      }
+      try await assemble(model, into: destination, progress: progress)
       progress(.finished(path: destination.path))
       return destination
     }
+  }
 
-    let unique = UUID().uuidString.prefix(8)
-    let partial = directory.appendingPathComponent(".\(model.fileName).\(unique).partial")
-    let work = directory.appendingPathComponent(".pull-\(model.name)-\(unique)", isDirectory: true)
+  /// Fetches the parts into a temporary file, verifies it, and renames it to `destination`.
+  ///
+  /// Must run under the model's lock: the temporary names are only unique per model.
+  private func assemble(
+    _ model: ModelDescriptor, into destination: URL, progress: @Sendable (ModelPullProgress) -> Void
+  ) async throws {
+    let partial = directory.appendingPathComponent(".\(model.fileName).partial")
+    let work = directory.appendingPathComponent(".\(model.fileName).work", isDirectory: true)
     defer {
       try? FileManager.default.removeItem(at: work)
       try? FileManager.default.removeItem(at: partial)
@@ -120,13 +140,19 @@ public struct ModelStore: Sendable {
           part: index + 1, count: model.parts.count, bytes: fileSize(at: partial) ?? 0,
           totalBytes: model.byteCount))
     }
-
     progress(.verifying)
     try await verify(partial, against: model)
     try moveIntoPlace(partial, destination)
     try writeMarker(for: model)
-    progress(.finished(path: destination.path))
-    return destination
+  }
+
+  /// Removes what a killed pull of `model` left behind (its temporary file and work directory).
+  ///
+  /// Safe only under the model's lock, when no other pull of it can be running.
+  private func removeLeftovers(of model: ModelDescriptor) {
+    for suffix in [".partial", ".work"] {
+      try? FileManager.default.removeItem(at: directory.appendingPathComponent(".\(model.fileName)\(suffix)"))
+    }
   }
 
   /// Where the "verified once" marker of a model lives.
