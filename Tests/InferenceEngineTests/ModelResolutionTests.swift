@@ -19,12 +19,12 @@ import Testing
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     let store = ModelStore(directory: directory.url)
-    try fakePresent(ModelCatalog.smolLM2_135M, in: store)
+    try fakePresent(ModelCatalog.smolLM2, in: store)
 
     let resolved = try store.resolve("smollm2-135m")
 
-    #expect(resolved.path == store.path(for: ModelCatalog.smolLM2_135M))
-    #expect(resolved.descriptor == ModelCatalog.smolLM2_135M)
+    #expect(resolved.path == store.path(for: ModelCatalog.smolLM2))
+    #expect(resolved.descriptor == ModelCatalog.smolLM2)
     #expect(resolved.displayName == "smollm2-135m")
   }
 

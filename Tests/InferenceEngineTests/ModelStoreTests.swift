@@ -48,7 +48,7 @@ private final class ProgressLog: Sendable {
 
   @Test func pathIsNamedAfterTheModel() {
     let store = ModelStore(directory: URL(fileURLWithPath: "/models"))
-    #expect(store.path(for: ModelCatalog.smolLM2_135M).path == "/models/smollm2-135m.gguf")
+    #expect(store.path(for: ModelCatalog.smolLM2).path == "/models/smollm2-135m.gguf")
   }
 
   @Test func pullAssemblesPartsInOrderAndVerifies() async throws {

@@ -4,7 +4,7 @@
 /// file (see ARCHITECTURE.md, "Models").
 public enum ModelCatalog {
   /// SmolLM2-135M-Instruct, Q4_1: small and fast enough for tests and CI.
-  public static let smolLM2_135M = ModelDescriptor(
+  public static let smolLM2 = ModelDescriptor(
     name: "smollm2-135m",
     summary: "SmolLM2-135M-Instruct Q4_1",
     license: "Apache-2.0",
@@ -17,7 +17,7 @@ public enum ModelCatalog {
     byteCount: 98_362_432)
 
   /// Qwen2.5-Coder-0.5B-Instruct, Q4_K_M: the middle size.
-  public static let qwen25Coder0_5B = ModelDescriptor(
+  public static let qwen25Coder05B = ModelDescriptor(
     name: "qwen2.5-coder-0.5b",
     summary: "Qwen2.5-Coder-0.5B-Instruct Q4_K_M",
     license: "Apache-2.0",
@@ -26,7 +26,7 @@ public enum ModelCatalog {
     byteCount: 491_400_064)
 
   /// Qwen2.5-Coder-1.5B-Instruct, Q4_K_M: the default for `fm chat`.
-  public static let qwen25Coder1_5B = ModelDescriptor(
+  public static let qwen25Coder15B = ModelDescriptor(
     name: "qwen2.5-coder-1.5b",
     summary: "Qwen2.5-Coder-1.5B-Instruct Q4_K_M",
     license: "Apache-2.0",
@@ -35,13 +35,13 @@ public enum ModelCatalog {
     byteCount: 1_117_320_768)
 
   /// All models, smallest first.
-  public static let all: [ModelDescriptor] = [smolLM2_135M, qwen25Coder0_5B, qwen25Coder1_5B]
+  public static let all: [ModelDescriptor] = [smolLM2, qwen25Coder05B, qwen25Coder15B]
 
   /// The model `fm chat` and `fm respond` use when none is named.
-  public static var defaultChatModel: ModelDescriptor { qwen25Coder1_5B }
+  public static var defaultChatModel: ModelDescriptor { qwen25Coder15B }
 
   /// The model tests that need real weights use.
-  public static var defaultTestModel: ModelDescriptor { smolLM2_135M }
+  public static var defaultTestModel: ModelDescriptor { smolLM2 }
 
   /// Returns the model with this exact name, or `nil` when the catalogue has none.
   public static func model(named name: String) -> ModelDescriptor? {

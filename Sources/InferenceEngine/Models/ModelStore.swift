@@ -38,7 +38,8 @@ public struct ModelStore: Sendable {
       cache = URL(fileURLWithPath: xdg, isDirectory: true)
     } else {
       let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 }
-      let homeURL = home.map { URL(fileURLWithPath: $0, isDirectory: true) }
+      let homeURL =
+        home.map { URL(fileURLWithPath: $0, isDirectory: true) }
         ?? FileManager.default.homeDirectoryForCurrentUser
       cache = homeURL.appendingPathComponent(".cache", isDirectory: true)
     }
