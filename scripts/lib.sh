@@ -14,7 +14,22 @@ LOCAL_PREFIX="$PROJECT_ROOT/.deps/llama"
 export PKG_CONFIG_PATH="$LOCAL_PREFIX/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
 export LD_LIBRARY_PATH="$LOCAL_PREFIX/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export PATH="$LOCAL_PREFIX/bin:$PATH"
+# Tools that pip installs with --user land here (see install-tools).
+if [ -d "$HOME/.local/bin" ]; then export PATH="$PATH:$HOME/.local/bin"; fi
+# The Swift toolchain may be unpacked outside PATH (this project's machines use /opt/swift).
+if ! command -v swift >/dev/null && [ -x /opt/swift/usr/bin/swift ]; then
+  export PATH="/opt/swift/usr/bin:$PATH"
+fi
 
-step() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+FM_RELEASE_BINARY="$PROJECT_ROOT/.build/release/fm"
+FM_DEFAULT_CHAT_MODEL="qwen2.5-coder-1.5b"
+FM_DEFAULT_TEST_MODEL="smollm2-135m"
+
+# Bold only on a terminal, and never when NO_COLOR is set (https://no-color.org).
+if [ -t 2 ] && [ -z "${NO_COLOR:-}" ]; then
+  step() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+else
+  step() { printf '==> %s\n' "$*" >&2; }
+fi
 note() { printf '    %s\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }

@@ -1,0 +1,10 @@
+/// The top-level commands of `fm`, in the order `fm --help` lists them.
+///
+/// Only commands that work are registered; adding one is a new `Subcommand` file and one line here.
+enum CommandRegistry {
+  static var commands: [any Subcommand.Type] {
+    [
+      ModelsCommand.self
+    ]
+  }
+}

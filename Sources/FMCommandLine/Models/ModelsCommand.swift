@@ -1,0 +1,60 @@
+import InferenceEngine
+
+/// `fm models`: lists the catalogue with size, whether each model is present, and its path.
+enum ModelsCommand: Subcommand {
+  static let name = "models"
+  static let abstract = "List the models, their size, and whether they are downloaded."
+  static let discussion = """
+    Models live in $FM_MODELS_DIR, else $XDG_CACHE_HOME/foundationmodels-linux/models,
+    else ~/.cache/foundationmodels-linux/models. Any command that takes a model name also
+    takes a path to a .gguf file.
+    """
+  static var subcommands: [any Subcommand.Type] { [ModelsPullCommand.self, ModelsPathCommand.self] }
+
+  static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
+    _ = try arguments.positionals(named: [], command: "fm models")
+    let out = context.standardOutput
+    let store = context.modelStore
+    let rows = ModelCatalog.all.map { model in
+      Row(
+        name: model.name, size: ByteCountFormat.string(model.byteCount), present: store.isPresent(model),
+        path: store.path(for: model).path, role: role(of: model))
+    }
+    let nameWidth = max(4, rows.map { $0.name.count }.max() ?? 0)
+    let sizeWidth = max(4, rows.map { $0.size.count }.max() ?? 0)
+    let header = "\(pad("NAME", nameWidth))  \(pad("SIZE", sizeWidth))  \(pad("STATUS", 7))  PATH"
+    out.line(out.styled(header, .bold))
+    for row in rows {
+      let status = out.styled(pad(row.present ? "present" : "absent", 7), row.present ? .green : .yellow)
+      let role = row.role.isEmpty ? "" : "  " + out.styled("(\(row.role))", .dim)
+      out.line("\(pad(row.name, nameWidth))  \(pad(row.size, sizeWidth))  \(status)  \(row.path)\(role)")
+    }
+    // Hints are chrome: a script reading the table gets only the table.
+    if out.isTerminal, rows.contains(where: { !$0.present }) {
+      out.line()
+      out.line(out.styled("Fetch a model with: fm models pull NAME", .dim))
+    }
+    return .success
+  }
+
+  /// One line of the table.
+  private struct Row {
+    var name: String
+    var size: String
+    var present: Bool
+    var path: String
+    var role: String
+  }
+
+  private static func role(of model: ModelDescriptor) -> String {
+    switch model.name {
+    case ModelCatalog.defaultChatModel.name: "default for chat"
+    case ModelCatalog.defaultTestModel.name: "used by tests"
+    default: ""
+    }
+  }
+
+  private static func pad(_ text: String, _ width: Int) -> String {
+    text + String(repeating: " ", count: max(0, width - text.count))
+  }
+}
