@@ -1,0 +1,22 @@
+extension GenerationSchema: Codable {
+  /// Reads a schema in Apple's JSON Schema dialect (see `SchemaJSON`).
+  ///
+  /// Matches FoundationModels `GenerationSchema.init(from:)`.
+  /// - Throws: `DecodingError.dataCorrupted` naming what is missing or unsupported.
+  public init(from decoder: any Decoder) throws {
+    let json = try CodableContent(from: decoder).content
+    do {
+      (root, definitions) = try SchemaJSON.decode(json)
+    } catch let failure as SchemaJSON.DecodingFailure {
+      throw DecodingError.dataCorrupted(
+        .init(codingPath: decoder.codingPath, debugDescription: "Invalid generation schema: \(failure)"))
+    }
+  }
+
+  /// Writes the schema in Apple's JSON Schema dialect (see `SchemaJSON`).
+  ///
+  /// Matches FoundationModels `GenerationSchema.encode(to:)`.
+  public func encode(to encoder: any Encoder) throws {
+    try CodableContent(SchemaJSON.content(root: root, definitions: definitions)).encode(to: encoder)
+  }
+}
