@@ -1,3 +1,4 @@
+import Foundation
 import InferenceEngine
 import Synchronization
 
@@ -43,11 +44,14 @@ public final class ScriptedTokenModel: TokenModel, @unchecked Sendable {
   ///
   /// It finds where the current answer began (after the last `<|im_start|>assistant\n`) and
   /// prefers the next token of `reply`, so it behaves like a deterministic chat model.
-  public static func replying(_ reply: String, tokens: [String] = [], contextLength: Int = 4096)
-    -> ScriptedTokenModel
-  {
+  /// - Parameter delay: seconds each forward pass takes, to keep a turn running while a test
+  ///   acts on it.
+  public static func replying(
+    _ reply: String, tokens: [String] = [], contextLength: Int = 4096, delay: Double = 0
+  ) -> ScriptedTokenModel {
     let holder = ModelHolder()
     let model = ScriptedTokenModel(tokens: tokens, contextLength: contextLength) { context in
+      if delay > 0 { Thread.sleep(forTimeInterval: delay) }
       guard let model = holder.model else { return [:] }
       let text = Array(context.flatMap { model.vocabulary[Int($0)] })
       let marker = Array("<|im_start|>assistant\n".utf8)

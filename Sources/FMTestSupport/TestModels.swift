@@ -3,13 +3,10 @@ import InferenceEngine
 
 /// The real models tests use: `smollm2-135m`, fetched by the set-up step (`scripts/setup`).
 public enum TestModels {
-  /// Path of the small bundled model.
+  /// Path of the small bundled model in the model cache (or `$FM_TEST_MODEL`).
   public static var smolLM2Path: String {
     if let path = ProcessInfo.processInfo.environment["FM_TEST_MODEL"] { return path }
-    let environment = ProcessInfo.processInfo.environment
-    let cache = environment["XDG_CACHE_HOME"].map { "\($0)" } ?? "\(NSHomeDirectory())/.cache"
-    let directory = environment["FM_MODELS_DIR"] ?? "\(cache)/foundationmodels-linux/models"
-    return "\(directory)/smollm2-135m.gguf"
+    return ModelStore().path(for: ModelCatalog.defaultTestModel).path
   }
 
   /// The loaded small model, shared by all tests in the process.

@@ -1,0 +1,86 @@
+import Foundation
+import InferenceEngine
+
+/// The on-device language model: on Linux, a local GGUF model run by llama.cpp.
+///
+/// Matches FoundationModels `SystemLanguageModel`. `default` is the default chat model of the
+/// model cache (`qwen2.5-coder-1.5b`, or the name in `FM_MODEL`); `init(name:…)` and
+/// `init(path:…)` are our additions for choosing another model. The weights are loaded on first
+/// use (a request, `prewarm`, or `tokenCount`) and shared by every session on the same file.
+public final class SystemLanguageModel: Sendable {
+  /// Matches FoundationModels `SystemLanguageModel.default`: the base model, general use case.
+  public static let `default` = SystemLanguageModel()
+
+  /// Matches FoundationModels `SystemLanguageModel.useCase` (set at creation).
+  public let useCase: UseCase
+  /// The guardrails sessions on this model apply.
+  public let guardrails: Guardrails
+  /// Matches FoundationModels `SystemLanguageModel.contextSize`: the tokens one session holds,
+  /// instructions, prompts and responses together. 4096 by default, as on Apple's devices.
+  public let contextSize: Int
+  let source: ModelSource
+
+  /// Matches FoundationModels `SystemLanguageModel.init(useCase:guardrails:)`, on the default model.
+  public convenience init(useCase: UseCase = .general, guardrails: Guardrails = Guardrails.default) {
+    self.init(source: .default, useCase: useCase, guardrails: guardrails, contextSize: nil)
+  }
+
+  /// A model from the model cache by name (`smollm2-135m`, `qwen2.5-coder-0.5b`,
+  /// `qwen2.5-coder-1.5b`) or a path to a GGUF file. Our addition.
+  ///
+  /// - Parameter contextSize: tokens per session; nil means 4096. Larger values work up to the
+  ///   model's trained context; a request beyond that fails with `assetsUnavailable`.
+  public convenience init(
+    name: String, contextSize: Int? = nil, useCase: UseCase = .general, guardrails: Guardrails = .default
+  ) {
+    self.init(source: .reference(name), useCase: useCase, guardrails: guardrails, contextSize: contextSize)
+  }
+
+  /// A model from a GGUF file. Our addition.
+  public convenience init(
+    path: URL, contextSize: Int? = nil, useCase: UseCase = .general, guardrails: Guardrails = .default
+  ) {
+    self.init(source: .reference(path.path), useCase: useCase, guardrails: guardrails, contextSize: contextSize)
+  }
+
+  /// A model over an engine-level token model; for tests (scripted models) and embedding.
+  @_spi(Engine)
+  public convenience init(
+    tokenModel: any TokenModel, contextSize: Int? = nil, useCase: UseCase = .general, guardrails: Guardrails = .default
+  ) {
+    self.init(source: .loaded(tokenModel), useCase: useCase, guardrails: guardrails, contextSize: contextSize)
+  }
+
+  init(source: ModelSource, useCase: UseCase, guardrails: Guardrails, contextSize: Int?) {
+    self.source = source
+    self.useCase = useCase
+    self.guardrails = guardrails
+    self.contextSize = contextSize ?? 4096
+  }
+
+  /// Matches FoundationModels `SystemLanguageModel.availability`. Unavailable with
+  /// `.modelNotReady` while the model file is not in the cache (fetch it with `fm models pull`).
+  public var availability: Availability {
+    source.isPresent ? .available : .unavailable(.modelNotReady)
+  }
+
+  /// Matches FoundationModels `SystemLanguageModel.isAvailable`.
+  public var isAvailable: Bool { availability == .available }
+
+  /// The loaded engine model, loading it on first use.
+  @_spi(Engine)
+  public func tokenModel() async throws -> any TokenModel {
+    do {
+      return try await source.load()
+    } catch let error as ModelStoreError {
+      throw LanguageModelSession.GenerationError.assetsUnavailable(.init(debugDescription: error.message))
+    } catch let error as EngineError {
+      throw LanguageModelSession.GenerationError.assetsUnavailable(.init(debugDescription: error.message))
+    }
+  }
+
+  /// The engine settings of a session on this model.
+  var contextConfiguration: ContextConfiguration {
+    ContextConfiguration(contextSize: contextSize)
+  }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import InferenceEngine
+
+/// Turns a transcript into the chat messages a model's template renders.
+///
+/// - Instructions become the system message (with tool definitions in the template's tool
+///   block, or described in text where the template has none).
+/// - Prompts become user messages; the schema of the current request is appended to the last
+///   prompt when `includeSchemaInPrompt` is true. Earlier prompts are rendered without their
+///   schema, so a transcript renders the same way whatever options its turns had.
+/// - Responses, tool calls and tool outputs become assistant and tool messages.
+struct TranscriptRenderer {
+  var useCase: SystemLanguageModel.UseCase = .general
+  var templateSupportsTools = true
+
+  static let taggingInstructions =
+    "You tag content. Answer only with tags: topics, emotions, actions or objects, each one to a few lowercase words."
+
+  func messages(
+    for entries: some Collection<Transcript.Entry>, schemaForLastPrompt schema: GenerationSchema? = nil
+  ) -> (messages: [ChatMessage], tools: [String]) {
+    var messages: [ChatMessage] = []
+    var tools: [String] = []
+    var lastPromptIndex = entries.startIndex
+    for index in entries.indices { if case .prompt = entries[index] { lastPromptIndex = index } }
+    if useCase == .contentTagging, !entries.contains(where: \.isInstructions) {
+      messages.append(ChatMessage(role: .system, content: Self.taggingInstructions))
+    }
+    for index in entries.indices {
+      switch entries[index] {
+      case .instructions(let instructions):
+        var text = SegmentJoining.text(of: instructions.segments)
+        if useCase == .contentTagging { text = Self.taggingInstructions + "\n" + text }
+        let definitions = instructions.toolDefinitions
+        if templateSupportsTools {
+          tools = definitions.map(Self.toolJSON)
+        } else if !definitions.isEmpty {
+          text += "\n\nTools:\n" + definitions.map { "- \($0.name): \($0.description)" }.joined(separator: "\n")
+        }
+        messages.append(ChatMessage(role: .system, content: text))
+      case .prompt(let prompt):
+        var text = SegmentJoining.text(of: prompt.segments)
+        if index == lastPromptIndex, let schema {
+          text += "\n\n" + Self.schemaInstruction(schema)
+        }
+        messages.append(ChatMessage(role: .user, content: text))
+      case .response(let response):
+        messages.append(ChatMessage(role: .assistant, content: SegmentJoining.text(of: response.segments)))
+      case .toolCalls(let calls):
+        messages.append(
+          ChatMessage(
+            role: .assistant, content: "",
+            toolCalls: calls.map { ChatMessage.ToolCall(name: $0.toolName, argumentsJSON: $0.arguments.jsonString) }))
+      case .toolOutput(let output):
+        messages.append(ChatMessage(role: .tool, content: SegmentJoining.text(of: output.segments)))
+      }
+    }
+    return (messages, tools)
+  }
+
+  /// The text that asks for JSON of a schema, as put into a prompt.
+  static func schemaInstruction(_ schema: GenerationSchema) -> String {
+    "Respond with a JSON object that follows this JSON schema:\n" + schemaJSON(schema)
+  }
+
+  static func schemaJSON(_ schema: GenerationSchema) -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.withoutEscapingSlashes]
+    return (try? encoder.encode(schema)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+  }
+
+  /// A tool definition in the OpenAI function form Qwen's template expects.
+  static func toolJSON(_ definition: Transcript.ToolDefinition) -> String {
+    let name = jsonString(definition.name)
+    let description = jsonString(definition.description)
+    return #"{"type":"function","function":{"name":\#(name),"description":\#(description),"parameters":\#(schemaJSON(definition.parameters))}}"#
+  }
+
+  private static func jsonString(_ text: String) -> String {
+    GeneratedContent(kind: .string(text)).jsonString
+  }
+}
+
+extension Transcript.Entry {
+  var isInstructions: Bool {
+    if case .instructions = self { true } else { false }
+  }
+}

@@ -1,0 +1,84 @@
+import Foundation
+
+extension LanguageModelSession {
+  /// Matches FoundationModels `LanguageModelSession.ResponseStream`: an async sequence of
+  /// cumulative snapshots of the answer being generated.
+  ///
+  /// The turn starts when the stream is created. Cancelling the task that iterates it (or
+  /// dropping every copy of it) cancels the turn, leaving the transcript as it was.
+  public struct ResponseStream<Content>: Sendable where Content: Generable {
+    /// Matches FoundationModels `LanguageModelSession.ResponseStream.Snapshot`.
+    public struct Snapshot {
+      /// The answer so far, with the properties generated so far.
+      public var content: Content.PartiallyGenerated
+      /// The answer so far as generated content.
+      public var rawContent: GeneratedContent
+    }
+
+    /// What the turn's task hands to the consumer. Each value is created by the task and then
+    /// only read by the consumer, so passing it across is safe even for non-`Sendable` content.
+    enum Event: @unchecked Sendable {
+      case snapshot(Snapshot)
+      case completed(Response<Content>)
+    }
+
+    private let events: AsyncThrowingStream<Event, any Error>
+    private let outcome: TurnOutcome<Content>
+
+    init(events: AsyncThrowingStream<Event, any Error>, outcome: TurnOutcome<Content>) {
+      self.events = events
+      self.outcome = outcome
+    }
+
+    /// Matches FoundationModels `ResponseStream.collect()`: waits for the end of the turn and
+    /// returns its response (after any snapshots already consumed).
+    public func collect() async throws -> sending Response<Content> {
+      var iterator = makeAsyncIterator()
+      while try await iterator.next() != nil {}
+      if let response = outcome.response { return response }
+      try Task.checkCancellation()
+      throw CancellationError()
+    }
+  }
+}
+
+extension LanguageModelSession.ResponseStream: AsyncSequence {
+  public typealias Element = Snapshot
+  public typealias Failure = any Error
+
+  /// Matches FoundationModels `ResponseStream.AsyncIterator`.
+  public struct AsyncIterator: AsyncIteratorProtocol {
+    var base: AsyncThrowingStream<Event, any Error>.AsyncIterator
+    let outcome: TurnOutcome<Content>
+
+    public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async throws -> Snapshot? {
+      while let event = try await base.next(isolation: actor) {
+        switch event {
+        case .snapshot(let snapshot): return snapshot
+        case .completed(let response): outcome.response = response
+        }
+      }
+      return nil
+    }
+
+    public mutating func next() async throws -> Snapshot? {
+      try await next(isolation: nil)
+    }
+  }
+
+  public func makeAsyncIterator() -> AsyncIterator {
+    AsyncIterator(base: events.makeAsyncIterator(), outcome: outcome)
+  }
+}
+
+/// The final response of a turn, kept where every copy of its stream can find it.
+final class TurnOutcome<Content: Generable>: @unchecked Sendable {
+  // Written once by the consumer's iterator and read after it; the lock orders the two.
+  private let lock = NSLock()
+  private var stored: LanguageModelSession.Response<Content>?
+
+  var response: LanguageModelSession.Response<Content>? {
+    get { lock.withLock { stored } }
+    set { lock.withLock { stored = newValue } }
+  }
+}
