@@ -91,6 +91,13 @@ import Testing
     #expect(snapshots[4].tags == ["a"])
   }
 
+  @Test func unfinishedArrayElementsThatCannotBeReadYetAreLeftOut() throws {
+    let partial = try GeneratedContent(json: #"["fiction", "poe"#)
+    #expect(try [Genre](partial) == [.fiction])
+    let complete = try GeneratedContent(json: #"["fiction", "poe"]"#)
+    #expect(throws: LanguageModelSession.GenerationError.self) { try [Genre](complete) }
+  }
+
   @Test func completeInvalidEnumValueStillThrows() throws {
     let content = try GeneratedContent(json: #"{"genre": "fic"}"#)
     #expect(throws: LanguageModelSession.GenerationError.self) {

@@ -1,5 +1,3 @@
-import Foundation
-
 /// A type that represents structured, generated content.
 ///
 /// Matches FoundationModels `GeneratedContent`. It may contain a single value, an array, or

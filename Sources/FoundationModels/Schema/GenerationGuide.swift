@@ -1,5 +1,3 @@
-import Foundation
-
 /// A rule that guides generation of a value: a constant, a set of choices, a pattern, bounds,
 /// an element count.
 ///
