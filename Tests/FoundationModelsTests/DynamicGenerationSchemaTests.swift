@@ -44,7 +44,8 @@ import Testing
       properties: [
         .init(name: "name", schema: .init(type: String.self)),
         .init(name: "friend", schema: .init(referenceTo: "Person"), isOptional: true),
-        .init(name: "pet", schema: .init(name: "Pet", properties: [.init(name: "kind", schema: .init(type: String.self))])),
+        .init(
+          name: "pet", schema: .init(name: "Pet", properties: [.init(name: "kind", schema: .init(type: String.self))])),
       ])
     let json = try encodedObject(try GenerationSchema(root: person, dependencies: []))
     let defs = try json.object("$defs")

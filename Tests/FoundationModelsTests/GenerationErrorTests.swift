@@ -1,5 +1,5 @@
-import FoundationModels
 import Foundation
+import FoundationModels
 import Testing
 
 @Suite struct GenerationErrorTests {

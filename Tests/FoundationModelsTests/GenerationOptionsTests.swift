@@ -16,7 +16,9 @@ import Testing
     #expect(GenerationOptions.SamplingMode.random(top: 5) != .random(top: 6))
     #expect(GenerationOptions.SamplingMode.random(top: 5, seed: 1) != .random(top: 5, seed: 2))
     #expect(GenerationOptions.SamplingMode.random(probabilityThreshold: 0.9) != .random(top: 1))
-    #expect(GenerationOptions.SamplingMode.random(probabilityThreshold: 0.9, seed: 3) == .random(probabilityThreshold: 0.9, seed: 3))
+    #expect(
+      GenerationOptions.SamplingMode.random(probabilityThreshold: 0.9, seed: 3)
+        == .random(probabilityThreshold: 0.9, seed: 3))
     #expect(GenerationOptions(temperature: 0.2) != GenerationOptions(temperature: 0.3))
     #expect(GenerationOptions(maximumResponseTokens: 10) != GenerationOptions(maximumResponseTokens: 11))
   }

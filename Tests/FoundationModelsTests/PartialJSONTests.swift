@@ -41,7 +41,9 @@ import Testing
     #expect(content.isComplete == complete)
   }
 
-  @Test(arguments: ["", "   ", "}", "[1 2]", #"{"a" 1}"#, #"{"a": 1]"#, "tx", "nul1", #"{1: 2}"#, "01", "1 2", #""\x""#, "-a"])
+  @Test(arguments: [
+    "", "   ", "}", "[1 2]", #"{"a" 1}"#, #"{"a": 1]"#, "tx", "nul1", #"{1: 2}"#, "01", "1 2", #""\x""#, "-a",
+  ])
   func rejectsInvalidJSON(input: String) {
     #expect(throws: LanguageModelSession.GenerationError.self) {
       try GeneratedContent(json: input)

@@ -1,3 +1,5 @@
+import Foundation
+import RegexBuilder
 import Testing
 
 @testable import FoundationModels
@@ -15,7 +17,9 @@ import Testing
     #expect(object.properties.map(\.isOptional) == [false, false, false, true, false])
     #expect(object.properties[1].schema == .integer(NumberSchema(minimum: 1450, maximum: 2100)))
     #expect(object.properties[2].schema == .reference("Genre"))
-    #expect(schema.definitions["Genre"] == .string(StringSchema(name: "Genre", description: "A kind of book", choices: ["fiction", "poetry"])))
+    #expect(
+      schema.definitions["Genre"]
+        == .string(StringSchema(name: "Genre", description: "A kind of book", choices: ["fiction", "poetry"])))
     #expect(
       object.properties[4].schema
         == .array(ArraySchema(items: .string(StringSchema(choices: ["a", "b"])), minimumCount: 1, maximumCount: 3)))
@@ -48,10 +52,6 @@ import Testing
         + Query.generationSchema.jsonString + "}}")
   }
 }
-
-import Foundation
-
-import RegexBuilder
 
 extension SchemaIRTests {
   @Test func regexBuilderSourceIsRecovered() {

@@ -55,9 +55,12 @@ import Testing
     #expect(json["version"] as? Int == 1)
     #expect(json["type"] as? String == "FoundationModels.Transcript")
     let entries = try json.object("transcript").array("entries").compactMap { $0 as? [String: Any] }
-    #expect(entries.map { $0["role"] as? String } == ["instructions", "user", "response", "tool", "response", "user", "user"])
+    #expect(
+      entries.map { $0["role"] as? String } == ["instructions", "user", "response", "tool", "response", "user", "user"])
     let instructions = entries[0]
-    #expect(try instructions.array("contents").first.flatMap { $0 as? [String: Any] }?["text"] as? String == "You are a librarian.")
+    #expect(
+      try instructions.array("contents").first.flatMap { $0 as? [String: Any] }?["text"] as? String
+        == "You are a librarian.")
     let tool = try #require(try instructions.array("tools").first as? [String: Any])
     #expect(try tool.object("function")["name"] as? String == "BookLookup")
     #expect(try tool.object("function").object("parameters")["title"] as? String == "Query")
@@ -79,7 +82,8 @@ import Testing
   }
 
   @Test func decodesAStringVersionAndRejectsOtherTypes() throws {
-    let text = #"{"version":"1.1","type":"FoundationModels.Transcript","transcript":{"entries":[{"id":"x","role":"user","contents":[{"type":"text","id":"t","text":"hi"}]}]}}"#
+    let text =
+      #"{"version":"1.1","type":"FoundationModels.Transcript","transcript":{"entries":[{"id":"x","role":"user","contents":[{"type":"text","id":"t","text":"hi"}]}]}}"#
     let transcript = try JSONDecoder().decode(Transcript.self, from: Data(text.utf8))
     guard case .prompt(let prompt)? = transcript.first else {
       Issue.record("expected a prompt")

@@ -12,7 +12,7 @@ extension Array: ConvertibleFromGeneratedContent where Element: ConvertibleFromG
     for element in elements {
       do {
         append(try Element(element))
-      } catch where !element.isComplete {
+      } catch  where !element.isComplete {
         continue
       }
     }
