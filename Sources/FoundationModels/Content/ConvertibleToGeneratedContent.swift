@@ -13,14 +13,14 @@ extension ConvertibleToGeneratedContent {
   ///
   /// Matches FoundationModels' default `instructionsRepresentation` for convertible types.
   public var instructionsRepresentation: Instructions {
-    Instructions(segments: [structuredSegment])
+    return Instructions(segments: [structuredSegment])
   }
 
   /// The value as a prompt: one structured segment named after the type.
   ///
   /// Matches FoundationModels' default `promptRepresentation` for convertible types.
   public var promptRepresentation: Prompt {
-    Prompt(segments: [structuredSegment])
+    return Prompt(segments: [structuredSegment])
   }
 
   private var structuredSegment: Transcript.Segment {

@@ -1,10 +1,21 @@
 extension Array: ConvertibleFromGeneratedContent where Element: ConvertibleFromGeneratedContent {
   /// Matches FoundationModels `Array.init(_:)`; reads an array, element by element.
+  ///
+  /// While an array streams, its last element may be unfinished and not yet readable (`"poe"`
+  /// of an enum case `"poetry"`); such an element is left out instead of failing the array.
   public init(_ content: GeneratedContent) throws {
     guard let elements = content.arrayElements else {
       throw content.kindMismatch(expected: "an array", for: Self.self)
     }
-    self = try elements.map { try Element($0) }
+    self = []
+    reserveCapacity(elements.count)
+    for element in elements {
+      do {
+        append(try Element(element))
+      } catch  where !element.isComplete {
+        continue
+      }
+    }
   }
 }
 

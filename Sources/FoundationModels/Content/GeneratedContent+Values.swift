@@ -53,7 +53,7 @@ extension GeneratedContent {
     if case .null = value.kind { return nil }
     do {
       return try Value(value)
-    } catch where !value.isComplete {
+    } catch  where !value.isComplete {
       return nil
     }
   }

@@ -1,5 +1,3 @@
-import Foundation
-
 /// A type that represents structured, generated content.
 ///
 /// Matches FoundationModels `GeneratedContent`. It may contain a single value, an array, or
@@ -86,8 +84,7 @@ public struct GeneratedContent: Sendable, Equatable, CustomDebugStringConvertibl
   /// - Throws: Whatever `combine` throws.
   public init<S: Sequence>(
     properties: S, id: GenerationID? = nil,
-    uniquingKeysWith combine: (GeneratedContent, GeneratedContent) throws -> some
-      ConvertibleToGeneratedContent
+    uniquingKeysWith combine: (GeneratedContent, GeneratedContent) throws -> some ConvertibleToGeneratedContent
   ) rethrows where S.Element == (String, any ConvertibleToGeneratedContent) {
     var builder = StructureBuilder()
     for (key, value) in properties {

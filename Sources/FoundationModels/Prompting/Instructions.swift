@@ -38,7 +38,10 @@ public struct Instructions: Sendable, InstructionsRepresentable {
   }
 
   /// Matches FoundationModels `Instructions.instructionsRepresentation`: the value itself.
+  ///
+  /// The explicit `return` keeps the builder attribute inherited from the requirement from
+  /// applying, which would call this property again.
   public var instructionsRepresentation: Instructions {
-    self
+    return self
   }
 }

@@ -68,4 +68,16 @@ public struct InstructionsBuilder {
   ) -> Expression {
     expression
   }
+
+  /// Any other expression: rejected with a diagnostic that names the protocol to conform to.
+  ///
+  /// Matches FoundationModels' unconstrained `InstructionsBuilder.buildExpression(_:)`, which Apple's
+  /// interface lists without saying what it does; we make it the error path (an unavailable
+  /// overload ranks below every available one, so it only applies when nothing else does).
+  @available(
+    *, unavailable, message: "Conform the type to 'InstructionsRepresentable' to use it in a instructions builder."
+  )
+  public static func buildExpression<T>(_ expression: T) -> Instructions {
+    Instructions(segments: [])
+  }
 }

@@ -3,6 +3,9 @@
 /// Matches FoundationModels `InstructionsRepresentable`. `String`, arrays of representable values
 /// and every `Generable` type conform. For your own types, provide a human-readable
 /// representation.
+///
+/// Conforming types inherit the `@InstructionsBuilder` attribute of the requirement: a body with several
+/// lines is built like a builder closure; a body with an explicit `return` is not.
 public protocol InstructionsRepresentable {
   /// An instance that represents the instructions.
   @InstructionsBuilder var instructionsRepresentation: Instructions { get }
@@ -13,7 +16,7 @@ extension String: InstructionsRepresentable {
   ///
   /// Matches FoundationModels `String.instructionsRepresentation`.
   public var instructionsRepresentation: Instructions {
-    Instructions(segments: [.text(Transcript.TextSegment(content: self))])
+    return Instructions(segments: [.text(Transcript.TextSegment(content: self))])
   }
 }
 
@@ -22,6 +25,6 @@ extension Array: InstructionsRepresentable where Element: InstructionsRepresenta
   ///
   /// Matches FoundationModels `Array.instructionsRepresentation`.
   public var instructionsRepresentation: Instructions {
-    Instructions(joining: map(\.instructionsRepresentation))
+    return Instructions(joining: map(\.instructionsRepresentation))
   }
 }

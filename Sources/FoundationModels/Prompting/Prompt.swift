@@ -38,7 +38,10 @@ public struct Prompt: Sendable, PromptRepresentable {
   }
 
   /// Matches FoundationModels `Prompt.promptRepresentation`: the value itself.
+  ///
+  /// The explicit `return` keeps the builder attribute inherited from the requirement from
+  /// applying, which would call this property again.
   public var promptRepresentation: Prompt {
-    self
+    return self
   }
 }

@@ -68,4 +68,14 @@ public struct PromptBuilder {
   ) -> Expression {
     expression
   }
+
+  /// Any other expression: rejected with a diagnostic that names the protocol to conform to.
+  ///
+  /// Matches FoundationModels' unconstrained `PromptBuilder.buildExpression(_:)`, which Apple's
+  /// interface lists without saying what it does; we make it the error path (an unavailable
+  /// overload ranks below every available one, so it only applies when nothing else does).
+  @available(*, unavailable, message: "Conform the type to 'PromptRepresentable' to use it in a prompt builder.")
+  public static func buildExpression<T>(_ expression: T) -> Prompt {
+    Prompt(segments: [])
+  }
 }

@@ -3,6 +3,9 @@
 /// Matches FoundationModels `PromptRepresentable`. `String`, arrays of representable values
 /// and every `Generable` type conform. For your own types, provide a human-readable
 /// representation.
+///
+/// Conforming types inherit the `@PromptBuilder` attribute of the requirement: a body with several
+/// lines is built like a builder closure; a body with an explicit `return` is not.
 public protocol PromptRepresentable {
   /// An instance that represents the prompt.
   @PromptBuilder var promptRepresentation: Prompt { get }
@@ -13,7 +16,7 @@ extension String: PromptRepresentable {
   ///
   /// Matches FoundationModels `String.promptRepresentation`.
   public var promptRepresentation: Prompt {
-    Prompt(segments: [.text(Transcript.TextSegment(content: self))])
+    return Prompt(segments: [.text(Transcript.TextSegment(content: self))])
   }
 }
 
@@ -22,6 +25,6 @@ extension Array: PromptRepresentable where Element: PromptRepresentable {
   ///
   /// Matches FoundationModels `Array.promptRepresentation`.
   public var promptRepresentation: Prompt {
-    Prompt(joining: map(\.promptRepresentation))
+    return Prompt(joining: map(\.promptRepresentation))
   }
 }

@@ -88,6 +88,9 @@ extension GenerationGuide where Value == Decimal {
   ///
   /// Matches FoundationModels `GenerationGuide.range(_:)` for `Decimal`.
   public static func range(_ range: ClosedRange<Decimal>) -> GenerationGuide<Decimal> {
-    GenerationGuide([.minimum(NSDecimalNumber(decimal: range.lowerBound).doubleValue), .maximum(NSDecimalNumber(decimal: range.upperBound).doubleValue)])
+    GenerationGuide([
+      .minimum(NSDecimalNumber(decimal: range.lowerBound).doubleValue),
+      .maximum(NSDecimalNumber(decimal: range.upperBound).doubleValue),
+    ])
   }
 }

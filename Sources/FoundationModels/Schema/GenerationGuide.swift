@@ -1,5 +1,3 @@
-import Foundation
-
 /// A rule that guides generation of a value: a constant, a set of choices, a pattern, bounds,
 /// an element count.
 ///
@@ -61,7 +59,8 @@ extension GenerationGuide where Value == String {
   /// Swift's `Regex` does not keep its source text. We recover it with the standard library's
   /// public `Regex._literalPattern`, which prints the regex's syntax tree back as a pattern;
   /// it works for regex literals (`/[a-z]+/`), `Regex(_: String)` and most RegexBuilder
-  /// regexes. When it cannot (for example a builder with custom components), the guide is kept
+  /// regexes. The printed form is canonical rather than verbatim (`/[A-Z]-\d/` comes back as
+  /// `[A-Z]\-\d`), with the same meaning. When it cannot (for example a builder with custom components), the guide is kept
   /// as unsupported and generation throws `GenerationError.unsupportedGuide` — it is never
   /// silently ignored.
   public static func pattern<Output>(_ regex: Regex<Output>) -> GenerationGuide<String> {

@@ -98,6 +98,11 @@ public struct GenerationSchema: Sendable, CustomDebugStringConvertible {
     SchemaJSON.content(root: root, definitions: definitions).jsonString
   }
 
+  /// Whether two schemas describe the same structure (definitions compared by name).
+  func isEquivalent(to other: GenerationSchema) -> Bool {
+    root == other.root && definitions == other.definitions
+  }
+
   /// The node of a named type or reference target.
   func resolve(_ node: SchemaNode) -> SchemaNode? {
     guard case .reference(let name) = node else { return node }

@@ -9,7 +9,7 @@
 ///   a constant is `{"const":"…"}` with no type.
 /// - Array: `{"type":"array","items":…,"minItems"?,"maxItems"?}`.
 /// - Union: `{"anyOf":[…]}` (named unions add `title`). Reference: `{"$ref":"#/$defs/Name"}`,
-///   with definitions in the root's `"$defs"`. Any value (`GeneratedContent`): `{}`.
+///   with definitions in the root's `"$defs"`, sorted by name. Any value (`GeneratedContent`): `{}`.
 /// - A property's description goes into its schema (`{"$ref":…,"description":…}`).
 /// - Decoding drops `multipleOf`, `minLength`, `maxLength` and `format` (as Apple's does) and
 ///   rejects `allOf`, `type` arrays and unknown types. Only the first of several patterns is
@@ -25,7 +25,8 @@ enum SchemaJSON {
     write(root, into: &builder)
     if !definitions.isEmpty {
       var defs = Builder()
-      for (name, node) in definitions.ordered {
+      // Sorted, so equal schemas encode to equal text whatever order their types were met in.
+      for (name, node) in definitions.ordered.sorted(by: { $0.name < $1.name }) {
         defs.set(name, content(node))
       }
       builder.set("$defs", GeneratedContent(kind: defs.kind))

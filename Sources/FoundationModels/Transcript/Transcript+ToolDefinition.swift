@@ -1,0 +1,34 @@
+extension Transcript {
+  /// A tool's name, description and parameter schema, as offered to the model.
+  ///
+  /// Matches FoundationModels `Transcript.ToolDefinition`.
+  public struct ToolDefinition: Sendable, Equatable {
+    /// The tool's name.
+    public var name: String
+    /// When and how to use the tool.
+    public var description: String
+    /// The schema of the tool's arguments (not public in 26.x).
+    var parameters: GenerationSchema
+
+    /// Creates a tool definition.
+    ///
+    /// Matches FoundationModels `Transcript.ToolDefinition.init(name:description:parameters:)`.
+    public init(name: String, description: String, parameters: GenerationSchema) {
+      self.name = name
+      self.description = description
+      self.parameters = parameters
+    }
+
+    /// Creates the definition of a tool.
+    ///
+    /// Matches FoundationModels `Transcript.ToolDefinition.init(tool:)`.
+    public init(tool: some Tool) {
+      self.init(name: tool.name, description: tool.description, parameters: tool.parameters)
+    }
+
+    public static func == (lhs: ToolDefinition, rhs: ToolDefinition) -> Bool {
+      lhs.name == rhs.name && lhs.description == rhs.description
+        && lhs.parameters.isEquivalent(to: rhs.parameters)
+    }
+  }
+}

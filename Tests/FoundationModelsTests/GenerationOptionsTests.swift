@@ -1,0 +1,32 @@
+import FoundationModels
+import Testing
+
+@Suite struct GenerationOptionsTests {
+  @Test func defaultsAreNil() {
+    let options = GenerationOptions()
+    #expect(options.sampling == nil)
+    #expect(options.temperature == nil)
+    #expect(options.maximumResponseTokens == nil)
+  }
+
+  @Test func equality() {
+    #expect(GenerationOptions(sampling: .greedy) == GenerationOptions(sampling: .greedy))
+    #expect(GenerationOptions(sampling: .greedy) != GenerationOptions())
+    #expect(GenerationOptions.SamplingMode.random(top: 5) == .random(top: 5, seed: nil))
+    #expect(GenerationOptions.SamplingMode.random(top: 5) != .random(top: 6))
+    #expect(GenerationOptions.SamplingMode.random(top: 5, seed: 1) != .random(top: 5, seed: 2))
+    #expect(GenerationOptions.SamplingMode.random(probabilityThreshold: 0.9) != .random(top: 1))
+    #expect(
+      GenerationOptions.SamplingMode.random(probabilityThreshold: 0.9, seed: 3)
+        == .random(probabilityThreshold: 0.9, seed: 3))
+    #expect(GenerationOptions(temperature: 0.2) != GenerationOptions(temperature: 0.3))
+    #expect(GenerationOptions(maximumResponseTokens: 10) != GenerationOptions(maximumResponseTokens: 11))
+  }
+
+  @Test func samplingModeAlias() {
+    var options = GenerationOptions(samplingMode: .greedy, temperature: 0.5)
+    #expect(options == GenerationOptions(sampling: .greedy, temperature: 0.5))
+    options.samplingMode = .random(top: 3)
+    #expect(options.sampling == .random(top: 3))
+  }
+}

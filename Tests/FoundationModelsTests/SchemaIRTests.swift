@@ -1,0 +1,64 @@
+import Foundation
+import RegexBuilder
+import Testing
+
+@testable import FoundationModels
+
+/// The internal schema representation the guided-decoding compiler walks.
+@Suite struct SchemaIRTests {
+  @Test func objectPropertiesInDeclarationOrder() throws {
+    let schema = Book.generationSchema
+    guard case .object(let object) = schema.root else {
+      Issue.record("expected an object")
+      return
+    }
+    #expect(object.name == "Book")
+    #expect(object.properties.map(\.name) == ["title", "year", "genre", "subtitle", "tags"])
+    #expect(object.properties.map(\.isOptional) == [false, false, false, true, false])
+    #expect(object.properties[1].schema == .integer(NumberSchema(minimum: 1450, maximum: 2100)))
+    #expect(object.properties[2].schema == .reference("Genre"))
+    #expect(
+      schema.definitions["Genre"]
+        == .string(StringSchema(name: "Genre", description: "A kind of book", choices: ["fiction", "poetry"])))
+    #expect(
+      object.properties[4].schema
+        == .array(ArraySchema(items: .string(StringSchema(choices: ["a", "b"])), minimumCount: 1, maximumCount: 3)))
+  }
+
+  @Test func regexSourceIsRecovered() {
+    let guide = GenerationGuide<String>.pattern(/[a-z]+@[a-z]+\.com/)
+    #expect(guide.kinds == [.pattern(#"[a-z]+@[a-z]+\.com"#)])
+    #expect(GenerationGuide<String>.pattern(source: "x+").kinds == [.pattern("x+")])
+  }
+
+  @Test func samplingModeExposesItsParameters() {
+    #expect(GenerationOptions.SamplingMode.greedy.kind == .greedy)
+    #expect(GenerationOptions.SamplingMode.random(top: 3, seed: 9).kind == .topK(3, seed: 9))
+    #expect(GenerationOptions.SamplingMode.random(probabilityThreshold: 0.5).kind == .topP(0.5, seed: nil))
+  }
+
+  @Test func decodedSchemaEqualsTheOriginal() throws {
+    for schema in [Book.generationSchema, TreeNode.generationSchema, Shelf.generationSchema] {
+      let decoded = try JSONDecoder().decode(GenerationSchema.self, from: JSONEncoder().encode(schema))
+      #expect(decoded.isEquivalent(to: schema))
+    }
+  }
+
+  @Test func toolDefinitionJSONForPrompts() {
+    let definition = Transcript.ToolDefinition(tool: BookLookup())
+    #expect(
+      definition.functionJSON
+        == #"{"type":"function","function":{"name":"BookLookup","description":"Looks up a book by title.","parameters":"#
+        + Query.generationSchema.jsonString + "}}")
+  }
+}
+
+extension SchemaIRTests {
+  @Test func regexBuilderSourceIsRecovered() {
+    let regex = Regex {
+      OneOrMore(.digit)
+      "x"
+    }
+    #expect(GenerationGuide<String>.pattern(regex).kinds == [.pattern(#"\d+x"#)])
+  }
+}
