@@ -72,7 +72,8 @@ import Testing
   }
 
   @Test func cancellingLeavesTheTranscriptAsItWasAndTheSessionUsable() async throws {
-    let session = LanguageModelSession(model: model(delay: 0.02), instructions: "Be brief.")
+    let longReply = String(repeating: "The sea is calm today. ", count: 10)
+    let session = LanguageModelSession(model: model(delay: 0.02, reply: longReply), instructions: "Be brief.")
     let consumer = Task {
       var count = 0
       for try await _ in session.streamResponse(to: "How is the sea?") {
@@ -85,7 +86,7 @@ import Testing
     #expect(session.transcript.count == 1)
     #expect(!session.isResponding)
     let response = try await session.respond(to: "How is the sea?")
-    #expect(response.content == Self.reply)
+    #expect(response.content == longReply)
     #expect(session.transcript.count == 3)
   }
 
