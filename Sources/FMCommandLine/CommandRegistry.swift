@@ -4,7 +4,8 @@
 enum CommandRegistry {
   static var commands: [any Subcommand.Type] {
     [
-      ModelsCommand.self
+      RespondCommand.self,
+      ModelsCommand.self,
     ]
   }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Entry point of the `fm` terminal app.
 public enum FMTool {
   /// Runs `fm` with the process arguments (without the program name) and returns the exit code.
@@ -16,6 +18,9 @@ public enum FMTool {
     } catch is CancellationError {
       errors.line("fm: interrupted")
       return .interrupted
+    } catch let error as LocalizedError {
+      errors.line("\(errors.styled("fm: error:", .red)) \(error.errorDescription ?? "\(error)")")
+      return .failure
     } catch {
       errors.line("\(errors.styled("fm: error:", .red)) \(error)")
       return .failure

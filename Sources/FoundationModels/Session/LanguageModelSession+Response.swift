@@ -18,3 +18,5 @@ extension LanguageModelSession {
     }
   }
 }
+
+extension LanguageModelSession.Response: Sendable where Content: Sendable {}

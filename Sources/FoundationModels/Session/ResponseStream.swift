@@ -82,3 +82,5 @@ final class TurnOutcome<Content: Generable>: @unchecked Sendable {
     set { lock.withLock { stored = newValue } }
   }
 }
+
+extension LanguageModelSession.ResponseStream.Snapshot: Sendable where Content.PartiallyGenerated: Sendable {}

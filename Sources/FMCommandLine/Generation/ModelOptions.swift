@@ -1,0 +1,82 @@
+import FoundationModels
+
+/// The options every command that runs the model shares: which model, and how to sample.
+struct ModelOptions {
+  static let options: [CommandLineOption] = [
+    .option("--model", "-m", value: "NAME|PATH", help: "model name (see 'fm models') or GGUF path; default qwen2.5-coder-1.5b"),
+    .option("--context-size", value: "N", help: "tokens per session (default 4096)"),
+    .option("--temperature", "-t", value: "T", help: "sampling temperature 0...1 (default: the model's default)"),
+    .option("--sampling", value: "MODE", help: "greedy | top-k:K | top-p:P | system (default: system)"),
+    .option("--seed", value: "N", help: "seed for top-k / top-p sampling"),
+    .option("--max-tokens", value: "N", help: "stop after N generated tokens"),
+  ]
+
+  var model: SystemLanguageModel
+  var generation: GenerationOptions
+
+  /// Reads the shared options.
+  /// - Throws: `UsageError` for malformed values.
+  init(_ arguments: ParsedArguments, environment: [String: String]) throws {
+    let contextSize = try arguments.value("--context-size").map { try Self.positiveInt($0, "--context-size") }
+    if let name = arguments.value("--model") {
+      model = SystemLanguageModel(name: name, contextSize: contextSize)
+    } else if let contextSize {
+      model = SystemLanguageModel(name: environment["FM_MODEL"] ?? "qwen2.5-coder-1.5b", contextSize: contextSize)
+    } else {
+      model = .default
+    }
+    let seed = try arguments.value("--seed").map { value -> UInt64 in
+      guard let seed = UInt64(value) else { throw UsageError("--seed needs a non-negative integer, not '\(value)'") }
+      return seed
+    }
+    let sampling = try arguments.value("--sampling").map { try SamplingSetting(parsing: $0, seed: seed) } ?? .system
+    let temperature = try arguments.value("--temperature").map { value -> Double in
+      guard let number = Double(value), (0...1).contains(number) else {
+        throw UsageError("--temperature needs a number from 0 to 1, not '\(value)'")
+      }
+      return number
+    }
+    let maximum = try arguments.value("--max-tokens").map { try Self.positiveInt($0, "--max-tokens") }
+    generation = GenerationOptions(sampling: sampling.mode, temperature: temperature, maximumResponseTokens: maximum)
+  }
+
+  static func positiveInt(_ value: String, _ option: String) throws -> Int {
+    guard let number = Int(value), number > 0 else { throw UsageError("\(option) needs a positive integer, not '\(value)'") }
+    return number
+  }
+}
+
+/// A sampling mode as the app spells it: `system`, `greedy`, `top-k:K`, `top-p:P`.
+struct SamplingSetting: Equatable {
+  var mode: GenerationOptions.SamplingMode?
+  var description: String
+
+  static let system = SamplingSetting(mode: nil, description: "system")
+
+  init(mode: GenerationOptions.SamplingMode?, description: String) {
+    self.mode = mode
+    self.description = description
+  }
+
+  /// Parses `greedy`, `system`, `top-k:10`, `top-p:0.9` (also with a space: `top-k 10`).
+  init(parsing text: String, seed: UInt64?) throws {
+    let parts = text.lowercased().split(whereSeparator: { $0 == ":" || $0 == " " || $0 == "=" }).map(String.init)
+    let seedText = seed.map { " seed \($0)" } ?? ""
+    switch (parts.first, parts.count) {
+    case ("system", 1):
+      self = .system
+    case ("greedy", 1):
+      self.init(mode: .greedy, description: "greedy")
+    case ("top-k", 2):
+      guard let k = Int(parts[1]), k > 0 else { throw UsageError("top-k needs a positive integer, not '\(parts[1])'") }
+      self.init(mode: .random(top: k, seed: seed), description: "top-k \(k)\(seedText)")
+    case ("top-p", 2):
+      guard let p = Double(parts[1]), (0...1).contains(p) else {
+        throw UsageError("top-p needs a probability from 0 to 1, not '\(parts[1])'")
+      }
+      self.init(mode: .random(probabilityThreshold: p, seed: seed), description: "top-p \(p)\(seedText)")
+    default:
+      throw UsageError("unknown sampling '\(text)'; use greedy, top-k:K, top-p:P or system")
+    }
+  }
+}
