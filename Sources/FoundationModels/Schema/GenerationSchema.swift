@@ -108,10 +108,4 @@ public struct GenerationSchema: Sendable, CustomDebugStringConvertible {
   func isEquivalent(to other: GenerationSchema) -> Bool {
     root == other.root && definitions == other.definitions
   }
-
-  /// The node of a named type or reference target.
-  func resolve(_ node: SchemaNode) -> SchemaNode? {
-    guard case .reference(let name) = node else { return node }
-    return definitions[name]
-  }
 }
