@@ -25,6 +25,39 @@ import Testing
         == .array(ArraySchema(items: .string(StringSchema(choices: ["a", "b"])), minimumCount: 1, maximumCount: 3)))
   }
 
+  @Test func explicitNilIsKeptInTheIRButNotInJSON() {
+    let schema = GenerationSchema(
+      type: Book.self, representNilExplicitlyInGeneratedContent: true,
+      properties: [.init(name: "note", type: String?.self)])
+    guard case .object(let object) = schema.root else {
+      Issue.record("expected an object")
+      return
+    }
+    #expect(object.representsNilExplicitly)
+    #expect(!schema.jsonString.contains("nil"))
+    let dynamic = DynamicGenerationSchema(
+      name: "D", representNilExplicitlyInGeneratedContent: true, properties: [])
+    guard case .object(let dynamicObject)? = try? GenerationSchema(root: dynamic, dependencies: []).root else {
+      Issue.record("expected an object")
+      return
+    }
+    #expect(dynamicObject.representsNilExplicitly)
+  }
+
+  @Test func unprintableRegexesAreKeptAsUnsupported() {
+    let node = SchemaNode.string(StringSchema()).applying([.unsupportedPattern("custom")])
+    #expect(node == .string(StringSchema(unsupportedPatterns: ["custom"])))
+    let schema = GenerationSchema(
+      root: .object(ObjectSchema(name: "O", properties: [PropertySchema(name: "p", schema: node, isOptional: false)])))
+    #expect(schema.unsupportedPatterns == ["custom"])
+    #expect(Book.generationSchema.unsupportedPatterns.isEmpty)
+  }
+
+  @Test func boundsNarrow() {
+    let node = SchemaNode.integer(NumberSchema()).applying([.minimum(1), .minimum(3), .maximum(9), .maximum(5)])
+    #expect(node == .integer(NumberSchema(minimum: 3, maximum: 5)))
+  }
+
   @Test func regexSourceIsRecovered() {
     let guide = GenerationGuide<String>.pattern(/[a-z]+@[a-z]+\.com/)
     #expect(guide.kinds == [.pattern(#"[a-z]+@[a-z]+\.com"#)])

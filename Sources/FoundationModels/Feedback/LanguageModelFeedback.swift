@@ -7,8 +7,11 @@ public struct LanguageModelFeedback: Sendable {
   ///
   /// Matches FoundationModels `LanguageModelFeedback.Sentiment`.
   public enum Sentiment: String, Sendable, CaseIterable, Hashable {
+    /// The response was good.
     case positive
+    /// The response was bad.
     case negative
+    /// The response was neither good nor bad.
     case neutral
   }
 
@@ -33,13 +36,21 @@ public struct LanguageModelFeedback: Sendable {
     ///
     /// Matches FoundationModels `LanguageModelFeedback.Issue.Category`.
     public enum Category: String, Sendable, CaseIterable, Hashable {
+      /// The response did not follow the instructions.
       case didNotFollowInstructions
+      /// The response was factually wrong.
       case incorrect
+      /// The response showed a stereotype or bias.
       case stereotypeOrBias
+      /// The response was suggestive or sexual.
       case suggestiveOrSexual
+      /// The response was longer than it should be.
       case tooVerbose
+      /// A guardrail blocked a harmless request.
       case triggeredGuardrailUnexpectedly
+      /// The response did not help.
       case unhelpful
+      /// The response was vulgar or offensive.
       case vulgarOrOffensive
     }
   }

@@ -22,14 +22,14 @@ public struct Prompt: Sendable, PromptRepresentable {
     SegmentJoining.text(of: segments)
   }
 
-  /// Creates prompt from a representable value.
+  /// Creates a prompt from a representable value.
   ///
   /// Matches FoundationModels `Prompt.init(_:)`.
   public init(_ content: some PromptRepresentable) {
     self = content.promptRepresentation
   }
 
-  /// Creates prompt with a result builder.
+  /// Creates a prompt with a result builder.
   ///
   /// Matches FoundationModels `Prompt.init(_:)` with `@PromptBuilder`.
   /// - Throws: Whatever the builder closure throws.

@@ -1,4 +1,4 @@
-/// A result builder that composes prompt from strings, conditions, loops and
+/// A result builder that composes a prompt from strings, conditions, loops and
 /// representable values.
 ///
 /// Matches FoundationModels `PromptBuilder`. Components are joined with newlines.

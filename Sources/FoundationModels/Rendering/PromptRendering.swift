@@ -19,6 +19,11 @@
 //   Qwen's template lists, one per line, inside `<tools></tools>` in the system message. Only
 //   tools whose `includesSchemaInInstructions` is true go there.
 // - `GenerationSchema.root` / `definitions` (`SchemaNode`): what guided decoding compiles.
+//   Alternatively hand `GenerationSchema.jsonString` to GuidedDecoding's JSON Schema parser:
+//   properties appear in declaration order in the text, and the Apple-only keyword `x-order`
+//   must be accepted as an annotation there. Regex patterns are in `Regex._literalPattern`'s
+//   canonical syntax (for example `\-` for a literal hyphen); `GenerationSchema.unsupportedPatterns`
+//   is not in the JSON: when it is not empty, throw `unsupportedGuide`.
 // - `GeneratedContent(json:)`: call it with the cumulative output after each token to build
 //   `PartiallyGenerated` snapshots; it accepts any prefix of valid JSON.
 // - `GenerationOptions.SamplingMode.kind`: `.greedy`, `.topK(k, seed:)`, `.topP(p, seed:)`.

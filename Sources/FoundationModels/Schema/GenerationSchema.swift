@@ -98,14 +98,14 @@ public struct GenerationSchema: Sendable, CustomDebugStringConvertible {
     SchemaJSON.content(root: root, definitions: definitions).jsonString
   }
 
+  /// Regexes in the schema whose source could not be recovered; not empty means generation
+  /// must throw `GenerationError.unsupportedGuide` (the JSON form cannot carry them).
+  var unsupportedPatterns: [String] {
+    root.unsupportedPatterns + definitions.ordered.flatMap(\.node.unsupportedPatterns)
+  }
+
   /// Whether two schemas describe the same structure (definitions compared by name).
   func isEquivalent(to other: GenerationSchema) -> Bool {
     root == other.root && definitions == other.definitions
-  }
-
-  /// The node of a named type or reference target.
-  func resolve(_ node: SchemaNode) -> SchemaNode? {
-    guard case .reference(let name) = node else { return node }
-    return definitions[name]
   }
 }

@@ -35,9 +35,9 @@ enum SchemaComposer {
   static func schema(
     named typeName: String, build: () -> (root: SchemaNode, definitions: SchemaDefinitions)
   ) -> GenerationSchema {
-    var (root, definitions) = $typesInProgress.withValue(typesInProgress.union([typeName])) {
-      build()
-    }
+    let built = $typesInProgress.withValue(typesInProgress.union([typeName])) { build() }
+    let root = built.root
+    var definitions = built.definitions
     let referenced = definitions.ordered.reduce(root.referencedNames) {
       $0.union($1.node.referencedNames)
     }

@@ -19,8 +19,9 @@
 ///   referenced, so recursive types are finite; the root's own name is in `definitions` only
 ///   when something refers back to it.
 /// - `.any`: any JSON value (the schema of `GeneratedContent` itself).
-/// - `.unsupportedPattern` guides never reach here: see `StringSchema.unsupportedPatterns`, which
-///   the compiler must turn into `GenerationError.unsupportedGuide`.
+/// - Regexes whose source could not be recovered are kept in `StringSchema.unsupportedPatterns`
+///   (and listed by `GenerationSchema.unsupportedPatterns`); the compiler must turn them into
+///   `GenerationError.unsupportedGuide`, never ignore them.
 indirect enum SchemaNode: Sendable, Equatable {
   case object(ObjectSchema)
   case array(ArraySchema)
@@ -40,6 +41,17 @@ indirect enum SchemaNode: Sendable, Equatable {
     case .anyOf(let union): return union.name
     case .string(let string): return string.name
     case .array, .integer, .number, .boolean, .null, .reference, .any: return nil
+    }
+  }
+
+  /// Descriptions of the regexes in this node (and its children) whose source is unknown.
+  var unsupportedPatterns: [String] {
+    switch self {
+    case .string(let string): return string.unsupportedPatterns
+    case .object(let object): return object.properties.flatMap(\.schema.unsupportedPatterns)
+    case .array(let array): return array.items.unsupportedPatterns
+    case .anyOf(let union): return union.choices.flatMap(\.unsupportedPatterns)
+    case .integer, .number, .boolean, .null, .reference, .any: return []
     }
   }
 

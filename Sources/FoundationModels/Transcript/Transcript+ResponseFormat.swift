@@ -29,6 +29,10 @@ extension Transcript {
       self.schema = schema
     }
 
+    /// Whether the two have the same name and describe the same schema.
+    ///
+    /// Matches FoundationModels `Transcript.ResponseFormat.==`. Schemas compare by structure, since
+    /// `GenerationSchema` itself is not `Equatable`.
     public static func == (lhs: ResponseFormat, rhs: ResponseFormat) -> Bool {
       lhs.name == rhs.name && lhs.schema.isEquivalent(to: rhs.schema)
     }

@@ -26,6 +26,10 @@ extension Transcript {
       self.init(name: tool.name, description: tool.description, parameters: tool.parameters)
     }
 
+    /// Whether the two have the same name and describe the same schema.
+    ///
+    /// Matches FoundationModels `Transcript.ToolDefinition.==`. Schemas compare by structure, since
+    /// `GenerationSchema` itself is not `Equatable`.
     public static func == (lhs: ToolDefinition, rhs: ToolDefinition) -> Bool {
       lhs.name == rhs.name && lhs.description == rhs.description
         && lhs.parameters.isEquivalent(to: rhs.parameters)
