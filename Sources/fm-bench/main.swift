@@ -34,12 +34,13 @@ do {
   progress("loading \(modelPath)")
   let model = try await ModelLoader.model(at: modelPath)
   let engine = EngineFigures(model: model, modelPath: modelPath, runs: runs)
+  let session = SessionFigures(modelPath: modelPath, runs: runs)
   for figure in figures {
     switch figure {
-    case "p1": try await engine.decodeThroughput().print()
+    case "p1": try await session.decodeThroughput().print()
     case "p2": try await engine.prefillThroughput().print()
-    case "p3": try await engine.prefixCacheTimeToFirstToken().print()
-    case "p8": try await engine.memoryOverhead().print()
+    case "p3": try await session.prefixCacheTimeToFirstToken().print()
+    case "p8": try await session.memoryOverhead(keyValueCacheBytes: model.keyValueCacheBytes(contextSize: 4096)).print()
     case "p10": try LoadFigure(modelPath: modelPath, runs: runs).measure().print()
     default:
       FileHandle.standardError.write(Data("fm-bench: unknown figure '\(figure)'\n".utf8))

@@ -1,0 +1,117 @@
+import Foundation
+import FoundationModels
+import InferenceEngine
+
+/// The figures measured through the public API, the way an app sees them: P1 decode speed
+/// through `streamResponse`, P3 time to first token of chat turns, P8 memory during a chat.
+struct SessionFigures {
+  let modelPath: String
+  let runs: Int
+  let threads = CPUTopology.physicalCores
+
+  var model: SystemLanguageModel { SystemLanguageModel(path: URL(fileURLWithPath: modelPath)) }
+
+  /// P1: tokens/s between the first and the last snapshot of a greedy 128-token stream,
+  /// against `llama-bench -n 128`.
+  func decodeThroughput() async throws -> FigureReport {
+    let reference = try LlamaBenchReference(modelPath: modelPath, threads: threads)
+    let options = GenerationOptions(sampling: .greedy, maximumResponseTokens: 128)
+    var ours = Measurements()
+    var theirs = Measurements()
+    // Prompts that make a small model talk for a while; the first that gives 128 tokens counts.
+    let prompts = [
+      "Count from 1 to 500, separated by commas, without stopping.",
+      "Write a long story about a lighthouse keeper and a storm.",
+    ]
+    var promptIndex = 0
+    var run = 0
+    while run < runs {
+      run += 1
+      progress("P1 run \(run)/\(runs)")
+      let session = LanguageModelSession(model: model)
+      let stream = session.streamResponse(to: prompts[promptIndex], options: options)
+      var first: DispatchTime?
+      for try await _ in stream where first == nil { first = .now() }
+      let seconds = elapsed(since: first ?? .now())
+      let response = try await stream.collect()
+      guard response.usage.outputTokens == 128 else {
+        guard promptIndex + 1 < prompts.count else {
+          throw BenchError("P1 needs 128 generated tokens, the model stopped after \(response.usage.outputTokens)")
+        }
+        promptIndex += 1
+        run -= 1
+        continue
+      }
+      ours.append(Double(response.usage.outputTokens - 1) / seconds)
+      theirs.append(try reference.tokensPerSecond(prompt: 0, generate: 128))
+    }
+    let ratio = ours.median / theirs.median
+    return FigureReport(
+      id: "P1", figure: "decode tokens/s through LanguageModelSession.streamResponse, greedy, 128 tokens",
+      unit: "tokens/s", ours: ours, reference: theirs, ratio: Measurements.rounded(ratio), target: ">= 0.95",
+      pass: ratio >= 0.95)
+  }
+
+  /// P3: time to first token of turns in a chat with a ~2,000-token history, against the same
+  /// turn answered by a new session built from the transcript (what peers do every turn:
+  /// evaluate the whole conversation again).
+  func prefixCacheTimeToFirstToken() async throws -> FigureReport {
+    let paragraph = String(repeating: "Rivers carry water from the mountains to the sea, shaping valleys and plains. ", count: 6)
+    var entries: [Transcript.Entry] = [
+      .instructions(.init(segments: [.text(.init(content: "You are a helpful assistant."))], toolDefinitions: []))
+    ]
+    while try await model.tokenCount(for: entries) < 2000 {
+      entries.append(.prompt(.init(segments: [.text(.init(content: "Tell me about rivers. \(paragraph)"))])))
+      entries.append(.response(.init(assetIDs: [], segments: [.text(.init(content: paragraph))])))
+    }
+    let historyTokens = try await model.tokenCount(for: entries)
+    let chat = LanguageModelSession(model: model, transcript: Transcript(entries: entries))
+    let options = GenerationOptions(sampling: .greedy, maximumResponseTokens: 16)
+    var perTurn: [Int: Double] = [:]
+    var warm = Measurements()
+    var cold = Measurements()
+    for turn in 1...20 {
+      let prompt = "Question \(turn): in one short sentence, why do rivers bend and meander over time?"
+      if turn == 2 || turn == 20 {
+        progress("P3 turn \(turn): reference without the prefix cache")
+        for _ in 0..<max(1, runs / 2) {
+          let fresh = LanguageModelSession(model: model, transcript: chat.transcript)
+          cold.append(try await fresh.respond(to: prompt, options: options).usage.timeToFirstToken)
+        }
+      }
+      let usage = try await chat.respond(to: prompt, options: options).usage
+      perTurn[turn] = usage.timeToFirstToken
+      if turn > 1 { warm.append(usage.timeToFirstToken) }
+    }
+    let speedup = cold.median / warm.median
+    let flatness = (perTurn[20] ?? 0) / max(perTurn[2] ?? 1, 1e-9)
+    return FigureReport(
+      id: "P3", figure: "time to first token, ~2,000-token history (reference: a new session from the transcript)",
+      unit: "seconds", ours: warm, reference: cold, ratio: Measurements.rounded(speedup),
+      target: ">= 10x faster; turn 20 within 1.2x of turn 2", pass: speedup >= 10 && flatness <= 1.2,
+      notes: [
+        "history_tokens": "\(historyTokens)", "turn2_seconds": "\(Measurements.rounded(perTurn[2] ?? 0))",
+        "turn20_seconds": "\(Measurements.rounded(perTurn[20] ?? 0))",
+        "turn20_over_turn2": "\(Measurements.rounded(flatness))",
+      ])
+  }
+
+  /// P8: resident memory after a few chat turns, against model file size plus KV cache size.
+  func memoryOverhead(keyValueCacheBytes: Int) async throws -> FigureReport {
+    let chat = LanguageModelSession(model: model)
+    for prompt in ["Write a paragraph about the ocean.", "Go on.", "And then?"] {
+      try await chat.respond(to: prompt, options: GenerationOptions(maximumResponseTokens: 64))
+    }
+    let resident = Double(ProcessMemory.residentBytes())
+    let fileSize = Double((try? FileManager.default.attributesOfItem(atPath: modelPath)[.size] as? Int) ?? 0)
+    let overheadMB = (resident - fileSize - Double(keyValueCacheBytes)) / 1_048_576
+    var ours = Measurements()
+    ours.append(resident / 1_048_576)
+    var reference = Measurements()
+    reference.append((fileSize + Double(keyValueCacheBytes)) / 1_048_576)
+    return FigureReport(
+      id: "P8", figure: "resident memory during chat vs model file + KV cache", unit: "MB", ours: ours,
+      reference: reference, ratio: nil, target: "overhead < 64 MB", pass: overheadMB < 64,
+      notes: ["overhead_mb": "\(Measurements.rounded(overheadMB))", "context_size": "\(model.contextSize)"])
+  }
+}
