@@ -1,0 +1,48 @@
+import FMTestSupport
+import Foundation
+import FoundationModels
+import Testing
+
+/// The public API on the real small model (`smollm2-135m`).
+@Suite struct RealModelSessionTests {
+  let model = SystemLanguageModel(path: URL(fileURLWithPath: TestModels.smolLM2Path), contextSize: 1024)
+  let greedy = GenerationOptions(sampling: .greedy, maximumResponseTokens: 24)
+
+  @Test func theModelIsAvailable() {
+    #expect(model.isAvailable)
+    #expect(model.supportsLocale(Locale(identifier: "en_US")))
+    #expect(!model.supportsLocale(Locale(identifier: "ja_JP")))
+  }
+
+  @Test func greedyAnswersAreDeterministicAndTheSecondTurnReusesTheCache() async throws {
+    let first = LanguageModelSession(model: model, instructions: "Answer in one sentence.")
+    let second = LanguageModelSession(model: model, instructions: "Answer in one sentence.")
+    let a = try await first.respond(to: "What is the sea?", options: greedy)
+    let b = try await second.respond(to: "What is the sea?", options: greedy)
+    #expect(!a.content.isEmpty)
+    #expect(a.content == b.content)
+    let followUp = try await first.respond(to: "And a lake?", options: greedy)
+    #expect(followUp.usage.cachedInputTokens >= a.usage.inputTokens)
+    #expect(first.transcript.count == 5)
+  }
+
+  @Test func streamedSnapshotsEndWithTheResponse() async throws {
+    let session = LanguageModelSession(model: model)
+    let stream = session.streamResponse(to: "Name three colours.", options: greedy)
+    var last = ""
+    for try await snapshot in stream {
+      #expect(snapshot.content.hasPrefix(last))
+      last = snapshot.content
+    }
+    #expect(try await stream.collect().content == last)
+  }
+
+  @Test func tokenCountMatchesWhatTheSessionFeedsTheModel() async throws {
+    let session = LanguageModelSession(model: model, instructions: "Be brief.")
+    let response = try await session.respond(to: "Hello", options: greedy)
+    let beforeResponse = try await model.tokenCount(for: session.transcript.dropLast())
+    // The rendered prompt is the transcript up to the prompt plus the assistant header.
+    let header = try await TestModels.smolLM2().tokenize("<|im_start|>assistant\n", parseSpecial: true).count
+    #expect(response.usage.inputTokens == beforeResponse + header)
+  }
+}
