@@ -67,7 +67,7 @@ import Testing
     defer { directory.remove() }
     let result = try run(["bogus"], modelsDirectory: directory.url)
     #expect(result.status == 64)
-    #expect(result.standardError == "fm: unknown command 'bogus'; commands: models (see 'fm --help')\n")
+    #expect(result.standardError == "fm: unknown command 'bogus'; commands: respond, models (see 'fm --help')\n")
     #expect(result.standardOutput.isEmpty)
   }
 
