@@ -35,9 +35,12 @@ public final class TokenConstraint {
 
   /// The tokens allowed next: text tokens whose bytes keep the output valid, plus the
   /// end-of-sequence tokens when the value is complete.
-  public func allowedTokens() -> TokenMask {
+  /// - Parameter cached: use and fill the per-state mask cache (turn off to measure the
+  ///   full computation).
+  public func allowedTokens(cached: Bool = true) -> TokenMask {
     if hasEnded { return TokenMask(count: vocabulary.count) }
-    if let cached = maskCache[state.id] { return cached }
+    guard cached else { return computeMask(state.id) }
+    if let hit = maskCache[state.id] { return hit }
     let mask = computeMask(state.id)
     if maskCache.count >= maskCacheLimit { maskCache.removeAll(keepingCapacity: true) }
     maskCache[state.id] = mask
