@@ -152,9 +152,22 @@ struct MaskBench {
       else { continue }
       let constraint = TokenConstraint(automaton: automaton, vocabulary: vocabulary)
       for token in tokens + vocabulary.endOfSequenceTokens {
+        let before = automaton.stateCount
         let (_, coldSeconds) = measure { constraint.allowedTokens(cached: false) }
+        if verbose, coldSeconds > 0.005, c.name.contains("87858") {
+          for i in Swift.stride(from: before, to: automaton.stateCount, by: 97) {
+            print("  NEW: " + automaton.debugDescription(of: .init(id: Int32(i))).replacingOccurrences(of: "GuidedDecoding.", with: "").prefix(400))
+          }
+        }
         let (mask, seconds) = measure { constraint.allowedTokens() }
         uncached.append(coldSeconds * 1e6)
+        if verbose, coldSeconds > 0.005 {
+          let before = automaton.stateCount
+          _ = constraint.allowedTokens(cached: false)
+          print(automaton.debugDescription(of: constraint.state))
+          print("new states on recompute: \(automaton.stateCount - before)")
+          print("SLOW \(c.name) \(Int(coldSeconds * 1e6))us states=\(automaton.stateCount) at=\(String(decoding: text.prefix(60), as: UTF8.self))")
+        }
         cached.append(seconds * 1e6)
         steps += 1
         if !mask.contains(token) { inconsistent += 1 }

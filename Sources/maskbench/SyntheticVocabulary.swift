@@ -1,35 +1,31 @@
 import GuidedDecoding
 
 /// Builds a byte-level BPE-like vocabulary of a given size without a model: every single
-/// byte, then the most frequent JSON-shaped pieces of the corpus (words with and without a
-/// leading space or quote, keys with `":`, digit groups, punctuation runs), then filler
-/// (Latin and CJK characters, word pairs) up to the size. Token boundaries therefore fall
-/// across structure (`":"`, `},{"`) the way real vocabularies' do.
+/// byte, then the most frequent pieces of the corpus cut the way Qwen's pre-tokenizer cuts
+/// text (an optional non-letter followed by letters; single digits; an optional space
+/// followed by a punctuation run), then filler (Latin and CJK characters) up to the size.
+/// So, as in the real vocabulary, tokens such as `":"`, `"},{"` and `"name` cross JSON
+/// structure boundaries, while letters and punctuation never share a token beyond that.
 enum SyntheticVocabulary {
   static func build(size: Int, corpusTexts: [[UInt8]]) -> Vocabulary {
     var counts: [[UInt8]: Int] = [:]
-    func add(_ piece: ArraySlice<UInt8>) {
-      guard piece.count > 1, piece.count <= 24 else { return }
-      counts[Array(piece), default: 0] += 1
-    }
+    let isLetter = { (b: UInt8) in (b >= 97 && b <= 122) || (b >= 65 && b <= 90) || b >= 0x80 }
+    let isDigit = { (b: UInt8) in b >= 48 && b <= 57 }
     for text in corpusTexts {
       var i = 0
       while i < text.count {
         var j = i
-        let isWord = { (b: UInt8) in (b >= 97 && b <= 122) || (b >= 65 && b <= 90) || b == 95 }
-        let isDigit = { (b: UInt8) in b >= 48 && b <= 57 }
-        if isWord(text[i]) {
-          while j < text.count, isWord(text[j]) { j += 1 }
-        } else if isDigit(text[i]) {
-          while j < text.count, j - i < 3, isDigit(text[j]) { j += 1 }
+        if isDigit(text[i]) {
+          j = i + 1
+        } else if isLetter(text[i]) || (i + 1 < text.count && isLetter(text[i + 1]) && !isDigit(text[i])) {
+          j = i + 1
+          while j < text.count, isLetter(text[j]) { j += 1 }
         } else {
-          while j < text.count, j - i < 4, !isWord(text[j]), !isDigit(text[j]), text[j] < 0x80 { j += 1 }
+          if text[j] == 0x20 { j += 1 }
+          while j < text.count, !isLetter(text[j]), !isDigit(text[j]), text[j] != 0x20 { j += 1 }
           if j == i { j += 1 }
         }
-        add(text[i..<j])
-        if i > 0 { add(text[(i - 1)..<j]) }
-        if j < text.count { add(text[i..<(j + 1)]) }
-        if j + 1 < text.count { add(text[i..<(j + 2)]) }
+        if j - i > 1, j - i <= 16 { counts[Array(text[i..<j]), default: 0] += 1 }
         i = j
       }
     }

@@ -11,6 +11,8 @@ public final class ConstraintAutomaton {
   /// A state of the automaton. Only meaningful with the automaton that produced it.
   public struct State: Hashable, Sendable {
     let id: Int32
+    /// Diagnostics only: a state by its raw number.
+    public init(id: Int32) { self.id = id }
   }
 
   let grammar: JSONGrammar
@@ -130,5 +132,13 @@ public final class ConstraintAutomaton {
     let answer = spec.canComplete(states: states, length: length)
     completionMemo[key] = answer
     return answer
+  }
+}
+
+extension ConstraintAutomaton {
+  /// The matcher stacks a state stands for, one per line (diagnostics).
+  public func debugDescription(of state: State) -> String {
+    configurations[Int(state.id)].map { stack in stack.map { "\($0)" }.joined(separator: " / ") }
+      .joined(separator: "\n")
   }
 }

@@ -25,6 +25,19 @@ extension JSONGrammar.StringSpec {
     _ cursor: StringCursor, byte: UInt8, names: NameTrie?,
     complete: ([Int32], Int) -> Bool
   ) -> StringCursor? {
+    guard var c = read(cursor, byte: byte, names: names, complete: complete) else { return nil }
+    // Why: the partial scalar matters only to patterns (and to spotting
+    // `\uD8`-style surrogates); dropping it otherwise keeps one automaton state per
+    // escape/UTF-8 position instead of one per partial value.
+    let tracksValue = !automata.isEmpty
+    if !tracksValue, !(c.escape == 3) { c.pending = 0 }
+    return c
+  }
+
+  private func read(
+    _ cursor: StringCursor, byte: UInt8, names: NameTrie?,
+    complete: ([Int32], Int) -> Bool
+  ) -> StringCursor? {
     var c = cursor
     let hasRoom = maxLength.map { Int(c.length) < $0 } ?? true
     switch c.escape {
@@ -35,7 +48,9 @@ extension JSONGrammar.StringSpec {
         c.escape = 1
         return viable(c, low: 0, high: 0xFFFF, complete: complete) ? c : nil
       case 0..<0x20, UInt8(ascii: "\""): return nil
-      case 0x20..<0x80: return scalar(c, UInt32(byte), names: names, complete: complete)
+      case 0x20..<0x80:
+        if let names { c.nameNode = names.next(c.nameNode, byte) }
+        return scalar(c, UInt32(byte), names: nil, complete: complete)
       case 0xC2...0xDF: (c.utf8Remaining, c.utf8Low, c.utf8High, c.pending) = (1, 0x80, 0xBF, UInt32(byte & 0x1F))
       case 0xE0: (c.utf8Remaining, c.utf8Low, c.utf8High, c.pending) = (2, 0xA0, 0xBF, 0)
       case 0xE1...0xEC, 0xEE, 0xEF: (c.utf8Remaining, c.utf8Low, c.utf8High, c.pending) = (2, 0x80, 0xBF, UInt32(byte & 0x0F))
@@ -46,9 +61,12 @@ extension JSONGrammar.StringSpec {
       default: return nil
       }
       guard hasRoom else { return nil }
+      // Raw UTF-8 bytes are the name's own bytes: track names byte by byte.
+      if let names { c.nameNode = names.next(c.nameNode, byte) }
       return viableUTF8(c, complete: complete) ? c : nil
     case 0:
       guard byte >= c.utf8Low, byte <= c.utf8High else { return nil }
+      if let names { c.nameNode = names.next(c.nameNode, byte) }
       c.pending = c.pending << 6 | UInt32(byte & 0x3F)
       c.utf8Remaining -= 1
       c.utf8Low = 0x80
@@ -56,7 +74,7 @@ extension JSONGrammar.StringSpec {
       if c.utf8Remaining == 0 {
         let value = c.pending
         c.pending = 0
-        return scalar(c, value, names: names, complete: complete)
+        return scalar(c, value, names: nil, complete: complete)
       }
       return viableUTF8(c, complete: complete) ? c : nil
     case 1:
