@@ -31,7 +31,42 @@ extension JSONGrammar.StringSpec {
     // escape/UTF-8 position instead of one per partial value.
     let tracksValue = !automata.isEmpty
     if !tracksValue, !(c.escape == 3) { c.pending = 0 }
+    if tracksValue, c.utf8Remaining > 0, c.pending & Self.resolvedFlag == 0 {
+      // Why: once every completion of a UTF-8 sequence falls in one input class of the
+      // patterns, its exact value no longer matters; forgetting it keeps one state per
+      // class instead of one per partial character.
+      let (low, high) = utf8Range(c)
+      let cls = jointClass(of: low)
+      if cls + 1 >= representatives.count || high < representatives[cls + 1] {
+        c.pending = Self.resolvedFlag | UInt32(cls)
+      }
+    }
     return c
+  }
+
+  /// Marks `StringCursor.pending` as "class index" rather than a partial value.
+  static let resolvedFlag: UInt32 = 0x8000_0000
+
+  private func jointClass(of scalar: UInt32) -> Int {
+    var lo = 0
+    var hi = representatives.count - 1
+    while lo < hi {
+      let mid = (lo + hi + 1) / 2
+      if representatives[mid] <= scalar { lo = mid } else { hi = mid - 1 }
+    }
+    return lo
+  }
+
+  private func utf8Range(_ c: StringCursor) -> (UInt32, UInt32) {
+    if c.pending & Self.resolvedFlag != 0 {
+      let r = representatives[Int(c.pending & ~Self.resolvedFlag)]
+      return (r, r)
+    }
+    let r = UInt32(c.utf8Remaining)
+    let rest = 6 * (r - 1)
+    let low = (c.pending << (6 * r)) | (UInt32(c.utf8Low & 0x3F) << rest)
+    let high = (c.pending << (6 * r)) | (UInt32(c.utf8High & 0x3F) << rest) | ((1 << rest) - 1)
+    return (low, high)
   }
 
   private func read(
@@ -67,12 +102,13 @@ extension JSONGrammar.StringSpec {
     case 0:
       guard byte >= c.utf8Low, byte <= c.utf8High else { return nil }
       if let names { c.nameNode = names.next(c.nameNode, byte) }
-      c.pending = c.pending << 6 | UInt32(byte & 0x3F)
+      let resolved = c.pending & Self.resolvedFlag != 0
+      if !resolved { c.pending = c.pending << 6 | UInt32(byte & 0x3F) }
       c.utf8Remaining -= 1
       c.utf8Low = 0x80
       c.utf8High = 0xBF
       if c.utf8Remaining == 0 {
-        let value = c.pending
+        let value = resolved ? representatives[Int(c.pending & ~Self.resolvedFlag)] : c.pending
         c.pending = 0
         return scalar(c, value, names: nil, complete: complete)
       }
@@ -162,10 +198,7 @@ extension JSONGrammar.StringSpec {
   }
 
   private func viableUTF8(_ c: StringCursor, complete: ([Int32], Int) -> Bool) -> Bool {
-    let r = UInt32(c.utf8Remaining)
-    let rest = 6 * (r - 1)
-    let low = (c.pending << (6 * r)) | (UInt32(c.utf8Low & 0x3F) << rest)
-    let high = (c.pending << (6 * r)) | (UInt32(c.utf8High & 0x3F) << rest) | ((1 << rest) - 1)
+    let (low, high) = utf8Range(c)
     return viable(c, low: low, high: high, complete: complete)
   }
 
