@@ -152,23 +152,15 @@ struct MaskBench {
       else { continue }
       let constraint = TokenConstraint(automaton: automaton, vocabulary: vocabulary)
       for token in tokens + vocabulary.endOfSequenceTokens {
-        let before = automaton.stateCount
-        let (_, coldSeconds) = measure { constraint.allowedTokens(cached: false) }
-        if verbose, coldSeconds > 0.005, c.name.contains("87858") {
-          for i in Swift.stride(from: before, to: automaton.stateCount, by: 97) {
-            print("  NEW: " + automaton.debugDescription(of: .init(id: Int32(i))).replacingOccurrences(of: "GuidedDecoding.", with: "").prefix(400))
-          }
-        }
+        // As deployed: the per-state cache, cold automaton states included.
         let (mask, seconds) = measure { constraint.allowedTokens() }
-        uncached.append(coldSeconds * 1e6)
-        if verbose, coldSeconds > 0.005 {
-          let before = automaton.stateCount
-          _ = constraint.allowedTokens(cached: false)
-          print(automaton.debugDescription(of: constraint.state))
-          print("new states on recompute: \(automaton.stateCount - before)")
-          print("SLOW \(c.name) \(Int(coldSeconds * 1e6))us states=\(automaton.stateCount) at=\(String(decoding: text.prefix(60), as: UTF8.self))")
-        }
+        // The full computation for the same state, without the mask cache.
+        let (_, walkSeconds) = measure { constraint.allowedTokens(cached: false) }
         cached.append(seconds * 1e6)
+        uncached.append(walkSeconds * 1e6)
+        if verbose, seconds > 0.001 {
+          print("SLOW \(c.name) \(Int(seconds * 1e6))us states=\(automaton.stateCount) at=\(String(decoding: text.prefix(60), as: UTF8.self))")
+        }
         steps += 1
         if !mask.contains(token) { inconsistent += 1 }
         try? constraint.accept(token: token)
@@ -176,8 +168,8 @@ struct MaskBench {
     }
     print(jsonLine([
       ("figure", "P6"), ("vocabulary", vocabulary.count), ("steps", steps), ("median_us", cached.percentile(50)),
-      ("p99_us", cached.percentile(99)), ("uncached_median_us", uncached.percentile(50)),
-      ("uncached_p99_us", uncached.percentile(99)), ("uncached_max_us", uncached.max),
+      ("p99_us", cached.percentile(99)), ("max_us", cached.max), ("uncached_median_us", uncached.percentile(50)),
+      ("uncached_p99_us", uncached.percentile(99)),
       ("maskMissingNextToken", inconsistent), ("target_median_us", 100.0), ("target_p99_us", 1000.0),
     ]))
   }

@@ -23,6 +23,8 @@ public final class ConstraintAutomaton {
   private(set) var table: UnsafeMutablePointer<Int32>
   private var tableCapacity: Int
   private var completionMemo: [CompletionKey: Bool] = [:]
+  /// Per state: -2 not computed, -1 not inside plain string content, else the limit.
+  private var plainLimits: [Int32] = []
 
   static let dead: Int32 = -1
   static let unknown: Int32 = -2
@@ -114,6 +116,7 @@ public final class ConstraintAutomaton {
     configurationIDs[stacks] = id
     configurations.append(Array(stacks))
     finishable.append(stacks.contains { canFinish($0) })
+    plainLimits.append(-2)
     return id
   }
 
@@ -123,6 +126,37 @@ public final class ConstraintAutomaton {
       case .number(let spec) = grammar.nodes[Int(node)], cursor.isTerminable
     else { return false }
     return !spec.isBounded || spec.acceptsFinal(cursor.text)
+  }
+
+  /// When every stack of `state` is inside string content that takes any character (no
+  /// pattern, not tracking a key name, between characters): how many more characters fit
+  /// (`Int32.max` for no limit). `nil` otherwise.
+  func plainRunLimit(_ state: State) -> Int? {
+    let i = Int(state.id)
+    if plainLimits[i] == -2 {
+      var limit: Int32 = -1
+      for stack in configurations[i] {
+        let room: Int32
+        switch stack.last {
+        case .string(let node, let cursor)?:
+          guard case .string(let spec) = grammar.nodes[Int(node)], spec.automata.isEmpty, cursor.isBetweenScalars
+          else { return setPlainLimit(i, -1) }
+          room = spec.maxLength.map { Int32($0) - cursor.length } ?? Int32.max
+        case .key(_, let cursor)? where cursor.isBetweenScalars && cursor.nameNode < 0:
+          room = Int32.max
+        default:
+          return setPlainLimit(i, -1)
+        }
+        limit = max(limit, room)
+      }
+      plainLimits[i] = limit
+    }
+    return plainLimits[i] < 0 ? nil : Int(plainLimits[i])
+  }
+
+  private func setPlainLimit(_ i: Int, _ value: Int32) -> Int? {
+    plainLimits[i] = value
+    return value < 0 ? nil : Int(value)
   }
 
   /// Memoised `StringSpec.canComplete`.

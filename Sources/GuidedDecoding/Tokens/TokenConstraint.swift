@@ -21,7 +21,7 @@ public final class TokenConstraint {
     self.automaton = automaton
     self.vocabulary = vocabulary
     self.state = automaton.initialState
-    self.depthStates = [Int32](repeating: 0, count: vocabulary.maxDepth + 1)
+    self.depthStates = [Int32](repeating: 0, count: vocabulary.maxDepth + 2)
   }
 
   /// Starts over at the beginning of the output (keeps caches).
@@ -48,40 +48,19 @@ public final class TokenConstraint {
   }
 
   private func computeMask(_ start: Int32) -> TokenMask {
-    var mask = TokenMask(count: vocabulary.count)
-    let v = vocabulary
-    let nodeCount = v.nodeByte.count
+    var mask: TokenMask
+    let trie: TokenTrie
+    if let limit = automaton.plainRunLimit(ConstraintAutomaton.State(id: start)) {
+      // Inside a string every plain token that fits is allowed; walk only the others.
+      mask = vocabulary.plainMasks[min(limit, vocabulary.plainMasks.count - 1)]
+      trie = vocabulary.nonPlainTrie
+    } else {
+      mask = TokenMask(count: vocabulary.count)
+      trie = vocabulary.trie
+    }
     mask.withMutableWords { words in
-      v.nodeByte.withUnsafeBufferPointer { bytes in
-        v.nodeDepth.withUnsafeBufferPointer { depths in
-          v.subtreeEnd.withUnsafeBufferPointer { ends in
-            v.tokenStart.withUnsafeBufferPointer { starts in
-              v.nodeTokens.withUnsafeBufferPointer { owners in
-                depthStates.withUnsafeMutableBufferPointer { states in
-                  states[0] = start
-                  var i = 1
-                  while i < nodeCount {
-                    let d = Int(depths[i])
-                    let next = automaton.transition(states[d - 1], bytes[i])
-                    if next < 0 {
-                      i = Int(ends[i])
-                      continue
-                    }
-                    states[d] = next
-                    var k = Int(starts[i])
-                    let end = Int(starts[i + 1])
-                    while k < end {
-                      let token = Int(owners[k])
-                      words[token >> 6] |= 1 << UInt64(token & 63)
-                      k += 1
-                    }
-                    i += 1
-                  }
-                }
-              }
-            }
-          }
-        }
+      depthStates.withUnsafeMutableBufferPointer { scratch in
+        trie.walk(from: start, automaton: automaton, words: words, scratch: scratch)
       }
     }
     if automaton.isComplete(ConstraintAutomaton.State(id: start)) {

@@ -1,10 +1,12 @@
-/// A model vocabulary as byte strings, indexed as a trie for mask computation.
+/// A model vocabulary as byte strings, indexed for mask computation.
 ///
-/// The trie is stored in depth-first preorder with each node's subtree end, so a mask walk
-/// is one linear scan that skips a whole subtree as soon as the automaton rejects its
-/// prefix. Special tokens (chat markers, end of sequence) are kept out of the trie: they
-/// are never JSON text; end-of-sequence tokens are allowed exactly when the value is
-/// complete.
+/// Special tokens (chat markers, end of sequence) are kept out of the tries: they are never
+/// JSON text; end-of-sequence tokens are allowed exactly when the value is complete.
+///
+/// Why two tries: most masks are computed inside a JSON string, where every *plain* token
+/// (no `"`, `\` or control byte, whole UTF-8 characters) is allowed as long as its length
+/// fits. Those masks are precomputed by length (`plainMasks`), and only the remaining
+/// tokens are walked through the automaton.
 public final class Vocabulary: Sendable {
   /// Byte string of each token id.
   public let tokens: [[UInt8]]
@@ -13,15 +15,12 @@ public final class Vocabulary: Sendable {
   /// Tokens that never appear in JSON output (includes the end-of-sequence tokens).
   public let specialTokens: Set<Int>
 
-  // Trie in preorder; node 0 is the root (empty prefix).
-  let nodeByte: [UInt8]
-  let nodeDepth: [Int32]
-  /// Index just past the node's subtree.
-  let subtreeEnd: [Int32]
-  /// Tokens ending at node `i` are `nodeTokens[tokenStart[i]..<tokenStart[i + 1]]`.
-  let tokenStart: [Int32]
-  let nodeTokens: [Int32]
-  let maxDepth: Int
+  /// All text tokens.
+  let trie: TokenTrie
+  /// Text tokens that are not plain string content.
+  let nonPlainTrie: TokenTrie
+  /// `plainMasks[k]`: plain tokens of at most `k` characters (k ≥ 1).
+  let plainMasks: [TokenMask]
 
   /// - Parameters:
   ///   - tokens: the byte string of each token id.
@@ -30,60 +29,45 @@ public final class Vocabulary: Sendable {
   public init(tokens: [[UInt8]], specialTokens: Set<Int> = [], endOfSequenceTokens: [Int] = []) {
     self.tokens = tokens
     self.endOfSequenceTokens = endOfSequenceTokens
-    self.specialTokens = specialTokens.union(endOfSequenceTokens)
-    let special = self.specialTokens
-    let order = tokens.indices.filter { !special.contains($0) && !tokens[$0].isEmpty }
-      .sorted { tokens[$0].lexicographicallyPrecedes(tokens[$1]) }
+    let special = specialTokens.union(endOfSequenceTokens)
+    self.specialTokens = special
+    let text = tokens.indices.filter { !special.contains($0) }
+    trie = TokenTrie(tokens: tokens, ids: text)
+    let lengths = text.map { (id: $0, length: Self.plainLength(tokens[$0])) }
+    nonPlainTrie = TokenTrie(tokens: tokens, ids: lengths.filter { $0.length == nil }.map(\.id))
+    let longest = lengths.compactMap(\.length).max() ?? 0
+    var masks = [TokenMask(count: tokens.count)]
+    var byLength = [[Int]](repeating: [], count: longest + 1)
+    for (id, length) in lengths { if let length { byLength[length].append(id) } }
+    for k in 1...max(longest, 1) {
+      var m = masks[k - 1]
+      if k <= longest { for id in byLength[k] { m.insert(id) } }
+      masks.append(m)
+    }
+    plainMasks = masks
+  }
 
-    var bytes: [UInt8] = [0]
-    var depth: [Int32] = [0]
-    var ends: [Int32] = [0]
-    var owners: [[Int32]] = [[]]
-    // Path of node indices from the root to the last inserted token.
-    var path: [Int] = [0]
-    var previous: [UInt8] = []
-    for id in order {
-      let t = tokens[id]
-      var common = 0
-      while common < min(t.count, previous.count), t[common] == previous[common] { common += 1 }
-      path.removeLast(path.count - 1 - common)
-      for d in common..<t.count {
-        bytes.append(t[d])
-        depth.append(Int32(d + 1))
-        ends.append(0)
-        owners.append([])
-        path.append(bytes.count - 1)
+  /// Number of characters of a token that is plain string content, else `nil`.
+  static func plainLength(_ bytes: [UInt8]) -> Int? {
+    guard !bytes.isEmpty, !bytes.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) else { return nil }
+    var count = 0
+    var decoder = UTF8()
+    var iterator = bytes.makeIterator()
+    while true {
+      switch decoder.decode(&iterator) {
+      case .scalarValue: count += 1
+      case .emptyInput: return count
+      case .error: return nil
       }
-      owners[path[t.count]].append(Int32(id))
-      previous = t
     }
-    // Subtree ends: a node's subtree runs until the next node at the same or lower depth.
-    var stack: [Int] = []
-    for i in 0..<bytes.count {
-      while let top = stack.last, depth[top] >= depth[i], i > 0 {
-        ends[top] = Int32(i)
-        stack.removeLast()
-      }
-      stack.append(i)
-    }
-    for top in stack { ends[top] = Int32(bytes.count) }
-    var starts: [Int32] = [0]
-    var flat: [Int32] = []
-    for o in owners {
-      flat += o
-      starts.append(Int32(flat.count))
-    }
-    nodeByte = bytes
-    nodeDepth = depth
-    subtreeEnd = ends
-    tokenStart = starts
-    nodeTokens = flat
-    maxDepth = Int(depth.max() ?? 0)
   }
 
   /// Number of token ids.
   public var count: Int { tokens.count }
 
   /// Number of trie nodes (diagnostics).
-  public var trieNodeCount: Int { nodeByte.count }
+  public var trieNodeCount: Int { trie.nodeCount }
+
+  /// The longest token in bytes.
+  var maxDepth: Int { trie.maxDepth }
 }
