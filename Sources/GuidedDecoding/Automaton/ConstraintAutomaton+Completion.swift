@@ -36,8 +36,9 @@ extension ConstraintAutomaton {
     var parent: [Int32: (Int32, UInt8)] = [state.id: (-1, 0)]
     var queue: [Int32] = [state.id]
     var head = 0
-    // Why this order: structural closers first, then readable filler characters.
-    let preferred = Array("\"}]0 a19-.:,e{[tfn".utf8)
+    // Why this order: a byte only wins where it reaches a new state first; readable
+    // filler inside strings, the smallest digits, then closers.
+    let preferred = Array("\"a019}]:,-. e{[tfn".utf8)
     let order = preferred + (0...255).map { UInt8($0) }.filter { !preferred.contains($0) }
     while head < queue.count {
       let s = queue[head]
