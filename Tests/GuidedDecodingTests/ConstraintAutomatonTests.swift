@@ -179,7 +179,7 @@ struct Case: CustomTestStringConvertible, Sendable {
     #expect(try automaton(c.schema).accepts(c.text) == c.accepted)
   }
 
-  static let tree = #"{"$ref":"#/$defs/node","$defs":{"node":{"type":"object","properties":{"v":{"type":"integer"},"kids":{"type":"array","items":{"$ref":"#/$defs/node"}}},"required":["v"],"additionalProperties":false}}}"#
+  static let tree = ##"{"$ref":"#/$defs/node","$defs":{"node":{"type":"object","properties":{"v":{"type":"integer"},"kids":{"type":"array","items":{"$ref":"#/$defs/node"}}},"required":["v"],"additionalProperties":false}}}"##
   @Test(arguments: [
     Case(tree, #"{"v":1}"#, true),
     Case(tree, #"{"v":1,"kids":[{"v":2,"kids":[{"v":3}]},{"v":4}]}"#, true),
@@ -192,7 +192,7 @@ struct Case: CustomTestStringConvertible, Sendable {
   @Test func unsatisfiableSchemasAreErrors() {
     #expect(throws: SchemaError.self) { try automaton(#"{"type":"integer","minimum":5,"maximum":4}"#) }
     #expect(throws: SchemaError.self) {
-      try automaton(#"{"$ref":"#/$defs/a","$defs":{"a":{"type":"object","properties":{"a":{"$ref":"#/$defs/a"}},"required":["a"]}}}"#)
+      try automaton(##"{"$ref":"#/$defs/a","$defs":{"a":{"type":"object","properties":{"a":{"$ref":"#/$defs/a"}},"required":["a"]}}}"##)
     }
   }
 

@@ -39,7 +39,7 @@ import Testing
 
   @Test func localReferencesResolveIncludingRecursion() throws {
     let doc = try parser.parse(
-      #"{"$ref":"#/$defs/node","$defs":{"node":{"type":"object","properties":{"next":{"$ref":"#/$defs/node"}},"additionalProperties":false}}}"#)
+      ##"{"$ref":"#/$defs/node","$defs":{"node":{"type":"object","properties":{"next":{"$ref":"#/$defs/node"}},"additionalProperties":false}}}"##)
     #expect(doc.root == .ref("#/$defs/node"))
     #expect(doc.definitions["#/$defs/node"] != nil)
   }
@@ -100,7 +100,7 @@ import Testing
 
   @Test func unresolvedReferenceIsAnError() {
     #expect(throws: SchemaError.self) {
-      _ = try ConstraintAutomaton(parser.parse(#"{"$ref":"#/$defs/missing"}"#))
+      _ = try ConstraintAutomaton(parser.parse(##"{"$ref":"#/$defs/missing"}"##))
     }
   }
 }

@@ -26,10 +26,11 @@ extension JSONGrammar.StringSpec {
     complete: ([Int32], Int) -> Bool
   ) -> StringCursor? {
     guard var c = read(cursor, byte: byte, names: names, complete: complete) else { return nil }
-    // Why: the partial scalar matters only to patterns (and to spotting
+    // Why: the partial scalar matters only to patterns, to `\u` escapes in key names
+    // (and to spotting
     // `\uD8`-style surrogates); dropping it otherwise keeps one automaton state per
     // escape/UTF-8 position instead of one per partial value.
-    let tracksValue = !automata.isEmpty
+    let tracksValue = !automata.isEmpty || (c.escape >= 2 && names != nil && c.nameNode >= 0)
     if !tracksValue, !(c.escape == 3) { c.pending = 0 }
     if tracksValue, c.utf8Remaining > 0, c.pending & Self.resolvedFlag == 0 {
       // Why: once every completion of a UTF-8 sequence falls in one input class of the
