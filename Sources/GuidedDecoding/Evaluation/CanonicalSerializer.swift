@@ -42,6 +42,9 @@ public struct CanonicalSerializer: Sendable {
       return result
     case (.const(let c), _) where c.isJSONEqual(to: value):
       return [generic(c)]
+    case (.integer, .number(let n)) where n.isFloatLiteral && document.floatLiteralsAreNotIntegers:
+      // Keep the fraction visible: under draft 4 this literal is not an integer.
+      return [Array((n.jsonText + (n.isInteger ? ".0" : "")).utf8)]
     case (.array(let spec), .array(let elements)):
       var result: [[UInt8]] = [[UInt8(ascii: "[")]]
       for (i, e) in elements.enumerated() {

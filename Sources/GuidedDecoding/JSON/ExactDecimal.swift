@@ -14,6 +14,20 @@ public struct ExactDecimal: Sendable, Hashable, Comparable, CustomStringConverti
   public private(set) var exponent: Int
   /// Whether the value is below zero.
   public private(set) var isNegative: Bool
+  /// Whether the source text had a fraction or an exponent (`1.0`, `1e0`). Not part of the
+  /// value (ignored by `==` and hashing); draft-04 JSON Schema does not count such
+  /// literals as integers, so corpus checks need to know.
+  public internal(set) var isFloatLiteral = false
+
+  public static func == (lhs: ExactDecimal, rhs: ExactDecimal) -> Bool {
+    lhs.digits == rhs.digits && lhs.exponent == rhs.exponent && lhs.isNegative == rhs.isNegative
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(digits)
+    hasher.combine(exponent)
+    hasher.combine(isNegative)
+  }
 
   /// Zero.
   public static let zero = ExactDecimal(isNegative: false, digits: [], exponent: 0)
@@ -93,6 +107,7 @@ public struct ExactDecimal: Sendable, Hashable, Comparable, CustomStringConverti
     }
     guard bytes.isEmpty else { return nil }
     self.init(isNegative: negative, digits: digits, exponent: exponent)
+    isFloatLiteral = text.contains { $0 == "." || $0 == "e" || $0 == "E" }
   }
 
   /// Whether the value has no fractional part.

@@ -56,6 +56,8 @@ public struct JSONSchemaParser: Sendable {
     var lowering = SchemaLowering(document: schema, options: options)
     let root = try lowering.lower(schema, path: "")
     try lowering.resolvePendingReferences()
-    return SchemaDocument(root: root, definitions: lowering.definitions)
+    var draft4 = false
+    if case .string(let uri)? = schema["$schema"] { draft4 = uri.contains("draft-04") || uri.contains("draft-03") }
+    return SchemaDocument(root: root, definitions: lowering.definitions, floatLiteralsAreNotIntegers: draft4)
   }
 }

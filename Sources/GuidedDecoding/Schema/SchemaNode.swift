@@ -30,10 +30,14 @@ public indirect enum SchemaNode: Sendable, Hashable {
 public struct SchemaDocument: Sendable, Hashable {
   public var root: SchemaNode
   public var definitions: [String: SchemaNode]
+  /// Draft 3 and 4 semantics: a number written with a fraction (`1.0`) is not an
+  /// `integer`. Generation never writes one; this only affects checking given values.
+  public var floatLiteralsAreNotIntegers: Bool
 
-  public init(root: SchemaNode, definitions: [String: SchemaNode] = [:]) {
+  public init(root: SchemaNode, definitions: [String: SchemaNode] = [:], floatLiteralsAreNotIntegers: Bool = false) {
     self.root = root
     self.definitions = definitions
+    self.floatLiteralsAreNotIntegers = floatLiteralsAreNotIntegers
   }
 }
 
