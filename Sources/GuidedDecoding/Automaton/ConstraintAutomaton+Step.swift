@@ -76,21 +76,27 @@ extension ConstraintAutomaton {
   ) {
     let count = spec.properties.count
     let index = Int(cursor.index)
+    let members = Int(cursor.members)
+    // The member count is carried only where the object bounds it.
+    let started = spec.countsMembers ? cursor.members + 1 : 0
+    func object(_ phase: ObjectCursor.Phase, _ index: Int, offset: Int = 0, members: Int32) -> MatcherFrame {
+      .object(node, ObjectCursor(phase: phase, index: Int32(index), offset: Int32(offset), members: members))
+    }
     switch cursor.phase {
     case .open, .afterComma:
       if byte == UInt8(ascii: "}") {
-        if cursor.phase == .open, spec.firstRequired[index] == count { result.insert(rest) }
+        if cursor.phase == .open, spec.firstRequired[index] == count, members >= spec.minProperties { result.insert(rest) }
         return
       }
       // Keys may skip optional properties but not a required one.
-      let last = spec.firstRequired[index]
-      for j in index..<min(last + 1, count) where spec.properties[j].keyBytes[0] == byte {
-        result.insert(rest + [.object(node, ObjectCursor(phase: .declaredKey, index: Int32(j), offset: 1))])
+      let candidates = spec.keyCandidates(index: index, members: members)
+      for j in candidates.declared where spec.properties[j].keyBytes[0] == byte {
+        result.insert(rest + [object(.declaredKey, j, offset: 1, members: started)])
       }
-      if last == count, spec.additional != nil, byte == UInt8(ascii: "\"") {
+      if candidates.additional, byte == UInt8(ascii: "\"") {
         result.insert(
           rest + [
-            .object(node, ObjectCursor(phase: .additionalColon, index: Int32(count))),
+            object(.additionalColon, count, members: started),
             .key(node, JSONGrammar.StringSpec.unconstrained.initialCursor(nameNode: NameTrie.root)),
           ])
       }
@@ -99,18 +105,20 @@ extension ConstraintAutomaton {
       let offset = Int(cursor.offset)
       guard property.keyBytes[offset] == byte else { return }
       if offset + 1 == property.keyBytes.count {
-        result.insert(
-          rest + [.object(node, ObjectCursor(phase: .afterValue, index: Int32(index + 1))), .value(property.node)])
+        result.insert(rest + [object(.afterValue, index + 1, members: cursor.members), .value(property.node)])
       } else {
-        result.insert(rest + [.object(node, ObjectCursor(phase: .declaredKey, index: cursor.index, offset: Int32(offset + 1)))])
+        result.insert(rest + [object(.declaredKey, index, offset: offset + 1, members: cursor.members)])
       }
     case .additionalColon:
       guard byte == UInt8(ascii: ":"), let additional = spec.additional else { return }
-      result.insert(rest + [.object(node, ObjectCursor(phase: .afterValue, index: Int32(count))), .value(additional)])
+      result.insert(rest + [object(.afterValue, count, members: cursor.members), .value(additional)])
     case .afterValue:
-      if byte == UInt8(ascii: ","), index < count || spec.additional != nil {
-        result.insert(rest + [.object(node, ObjectCursor(phase: .afterComma, index: cursor.index))])
-      } else if byte == UInt8(ascii: "}"), spec.firstRequired[index] == count {
+      if byte == UInt8(ascii: ",") {
+        let next = spec.keyCandidates(index: index, members: members)
+        if !next.declared.isEmpty || next.additional {
+          result.insert(rest + [object(.afterComma, index, members: cursor.members)])
+        }
+      } else if byte == UInt8(ascii: "}"), spec.firstRequired[index] == count, members >= spec.minProperties {
         result.insert(rest)
       }
     }

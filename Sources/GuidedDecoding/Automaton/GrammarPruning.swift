@@ -32,7 +32,8 @@ enum GrammarPruning {
       case .object(let spec):
         let kept = spec.properties.filter { productive[Int($0.node)] }
         let additional = spec.additional.flatMap { productive[Int($0)] ? $0 : nil }
-        var rebuilt = SchemaCompiler.objectSpec(kept, additional: additional)
+        var rebuilt = SchemaCompiler.objectSpec(
+          kept, additional: additional, minProperties: spec.minProperties, maxProperties: spec.maxProperties)
         // Names of dropped optional properties still may not be used as additional keys.
         rebuilt.names = spec.names
         grammar.nodes[i] = .object(rebuilt)
@@ -55,7 +56,12 @@ enum GrammarPruning {
       }
       return true
     case .object(let spec):
-      return spec.properties.allSatisfy { !$0.isRequired || productive[Int($0.node)] }
+      guard spec.properties.allSatisfy({ !$0.isRequired || productive[Int($0.node)] }) else { return false }
+      let required = spec.requiredFrom[0]
+      if let max = spec.maxProperties, required > max || max < spec.minProperties { return false }
+      let available = spec.properties.filter { productive[Int($0.node)] }.count
+      let extra = spec.additional.map { productive[Int($0)] } ?? false
+      return extra || available >= spec.minProperties
     }
   }
 }

@@ -62,6 +62,31 @@ struct JSONGrammar: Sendable {
     var firstRequired: [Int]
     /// Declared names as a byte trie, so additional keys can be kept distinct from them.
     var names: NameTrie
+    var minProperties: Int
+    var maxProperties: Int?
+    /// For each index, how many required properties are at or after it.
+    var requiredFrom: [Int]
+
+    /// Whether members are counted at all (only when a count is bounded).
+    var countsMembers: Bool { minProperties > 0 || maxProperties != nil }
+
+    /// The keys that may start the next member when `members` members exist and the
+    /// properties before `index` are behind: declared property indexes, and whether an
+    /// additional key may. Choices that could no longer meet the member counts are left out.
+    func keyCandidates(index: Int, members: Int) -> (declared: [Int], additional: Bool) {
+      let count = properties.count
+      let last = firstRequired[index]
+      var declared: [Int] = []
+      for j in index..<min(last + 1, count) {
+        let after = members + 1
+        if let maxProperties, after + requiredFrom[j + 1] > maxProperties { continue }
+        if additional == nil, after + (count - j - 1) < minProperties { continue }
+        declared.append(j)
+      }
+      var extra = last == count && additional != nil
+      if let maxProperties, members + 1 > maxProperties { extra = false }
+      return (declared, extra)
+    }
   }
 
   var nodes: [Node]

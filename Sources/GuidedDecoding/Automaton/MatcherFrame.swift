@@ -74,4 +74,6 @@ struct ObjectCursor: Hashable, Sendable {
   /// Properties before this index are behind us (or the key being read, for `declaredKey`).
   var index: Int32
   var offset: Int32 = 0
+  /// Members started so far; counted only when the object bounds its member count.
+  var members: Int32 = 0
 }

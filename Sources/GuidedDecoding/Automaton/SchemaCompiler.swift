@@ -42,7 +42,7 @@ struct SchemaCompiler {
         add(.number(.init(isInteger: false, bounds: .unbounded))),
         try stringNode(StringConstraints()),
         add(.array(.init(prefixItems: [], items: id, minItems: 0, maxItems: nil))),
-        add(.object(.init(properties: [], additional: id, firstRequired: [0], names: NameTrie([])))),
+        add(.object(Self.objectSpec([], additional: id))),
       ]
       nodes[Int(id)] = .choice(choices)
       return id
@@ -84,18 +84,27 @@ struct SchemaCompiler {
         properties.append(.init(name: p.name, keyBytes: key, node: try compile(p.schema), isRequired: p.isRequired))
       }
       let additional = try c.additionalProperties.map { try compile($0) }
-      return add(.object(Self.objectSpec(properties, additional: additional)))
+      return add(
+        .object(
+          Self.objectSpec(
+            properties, additional: additional, minProperties: c.minProperties, maxProperties: c.maxProperties)))
     }
   }
 
-  static func objectSpec(_ properties: [JSONGrammar.ObjectSpec.Property], additional: Int32?) -> JSONGrammar.ObjectSpec {
+  static func objectSpec(
+    _ properties: [JSONGrammar.ObjectSpec.Property], additional: Int32?, minProperties: Int = 0,
+    maxProperties: Int? = nil
+  ) -> JSONGrammar.ObjectSpec {
     var firstRequired = [Int](repeating: properties.count, count: properties.count + 1)
+    var requiredFrom = [Int](repeating: 0, count: properties.count + 1)
     for i in stride(from: properties.count - 1, through: 0, by: -1) {
       firstRequired[i] = properties[i].isRequired ? i : firstRequired[i + 1]
+      requiredFrom[i] = requiredFrom[i + 1] + (properties[i].isRequired ? 1 : 0)
     }
     return .init(
       properties: properties, additional: additional, firstRequired: firstRequired,
-      names: NameTrie(properties.map(\.name)))
+      names: NameTrie(properties.map(\.name)), minProperties: minProperties, maxProperties: maxProperties,
+      requiredFrom: requiredFrom)
   }
 
   private mutating func stringNode(_ c: StringConstraints) throws -> Int32 {

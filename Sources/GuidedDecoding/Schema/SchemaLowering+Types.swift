@@ -170,6 +170,9 @@ extension SchemaLowering {
         }
       }
     }
-    return ObjectConstraints(properties: properties, additionalProperties: additional)
+    return ObjectConstraints(
+      properties: properties, additionalProperties: additional,
+      minProperties: try count(keywords, "minProperties", path: path) ?? 0,
+      maxProperties: try count(keywords, "maxProperties", path: path))
   }
 }

@@ -115,7 +115,7 @@ struct SchemaLowering {
       "type", "properties", "required", "additionalProperties", "enum", "const", "anyOf", "oneOf",
       "$ref", "pattern", "minLength", "maxLength", "minimum", "maximum", "exclusiveMinimum",
       "exclusiveMaximum", "minItems", "maxItems", "items", "prefixItems", "additionalItems",
-      "format",
+      "format", "minProperties", "maxProperties",
     ]
     if supported.contains(key) || Self.annotations.contains(key) || key.hasPrefix("x-") { return }
     switch (key, value) {

@@ -124,10 +124,19 @@ public struct ObjectConstraints: Sendable, Hashable {
   /// Schema of members not named in `properties`, generated after them; `nil` forbids them
   /// (JSON Schema `additionalProperties: false`, and Apple's schemas).
   public var additionalProperties: SchemaNode?
+  /// Fewest members (declared and additional together).
+  public var minProperties: Int
+  /// Most members.
+  public var maxProperties: Int?
 
-  public init(properties: [Property] = [], additionalProperties: SchemaNode? = nil) {
+  public init(
+    properties: [Property] = [], additionalProperties: SchemaNode? = nil, minProperties: Int = 0,
+    maxProperties: Int? = nil
+  ) {
     self.properties = properties
     self.additionalProperties = additionalProperties
+    self.minProperties = minProperties
+    self.maxProperties = maxProperties
   }
 
   /// One declared property.

@@ -35,6 +35,7 @@ public struct SchemaValidator: Sendable {
       }
       return true
     case (.object(let c), .object(let members)):
+      guard members.count >= c.minProperties, members.count <= (c.maxProperties ?? Int.max) else { return false }
       for p in c.properties where p.isRequired && !members.contains(where: { $0.key == p.name }) {
         return false
       }
