@@ -4,7 +4,7 @@ extension StringFormat {
   ///
   /// `date` checks month lengths and leap years; `time` and `date-time` require a UTC
   /// offset (`Z` or `±hh:mm`), as RFC 3339 does; `email` requires one `@` between
-  /// non-empty parts without whitespace.
+  /// non-empty parts without whitespace; `ipv4` is dotted decimal without leading zeros.
   var pattern: String {
     let monthDay =
       #"(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|02-(?:0[1-9]|1\d|2[0-8]))"#
@@ -17,6 +17,9 @@ extension StringFormat {
     case .dateTime: return "^" + date + "[Tt]" + time + "$"
     case .uuid: return #"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"#
     case .email: return #"^[^\s@]+@[^\s@]+$"#
+    case .ipv4:
+      let octet = #"(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)"#
+      return "^" + octet + #"(?:\."# + octet + "){3}$"
     }
   }
 }

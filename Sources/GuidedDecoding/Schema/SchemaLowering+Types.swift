@@ -1,5 +1,12 @@
 /// Lowering of the type-specific keywords (`type` and the keywords for each type).
 extension SchemaLowering {
+  /// Formats JSON Schema defines; those not in `StringFormat` are refused, never ignored.
+  static let standardFormats: Set<String> = [
+    "date-time", "date", "time", "duration", "email", "idn-email", "hostname", "idn-hostname", "ipv4", "ipv6",
+    "uri", "uri-reference", "iri", "iri-reference", "uuid", "uri-template", "json-pointer",
+    "relative-json-pointer", "regex",
+  ]
+
   /// The node for the `type` keyword and the keywords that constrain each type. Without
   /// `type`, JSON Schema admits every type, each still subject to its own keywords.
   mutating func lowerTypes(_ keywords: [String: JSONValue], path: String) throws -> SchemaNode {
@@ -92,10 +99,12 @@ extension SchemaLowering {
     switch keywords["format"] {
     case nil: break
     case .string(let f)?:
-      guard let format = StringFormat(rawValue: f) else {
+      if let format = StringFormat(rawValue: f) {
+        constraints.format = format
+      } else if Self.standardFormats.contains(f) || !options.acceptsUnknownKeywords {
         throw SchemaError.unsupportedKeyword("format:\(f)", path: path + "/format")
       }
-      constraints.format = format
+      // Otherwise a format no specification defines: an annotation, like other unknown keywords.
     default: throw SchemaError.invalidSchema("format must be a string", path: path + "/format")
     }
     if let max = constraints.maxLength, max < constraints.minLength {

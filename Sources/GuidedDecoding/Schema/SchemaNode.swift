@@ -82,6 +82,7 @@ public enum StringFormat: String, Sendable, Hashable, CaseIterable {
   case time
   case uuid
   case email
+  case ipv4
 }
 
 /// Constraints on a string value. Lengths count Unicode scalars of the decoded value.
