@@ -25,7 +25,10 @@ struct SchemaDisjointness {
     if let target = definitions[name] { return resolved(target, depth: depth + 1) }
     // Not lowered yet: lower a private copy of the reference target.
     guard let raw = SchemaLowering.resolve(pointer: name, in: document.document) else { return nil }
+    // Why the depth cap: the target may itself hold a `oneOf` that refers back here.
+    guard document.copyDepth < 3 else { return nil }
     var copy = SchemaLowering(document: document.document, options: document.options)
+    copy.copyDepth = document.copyDepth + 1
     guard let node = try? copy.lower(raw, path: "") else { return nil }
     return resolved(node, depth: depth + 1)
   }

@@ -6,10 +6,20 @@ struct SchemaLowering {
   var definitions: [String: SchemaNode] = [:]
   private var pendingReferences: [(pointer: String, path: String)] = []
   private var requestedReferences: Set<String> = []
+  private var mergeDepth = 0
+  /// How many throwaway lowerings (for `oneOf` disjointness) enclose this one.
+  var copyDepth = 0
+  /// Drafts 3 to 7: keywords beside `$ref` are ignored.
+  let refReplacesSiblings: Bool
 
   init(document: JSONValue, options: JSONSchemaParser.Options) {
     self.document = document
     self.options = options
+    var older = false
+    if case .string(let uri)? = document["$schema"] {
+      older = ["draft-03", "draft-04", "draft-06", "draft-07"].contains { uri.contains($0) }
+    }
+    refReplacesSiblings = older
   }
 
   /// Keywords that carry no constraint.
@@ -41,6 +51,15 @@ struct SchemaLowering {
     }
   }
 
+  /// Lowers a schema produced by merging. Merging inlines references, so a recursive
+  /// schema would be inlined forever: nesting is capped.
+  private mutating func lowerMerged(_ schema: JSONValue, path: String) throws -> SchemaNode {
+    guard mergeDepth < 12 else { throw SchemaError.unsupportedKeyword("allOf through recursive $ref", path: path) }
+    mergeDepth += 1
+    defer { mergeDepth -= 1 }
+    return try lower(schema, path: path)
+  }
+
   mutating func resolvePendingReferences() throws {
     while let (pointer, path) = pendingReferences.popLast() {
       guard let target = Self.resolve(pointer: pointer, in: document) else {
@@ -62,27 +81,36 @@ struct SchemaLowering {
       Self.standardKeywords.contains($0) || !options.acceptsUnknownKeywords
     }
 
+    let merging = SchemaMerging(document: document, path: path)
+    func without(_ key: String) -> JSONValue { .object(members.filter { $0.key != key }) }
+
+    if case .array(let parts)? = keywords["allOf"], !parts.isEmpty {
+      return try lowerMerged(merging.merge([without("allOf")] + parts), path: path)
+    }
+
     if let ref = keywords["$ref"] {
       guard case .string(let pointer) = ref else {
         throw SchemaError.invalidSchema("$ref must be a string", path: path + "/$ref")
       }
-      if let sibling = constraining.subtracting(["$ref"]).sorted().first {
-        throw SchemaError.unsupportedKeyword("$ref with sibling \(sibling)", path: path)
+      // Up to draft 7 a `$ref` replaces its siblings; later drafts apply both.
+      if constraining.subtracting(["$ref"]).isEmpty || refReplacesSiblings {
+        return try reference(pointer, path: path + "/$ref")
       }
-      return try reference(pointer, path: path + "/$ref")
+      return try lowerMerged(merging.merge([without("$ref"), .object([.init(key: "$ref", value: ref)])]), path: path)
     }
 
     for combinator in ["anyOf", "oneOf"] {
       guard let branchesValue = keywords[combinator] else { continue }
-      if let sibling = constraining.subtracting([combinator]).sorted().first {
-        throw SchemaError.unsupportedKeyword("\(combinator) with sibling \(sibling)", path: path)
-      }
       guard case .array(let branchValues) = branchesValue, !branchValues.isEmpty else {
         throw SchemaError.invalidSchema("\(combinator) must be a non-empty array", path: path)
       }
+      // Constraints beside the combinator hold in every branch.
+      let hasSiblings = !constraining.subtracting([combinator]).isEmpty
       var branches: [SchemaNode] = []
       for (i, b) in branchValues.enumerated() {
-        branches.append(try lower(b, path: "\(path)/\(combinator)/\(i)"))
+        let branch = hasSiblings ? try merging.merge([without(combinator), b]) : b
+        let branchPath = "\(path)/\(combinator)/\(i)"
+        branches.append(try hasSiblings ? lowerMerged(branch, path: branchPath) : lower(branch, path: branchPath))
       }
       if combinator == "oneOf", !SchemaDisjointness(definitions: definitions, document: self).areDisjoint(branches) {
         throw SchemaError.unsupportedKeyword("oneOf (overlapping branches)", path: path)
@@ -115,14 +143,12 @@ struct SchemaLowering {
       "type", "properties", "required", "additionalProperties", "enum", "const", "anyOf", "oneOf",
       "$ref", "pattern", "minLength", "maxLength", "minimum", "maximum", "exclusiveMinimum",
       "exclusiveMaximum", "minItems", "maxItems", "items", "prefixItems", "additionalItems",
-      "format", "minProperties", "maxProperties",
+      "format", "minProperties", "maxProperties", "allOf",
     ]
     if supported.contains(key) || Self.annotations.contains(key) || key.hasPrefix("x-") { return }
     switch (key, value) {
     case ("uniqueItems", .bool(false)), ("minProperties", .number(.zero)),
       ("minContains", _), ("maxContains", _):
-      return
-    case ("allOf", .array(let parts)) where parts.isEmpty:
       return
     default:
       break
