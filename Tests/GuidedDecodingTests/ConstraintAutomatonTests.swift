@@ -189,6 +189,26 @@ struct Case: CustomTestStringConvertible, Sendable {
     #expect(try automaton(c.schema).accepts(c.text) == c.accepted)
   }
 
+  static let counted = #"{"type":"object","properties":{"a":{"type":"integer"},"b":{"type":"integer"},"c":{"type":"integer"}},"minProperties":2,"maxProperties":2,"additionalProperties":false}"#
+  @Test(arguments: [
+    Case(counted, #"{"a":1,"c":2}"#, true),
+    Case(counted, #"{"a":1}"#, false),
+    Case(counted, #"{"a":1,"b":2,"c":3}"#, false),
+    Case(#"{"allOf":[{"type":"integer","minimum":0},{"maximum":10}]}"#, "10", true),
+    Case(#"{"allOf":[{"type":"integer","minimum":0},{"maximum":10}]}"#, "11", false),
+    Case(#"{"allOf":[{"type":"object","properties":{"a":{"type":"string"}},"required":["a"]},{"required":["b"]}]}"#, #"{"a":"x","b":1}"#, true),
+    Case(#"{"allOf":[{"type":"object","properties":{"a":{"type":"string"}},"required":["a"]},{"required":["b"]}]}"#, #"{"a":"x"}"#, false),
+    // Constraints beside anyOf hold in every branch.
+    Case(#"{"type":"string","maxLength":3,"anyOf":[{"pattern":"^a"},{"pattern":"^b"}]}"#, #""abc""#, true),
+    Case(#"{"type":"string","maxLength":3,"anyOf":[{"pattern":"^a"},{"pattern":"^b"}]}"#, #""abcd""#, false),
+    // Draft 7: keywords beside $ref are ignored; 2020-12: they apply too.
+    Case(##"{"$schema":"http://json-schema.org/draft-07/schema#","$ref":"#/definitions/s","maxLength":1,"definitions":{"s":{"type":"string"}}}"##, #""abc""#, true),
+    Case(##"{"$ref":"#/$defs/s","maxLength":1,"$defs":{"s":{"type":"string"}}}"##, #""abc""#, false),
+  ])
+  func combinedConstraints(c: Case) throws {
+    #expect(try automaton(c.schema).accepts(c.text) == c.accepted)
+  }
+
   @Test func unsatisfiableSchemasAreErrors() {
     #expect(throws: SchemaError.self) { try automaton(#"{"type":"integer","minimum":5,"maximum":4}"#) }
     #expect(throws: SchemaError.self) {
