@@ -3,8 +3,8 @@ extension ConstraintAutomaton {
   /// Adds to `result` every stack that `stack` can become after reading `byte`.
   func step(_ stack: [MatcherFrame], _ byte: UInt8, into result: inout Set<[MatcherFrame]>) {
     guard let top = stack.last else { return }
-    var rest = stack
-    rest.removeLast()
+    // A slice, not a copy: most bytes are rejected, and then nothing needs allocating.
+    let rest = stack.dropLast()
     switch top {
     case .value(let node):
       startValue(node, rest, byte, into: &result, depth: 0)
@@ -12,39 +12,39 @@ extension ConstraintAutomaton {
     case .literal(let node, let offset):
       guard case .literal(let bytes) = grammar.nodes[Int(node)], bytes[Int(offset)] == byte else { return }
       if Int(offset) + 1 == bytes.count {
-        result.insert(rest)
+        result.insert(Array(rest))
       } else {
-        result.insert(rest + [.literal(node, offset: offset + 1)])
+        result.insert(Array(rest) + [.literal(node, offset: offset + 1)])
       }
 
     case .string(let node, let cursor):
       guard case .string(let spec) = grammar.nodes[Int(node)] else { return }
       if byte == UInt8(ascii: "\""), cursor.isBetweenScalars {
-        if spec.canClose(cursor, names: nil) { result.insert(rest) }
+        if spec.canClose(cursor, names: nil) { result.insert(Array(rest)) }
         return
       }
       if let next = spec.advance(cursor, byte: byte, names: nil, complete: { self.stringCanComplete(node, spec, $0, $1) }) {
-        result.insert(rest + [.string(node, next)])
+        result.insert(Array(rest) + [.string(node, next)])
       }
 
     case .key(let objectNode, let cursor):
       guard case .object(let object) = grammar.nodes[Int(objectNode)] else { return }
       let spec = JSONGrammar.StringSpec.unconstrained
       if byte == UInt8(ascii: "\""), cursor.isBetweenScalars {
-        if spec.canClose(cursor, names: object.names) { result.insert(rest) }
+        if spec.canClose(cursor, names: object.names) { result.insert(Array(rest)) }
         return
       }
       if let next = spec.advance(cursor, byte: byte, names: object.names, complete: { _, _ in true }) {
-        result.insert(rest + [.key(objectNode, next)])
+        result.insert(Array(rest) + [.key(objectNode, next)])
       }
 
     case .number(let node, let cursor):
       guard case .number(let spec) = grammar.nodes[Int(node)] else { return }
       if let next = advanceNumber(spec, cursor, byte) {
-        result.insert(rest + [.number(node, next)])
+        result.insert(Array(rest) + [.number(node, next)])
       } else if cursor.isTerminable, !spec.isBounded || spec.acceptsFinal(cursor.text) {
         // A number ends only when something else begins: hand the byte to the parent.
-        step(rest, byte, into: &result)
+        step(Array(rest), byte, into: &result)
       }
 
     case .array(let node, let count, let afterItem):
@@ -52,16 +52,16 @@ extension ConstraintAutomaton {
       let cap = Int32(spec.countCap)
       if !afterItem {
         if byte == UInt8(ascii: "]") {
-          if spec.minItems == 0 { result.insert(rest) }
+          if spec.minItems == 0 { result.insert(Array(rest)) }
           return
         }
         guard (spec.maxItems ?? 1) >= 1, let item = spec.item(at: 0) else { return }
         startValue(item, rest + [.array(node, count: min(1, cap), afterItem: true)], byte, into: &result, depth: 0)
       } else if byte == UInt8(ascii: ",") {
         guard spec.maxItems.map({ Int(count) < $0 }) ?? true, let item = spec.item(at: Int(count)) else { return }
-        result.insert(rest + [.array(node, count: min(count + 1, cap), afterItem: true), .value(item)])
+        result.insert(Array(rest) + [.array(node, count: min(count + 1, cap), afterItem: true), .value(item)])
       } else if byte == UInt8(ascii: "]"), Int(count) >= spec.minItems {
-        result.insert(rest)
+        result.insert(Array(rest))
       }
 
     case .object(let node, let cursor):
@@ -71,7 +71,7 @@ extension ConstraintAutomaton {
   }
 
   private func stepObject(
-    _ node: Int32, _ spec: JSONGrammar.ObjectSpec, _ cursor: ObjectCursor, _ rest: [MatcherFrame],
+    _ node: Int32, _ spec: JSONGrammar.ObjectSpec, _ cursor: ObjectCursor, _ rest: ArraySlice<MatcherFrame>,
     _ byte: UInt8, into result: inout Set<[MatcherFrame]>
   ) {
     let count = spec.properties.count
@@ -85,13 +85,13 @@ extension ConstraintAutomaton {
     switch cursor.phase {
     case .open, .afterComma:
       if byte == UInt8(ascii: "}") {
-        if cursor.phase == .open, spec.firstRequired[index] == count, members >= spec.minProperties { result.insert(rest) }
+        if cursor.phase == .open, spec.firstRequired[index] == count, members >= spec.minProperties { result.insert(Array(rest)) }
         return
       }
       // Keys may skip optional properties but not a required one.
       let candidates = spec.keyCandidates(index: index, members: members)
       for j in candidates.declared where spec.properties[j].keyBytes[0] == byte {
-        result.insert(rest + [object(.declaredKey, j, offset: 1, members: started)])
+        result.insert(Array(rest) + [object(.declaredKey, j, offset: 1, members: started)])
       }
       if candidates.additional, byte == UInt8(ascii: "\"") {
         result.insert(
@@ -105,28 +105,28 @@ extension ConstraintAutomaton {
       let offset = Int(cursor.offset)
       guard property.keyBytes[offset] == byte else { return }
       if offset + 1 == property.keyBytes.count {
-        result.insert(rest + [object(.afterValue, index + 1, members: cursor.members), .value(property.node)])
+        result.insert(Array(rest) + [object(.afterValue, index + 1, members: cursor.members), .value(property.node)])
       } else {
-        result.insert(rest + [object(.declaredKey, index, offset: offset + 1, members: cursor.members)])
+        result.insert(Array(rest) + [object(.declaredKey, index, offset: offset + 1, members: cursor.members)])
       }
     case .additionalColon:
       guard byte == UInt8(ascii: ":"), let additional = spec.additional else { return }
-      result.insert(rest + [object(.afterValue, count, members: cursor.members), .value(additional)])
+      result.insert(Array(rest) + [object(.afterValue, count, members: cursor.members), .value(additional)])
     case .afterValue:
       if byte == UInt8(ascii: ",") {
         let next = spec.keyCandidates(index: index, members: members)
         if !next.declared.isEmpty || next.additional {
-          result.insert(rest + [object(.afterComma, index, members: cursor.members)])
+          result.insert(Array(rest) + [object(.afterComma, index, members: cursor.members)])
         }
       } else if byte == UInt8(ascii: "}"), spec.firstRequired[index] == count, members >= spec.minProperties {
-        result.insert(rest)
+        result.insert(Array(rest))
       }
     }
   }
 
   /// Starts a value of `node` with its first byte.
   private func startValue(
-    _ node: Int32, _ rest: [MatcherFrame], _ byte: UInt8, into result: inout Set<[MatcherFrame]>, depth: Int
+    _ node: Int32, _ rest: ArraySlice<MatcherFrame>, _ byte: UInt8, into result: inout Set<[MatcherFrame]>, depth: Int
   ) {
     // Why: a chain of references that consumes nothing could otherwise recurse forever.
     guard depth < 64 else { return }
@@ -135,15 +135,15 @@ extension ConstraintAutomaton {
       for o in options { startValue(o, rest, byte, into: &result, depth: depth + 1) }
     case .literal(let bytes):
       guard bytes.first == byte else { return }
-      result.insert(bytes.count == 1 ? rest : rest + [.literal(node, offset: 1)])
+      result.insert(bytes.count == 1 ? Array(rest) : Array(rest) + [.literal(node, offset: 1)])
     case .string(let spec):
-      if byte == UInt8(ascii: "\"") { result.insert(rest + [.string(node, spec.initialCursor())]) }
+      if byte == UInt8(ascii: "\"") { result.insert(Array(rest) + [.string(node, spec.initialCursor())]) }
     case .number(let spec):
-      if let cursor = advanceNumber(spec, NumberCursor(), byte) { result.insert(rest + [.number(node, cursor)]) }
+      if let cursor = advanceNumber(spec, NumberCursor(), byte) { result.insert(Array(rest) + [.number(node, cursor)]) }
     case .array:
-      if byte == UInt8(ascii: "[") { result.insert(rest + [.array(node, count: 0, afterItem: false)]) }
+      if byte == UInt8(ascii: "[") { result.insert(Array(rest) + [.array(node, count: 0, afterItem: false)]) }
     case .object:
-      if byte == UInt8(ascii: "{") { result.insert(rest + [.object(node, ObjectCursor(phase: .open, index: 0))]) }
+      if byte == UInt8(ascii: "{") { result.insert(Array(rest) + [.object(node, ObjectCursor(phase: .open, index: 0))]) }
     }
   }
 
