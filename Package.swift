@@ -20,6 +20,7 @@ let package = Package(
     .systemLibrary(name: "CLlama", pkgConfig: "llama"),
     .target(name: "InferenceEngine", dependencies: ["CLlama"], linkerSettings: llamaRPath),
     .target(name: "GuidedDecoding"),
+    .executableTarget(name: "maskbench", dependencies: ["GuidedDecoding"]),
     .target(name: "FoundationModels", dependencies: ["InferenceEngine", "GuidedDecoding"]),
     .target(name: "FMCommandLine", dependencies: ["FoundationModels", "InferenceEngine"]),
     .executableTarget(name: "fm", dependencies: ["FMCommandLine"], linkerSettings: llamaRPath),

@@ -1,0 +1,178 @@
+/// The byte-level constraint for one schema: a deterministic automaton over UTF-8 bytes of
+/// compact JSON, built lazily.
+///
+/// Each state stands for a set of matcher stacks (several stacks while generation has not
+/// yet chosen between `anyOf` branches or optional keys). States and transitions are
+/// created on first use and cached, so the hot paths — walking a vocabulary trie for a
+/// token mask, accepting a token — are table lookups after warm-up.
+///
+/// Not thread-safe: it mutates its caches. Use one per generation (or guard it).
+public final class ConstraintAutomaton {
+  /// A state of the automaton. Only meaningful with the automaton that produced it.
+  public struct State: Hashable, Sendable {
+    let id: Int32
+    /// Diagnostics only: a state by its raw number.
+    public init(id: Int32) { self.id = id }
+  }
+
+  let grammar: JSONGrammar
+  private(set) var configurations: [[[MatcherFrame]]] = []
+  private var configurationIDs: [Set<[MatcherFrame]>: Int32] = [:]
+  private(set) var finishable: [Bool] = []
+  /// `state * 256 + byte` → next state, `dead` or `unknown`.
+  private(set) var table: UnsafeMutablePointer<Int32>
+  private var tableCapacity: Int
+  private var completionMemo: [CompletionKey: Bool] = [:]
+  /// Per state: -2 not computed, -1 not inside plain string content, else the limit.
+  private var plainLimits: [Int32] = []
+
+  static let dead: Int32 = -1
+  static let unknown: Int32 = -2
+
+  private struct CompletionKey: Hashable {
+    var node: Int32
+    var states: [Int32]
+    var length: Int
+  }
+
+  /// Compiles a schema document.
+  /// - Throws: `SchemaError`.
+  public convenience init(_ document: SchemaDocument) throws {
+    self.init(grammar: try SchemaCompiler.compile(document))
+  }
+
+  /// Parses and compiles JSON Schema text.
+  /// - Throws: `SchemaError`.
+  public convenience init(jsonSchema: String, options: JSONSchemaParser.Options = .init()) throws {
+    try self.init(JSONSchemaParser(options: options).parse(jsonSchema))
+  }
+
+  init(grammar: JSONGrammar) {
+    self.grammar = grammar
+    tableCapacity = 64
+    table = .allocate(capacity: tableCapacity * 256)
+    _ = intern([[.value(grammar.root)]])
+  }
+
+  deinit {
+    table.deallocate()
+  }
+
+  /// The state before any output.
+  public var initialState: State { State(id: 0) }
+
+  /// Number of states built so far (for diagnostics and benchmarks).
+  public var stateCount: Int { configurations.count }
+
+  /// The state after `byte`, or `nil` when the byte is not allowed.
+  @inline(__always)
+  public func next(_ state: State, _ byte: UInt8) -> State? {
+    let t = transition(state.id, byte)
+    return t < 0 ? nil : State(id: t)
+  }
+
+  /// The state after `bytes`, or `nil` when one of them is not allowed.
+  public func next(_ state: State, bytes: some Sequence<UInt8>) -> State? {
+    var s = state.id
+    for b in bytes {
+      s = transition(s, b)
+      if s < 0 { return nil }
+    }
+    return State(id: s)
+  }
+
+  /// Whether the output may end in `state`: a complete value of the schema has been read.
+  public func isComplete(_ state: State) -> Bool { finishable[Int(state.id)] }
+
+  /// Raw transition; `dead` (-1) when not allowed.
+  @inline(__always)
+  func transition(_ state: Int32, _ byte: UInt8) -> Int32 {
+    let t = table[Int(state) &<< 8 | Int(byte)]
+    if t != Self.unknown { return t }
+    return computeTransition(state, byte)
+  }
+
+  private func computeTransition(_ state: Int32, _ byte: UInt8) -> Int32 {
+    var result = Set<[MatcherFrame]>()
+    for stack in configurations[Int(state)] {
+      step(stack, byte, into: &result)
+    }
+    let target = result.isEmpty ? Self.dead : intern(result)
+    table[Int(state) &<< 8 | Int(byte)] = target
+    return target
+  }
+
+  private func intern(_ stacks: Set<[MatcherFrame]>) -> Int32 {
+    if let id = configurationIDs[stacks] { return id }
+    let id = Int32(configurations.count)
+    if configurations.count == tableCapacity {
+      let bigger = UnsafeMutablePointer<Int32>.allocate(capacity: tableCapacity * 2 * 256)
+      bigger.update(from: table, count: tableCapacity * 256)
+      table.deallocate()
+      table = bigger
+      tableCapacity *= 2
+    }
+    (table + Int(id) * 256).initialize(repeating: Self.unknown, count: 256)
+    configurationIDs[stacks] = id
+    configurations.append(Array(stacks))
+    finishable.append(stacks.contains { canFinish($0) })
+    plainLimits.append(-2)
+    return id
+  }
+
+  private func canFinish(_ stack: [MatcherFrame]) -> Bool {
+    if stack.isEmpty { return true }
+    guard stack.count == 1, case .number(let node, let cursor) = stack[0],
+      case .number(let spec) = grammar.nodes[Int(node)], cursor.isTerminable
+    else { return false }
+    return !spec.isBounded || spec.acceptsFinal(cursor.text)
+  }
+
+  /// When every stack of `state` is inside string content that takes any character (no
+  /// pattern, not tracking a key name, between characters): how many more characters fit
+  /// (`Int32.max` for no limit). `nil` otherwise.
+  func plainRunLimit(_ state: State) -> Int? {
+    let i = Int(state.id)
+    if plainLimits[i] == -2 {
+      var limit: Int32 = -1
+      for stack in configurations[i] {
+        let room: Int32
+        switch stack.last {
+        case .string(let node, let cursor)?:
+          guard case .string(let spec) = grammar.nodes[Int(node)], spec.automata.isEmpty, cursor.isBetweenScalars
+          else { return setPlainLimit(i, -1) }
+          room = spec.maxLength.map { Int32($0) - cursor.length } ?? Int32.max
+        case .key(_, let cursor)? where cursor.isBetweenScalars && cursor.nameNode < 0:
+          room = Int32.max
+        default:
+          return setPlainLimit(i, -1)
+        }
+        limit = max(limit, room)
+      }
+      plainLimits[i] = limit
+    }
+    return plainLimits[i] < 0 ? nil : Int(plainLimits[i])
+  }
+
+  private func setPlainLimit(_ i: Int, _ value: Int32) -> Int? {
+    plainLimits[i] = value
+    return value < 0 ? nil : Int(value)
+  }
+
+  /// Memoised `StringSpec.canComplete`.
+  func stringCanComplete(_ node: Int32, _ spec: JSONGrammar.StringSpec, _ states: [Int32], _ length: Int) -> Bool {
+    let key = CompletionKey(node: node, states: states, length: length)
+    if let known = completionMemo[key] { return known }
+    let answer = spec.canComplete(states: states, length: length)
+    completionMemo[key] = answer
+    return answer
+  }
+}
+
+extension ConstraintAutomaton {
+  /// The matcher stacks a state stands for, one per line (diagnostics).
+  public func debugDescription(of state: State) -> String {
+    configurations[Int(state.id)].map { stack in stack.map { "\($0)" }.joined(separator: " / ") }
+      .joined(separator: "\n")
+  }
+}

@@ -1,0 +1,67 @@
+/// Removes everything from a grammar that can never be completed, so generation can always
+/// finish from any state the matcher allows.
+enum GrammarPruning {
+  /// - Throws: `SchemaError.unsatisfiable` when the root itself cannot be completed.
+  static func prune(_ grammar: inout JSONGrammar) throws {
+    let count = grammar.nodes.count
+    var productive = [Bool](repeating: false, count: count)
+    var changed = true
+    // Least fixpoint: a node is productive once its parts are.
+    while changed {
+      changed = false
+      for i in 0..<count where !productive[i] {
+        if isProductive(grammar.nodes[i], productive) {
+          productive[i] = true
+          changed = true
+        }
+      }
+    }
+    guard productive[Int(grammar.root)] else {
+      throw SchemaError.unsatisfiable("no JSON value matches the schema")
+    }
+    for i in 0..<count {
+      switch grammar.nodes[i] {
+      case .choice(let options):
+        grammar.nodes[i] = .choice(options.filter { productive[Int($0)] })
+      case .array(var spec):
+        if let items = spec.items, !productive[Int(items)] { spec.items = nil }
+        var limit = spec.items == nil ? spec.prefixItems.count : Int.max
+        if let bad = spec.prefixItems.firstIndex(where: { !productive[Int($0)] }) { limit = bad }
+        if limit != Int.max { spec.maxItems = min(spec.maxItems ?? limit, limit) }
+        grammar.nodes[i] = .array(spec)
+      case .object(let spec):
+        let kept = spec.properties.filter { productive[Int($0.node)] }
+        let additional = spec.additional.flatMap { productive[Int($0)] ? $0 : nil }
+        var rebuilt = SchemaCompiler.objectSpec(
+          kept, additional: additional, minProperties: spec.minProperties, maxProperties: spec.maxProperties)
+        // Names of dropped optional properties still may not be used as additional keys.
+        rebuilt.names = spec.names
+        grammar.nodes[i] = .object(rebuilt)
+      default:
+        break
+      }
+    }
+  }
+
+  private static func isProductive(_ node: JSONGrammar.Node, _ productive: [Bool]) -> Bool {
+    switch node {
+    case .literal: return true
+    case .choice(let options): return options.contains { productive[Int($0)] }
+    case .number(let spec): return spec.isSatisfiable
+    case .string(let spec): return spec.canComplete(states: spec.automata.map(\.start), length: 0)
+    case .array(let spec):
+      if let max = spec.maxItems, max < spec.minItems { return false }
+      for i in 0..<spec.minItems {
+        guard let item = spec.item(at: i), productive[Int(item)] else { return false }
+      }
+      return true
+    case .object(let spec):
+      guard spec.properties.allSatisfy({ !$0.isRequired || productive[Int($0.node)] }) else { return false }
+      let required = spec.requiredFrom[0]
+      if let max = spec.maxProperties, required > max || max < spec.minProperties { return false }
+      let available = spec.properties.filter { productive[Int($0.node)] }.count
+      let extra = spec.additional.map { productive[Int($0)] } ?? false
+      return extra || available >= spec.minProperties
+    }
+  }
+}

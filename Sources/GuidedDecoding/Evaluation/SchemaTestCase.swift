@@ -1,0 +1,65 @@
+import Foundation
+
+/// One schema with labelled instances (the JSONSchemaBench / maskbench file format:
+/// `{"description", "meta", "schema", "tests": [{"valid", "data"}]}`), and the model-free
+/// check that the constraint accepts exactly the valid instances.
+public struct SchemaTestCase: Sendable {
+  public struct Instance: Sendable {
+    public var isValid: Bool
+    public var data: JSONValue
+  }
+
+  public var schema: JSONValue
+  public var instances: [Instance]
+
+  /// Reads a corpus file.
+  /// - Throws: `JSONParseError`, or `SchemaError.invalidSchema` when the layout is wrong.
+  public init(fileContents: Data) throws {
+    let file = try JSONValue(parsing: fileContents)
+    guard let schema = file["schema"], case .array(let tests)? = file["tests"] else {
+      throw SchemaError.invalidSchema("not a schema test file", path: "")
+    }
+    self.schema = schema
+    self.instances = tests.compactMap { t in
+      guard case .bool(let valid)? = t["valid"], let data = t["data"] else { return nil }
+      return Instance(isValid: valid, data: data)
+    }
+  }
+
+  /// How one instance fared.
+  public struct Outcome: Sendable {
+    public var isValid: Bool
+    /// Whether the constraint accepted the instance byte by byte to a complete value.
+    public var acceptedByBytes: Bool
+    /// Whether it accepted the same text token by token (greedy tokenization).
+    public var acceptedByTokens: Bool
+    /// Correct when acceptance matches the label on both walks.
+    public var isCorrect: Bool { acceptedByBytes == isValid && acceptedByTokens == isValid }
+  }
+
+  /// Walks every instance through `automaton`, byte by byte and token by token.
+  ///
+  /// An instance counts as accepted when any of its canonical spellings
+  /// (`CanonicalSerializer`) is accepted: the generator could have produced that text.
+  public func evaluate(
+    document: SchemaDocument, automaton: ConstraintAutomaton, vocabulary: Vocabulary
+  ) -> [Outcome] {
+    let serializer = CanonicalSerializer(document: document)
+    let tokens = TokenConstraint(automaton: automaton, vocabulary: vocabulary)
+    return instances.map { instance in
+      let spellings = serializer.serializations(of: instance.data)
+      let byBytes = spellings.contains { text in
+        automaton.next(automaton.initialState, bytes: text).map(automaton.isComplete) ?? false
+      }
+      let byTokens = spellings.contains { text in
+        guard let ids = vocabulary.greedyTokenize(text) else { return false }
+        tokens.reset()
+        for id in ids {
+          guard (try? tokens.accept(token: id)) != nil else { return false }
+        }
+        return tokens.isComplete
+      }
+      return Outcome(isValid: instance.isValid, acceptedByBytes: byBytes, acceptedByTokens: byTokens)
+    }
+  }
+}

@@ -1,0 +1,192 @@
+/// The working state of one `JSONSchemaParser.parse` call: lowers schema objects and
+/// resolves local `$ref` pointers into a definitions table keyed by the pointer.
+struct SchemaLowering {
+  let document: JSONValue
+  let options: JSONSchemaParser.Options
+  var definitions: [String: SchemaNode] = [:]
+  private var pendingReferences: [(pointer: String, path: String)] = []
+  private var requestedReferences: Set<String> = []
+  private var mergeDepth = 0
+  /// How many throwaway lowerings (for `oneOf` disjointness) enclose this one.
+  var copyDepth = 0
+  /// Drafts 3 to 7: keywords beside `$ref` are ignored.
+  let refReplacesSiblings: Bool
+
+  init(document: JSONValue, options: JSONSchemaParser.Options) {
+    self.document = document
+    self.options = options
+    var older = false
+    if case .string(let uri)? = document["$schema"] {
+      older = ["draft-03", "draft-04", "draft-06", "draft-07"].contains { uri.contains($0) }
+    }
+    refReplacesSiblings = older
+  }
+
+  /// Keywords that carry no constraint.
+  static let annotations: Set<String> = [
+    "title", "description", "$schema", "$id", "id", "default", "examples", "$comment",
+    "x-order", "readOnly", "writeOnly", "deprecated", "$defs", "definitions", "$anchor",
+    "contentMediaType", "contentEncoding",
+  ]
+
+  /// Every keyword of the JSON Schema vocabularies, drafts 4 to 2020-12; only these can be
+  /// constraints, so `acceptsUnknownKeywords` may treat anything else as an annotation.
+  static let standardKeywords: Set<String> = [
+    "type", "enum", "const", "multipleOf", "maximum", "exclusiveMaximum", "minimum",
+    "exclusiveMinimum", "maxLength", "minLength", "pattern", "maxItems", "minItems",
+    "uniqueItems", "maxContains", "minContains", "maxProperties", "minProperties", "required",
+    "dependentRequired", "dependencies", "allOf", "anyOf", "oneOf", "not", "if", "then", "else",
+    "dependentSchemas", "prefixItems", "items", "additionalItems", "contains", "properties",
+    "patternProperties", "additionalProperties", "propertyNames", "unevaluatedItems",
+    "unevaluatedProperties", "format", "$ref", "$dynamicRef", "$recursiveRef", "$vocabulary",
+    "$dynamicAnchor", "$recursiveAnchor", "contentSchema",
+  ]
+
+  /// Lowers the subschema `value` found at JSON Pointer `path`.
+  mutating func lower(_ value: JSONValue, path: String) throws -> SchemaNode {
+    switch value {
+    case .bool(let b): return b ? .any : .never
+    case .object(let members): return try lowerObject(members, path: path)
+    default: throw SchemaError.invalidSchema("a schema must be an object or a boolean", path: path)
+    }
+  }
+
+  /// Lowers a schema produced by merging. Merging inlines references, so a recursive
+  /// schema would be inlined forever: nesting is capped.
+  private mutating func lowerMerged(_ schema: JSONValue, path: String) throws -> SchemaNode {
+    guard mergeDepth < 12 else { throw SchemaError.unsupportedKeyword("allOf through recursive $ref", path: path) }
+    mergeDepth += 1
+    defer { mergeDepth -= 1 }
+    return try lower(schema, path: path)
+  }
+
+  mutating func resolvePendingReferences() throws {
+    while let (pointer, path) = pendingReferences.popLast() {
+      guard let target = Self.resolve(pointer: pointer, in: document) else {
+        throw SchemaError.unresolvedReference(pointer, path: path)
+      }
+      definitions[pointer] = try lower(target, path: String(pointer.dropFirst()))
+    }
+  }
+
+  // MARK: - Schema objects
+
+  private mutating func lowerObject(_ members: [JSONValue.Member], path: String) throws -> SchemaNode {
+    var keywords: [String: JSONValue] = [:]
+    for member in members {
+      keywords[member.key] = member.value
+      try checkKeyword(member.key, value: member.value, path: path)
+    }
+    let constraining = Set(keywords.keys).subtracting(Self.annotations).filter {
+      Self.standardKeywords.contains($0) || !options.acceptsUnknownKeywords
+    }
+
+    let merging = SchemaMerging(document: document, path: path)
+    func without(_ key: String) -> JSONValue { .object(members.filter { $0.key != key }) }
+
+    if case .array(let parts)? = keywords["allOf"], !parts.isEmpty {
+      return try lowerMerged(merging.merge([without("allOf")] + parts), path: path)
+    }
+
+    if let ref = keywords["$ref"] {
+      guard case .string(let pointer) = ref else {
+        throw SchemaError.invalidSchema("$ref must be a string", path: path + "/$ref")
+      }
+      // Up to draft 7 a `$ref` replaces its siblings; later drafts apply both.
+      if constraining.subtracting(["$ref"]).isEmpty || refReplacesSiblings {
+        return try reference(pointer, path: path + "/$ref")
+      }
+      return try lowerMerged(merging.merge([without("$ref"), .object([.init(key: "$ref", value: ref)])]), path: path)
+    }
+
+    for combinator in ["anyOf", "oneOf"] {
+      guard let branchesValue = keywords[combinator] else { continue }
+      guard case .array(let branchValues) = branchesValue, !branchValues.isEmpty else {
+        throw SchemaError.invalidSchema("\(combinator) must be a non-empty array", path: path)
+      }
+      // Constraints beside the combinator hold in every branch.
+      let hasSiblings = !constraining.subtracting([combinator]).isEmpty
+      var branches: [SchemaNode] = []
+      for (i, b) in branchValues.enumerated() {
+        let branch = hasSiblings ? try merging.merge([without(combinator), b]) : b
+        let branchPath = "\(path)/\(combinator)/\(i)"
+        branches.append(try hasSiblings ? lowerMerged(branch, path: branchPath) : lower(branch, path: branchPath))
+      }
+      if combinator == "oneOf", !SchemaDisjointness(definitions: definitions, document: self).areDisjoint(branches) {
+        throw SchemaError.unsupportedKeyword("oneOf (overlapping branches)", path: path)
+      }
+      return branches.count == 1 ? branches[0] : .anyOf(branches)
+    }
+
+    let typed = try lowerTypes(keywords, path: path)
+    var choices: [JSONValue]?
+    if let constValue = keywords["const"] { choices = [constValue] }
+    if let enumValue = keywords["enum"] {
+      guard case .array(let values) = enumValue else {
+        throw SchemaError.invalidSchema("enum must be an array", path: path)
+      }
+      choices = (choices ?? values).filter { c in values.contains { $0.isJSONEqual(to: c) } }
+    }
+    guard let choices else { return typed }
+    let validator = SchemaValidator(definitions: definitions)
+    var kept: [SchemaNode] = []
+    for c in choices where try validator.validate(c, against: typed) {
+      if !kept.contains(.const(c)) { kept.append(.const(c)) }
+    }
+    if kept.isEmpty { return .never }
+    return kept.count == 1 ? kept[0] : .anyOf(kept)
+  }
+
+  /// Rejects keywords the engine cannot enforce, except for values that make them no-ops.
+  private func checkKeyword(_ key: String, value: JSONValue, path: String) throws {
+    let supported: Set<String> = [
+      "type", "properties", "required", "additionalProperties", "enum", "const", "anyOf", "oneOf",
+      "$ref", "pattern", "minLength", "maxLength", "minimum", "maximum", "exclusiveMinimum",
+      "exclusiveMaximum", "minItems", "maxItems", "items", "prefixItems", "additionalItems",
+      "format", "minProperties", "maxProperties", "allOf",
+    ]
+    if supported.contains(key) || Self.annotations.contains(key) || key.hasPrefix("x-") { return }
+    switch (key, value) {
+    case ("uniqueItems", .bool(false)), ("minProperties", .number(.zero)),
+      ("minContains", _), ("maxContains", _):
+      return
+    default:
+      break
+    }
+    if !Self.standardKeywords.contains(key), options.acceptsUnknownKeywords { return }
+    throw SchemaError.unsupportedKeyword(key, path: path)
+  }
+
+  private mutating func reference(_ pointer: String, path: String) throws -> SchemaNode {
+    guard pointer.hasPrefix("#") else { throw SchemaError.unresolvedReference(pointer, path: path) }
+    if !requestedReferences.contains(pointer) {
+      requestedReferences.insert(pointer)
+      pendingReferences.append((pointer, path))
+    }
+    return .ref(pointer)
+  }
+
+  /// Follows a local reference such as `#/$defs/Node` (JSON Pointer, URI-escaped).
+  static func resolve(pointer: String, in document: JSONValue) -> JSONValue? {
+    let fragment = pointer.dropFirst().removingPercentEncoding ?? String(pointer.dropFirst())
+    if fragment.isEmpty { return document }
+    guard fragment.hasPrefix("/") else { return nil }
+    var current = document
+    for rawToken in fragment.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
+      let token = rawToken.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+      switch current {
+      case .object:
+        guard let next = current[token] else { return nil }
+        current = next
+      case .array(let elements):
+        guard let index = Int(token), elements.indices.contains(index) else { return nil }
+        current = elements[index]
+      default:
+        return nil
+      }
+    }
+    return current
+  }
+}
+
+import Foundation

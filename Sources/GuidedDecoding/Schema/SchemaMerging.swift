@@ -1,0 +1,141 @@
+/// Combines schema objects that must all hold (`allOf`, and siblings of `anyOf`/`oneOf`/
+/// `$ref`) into one schema object, keyword by keyword.
+///
+/// Only combinations with an exact meaning are merged: bounds tighten, `required` and
+/// `type` combine, `enum` intersects, same-named `properties` and `items` nest as `allOf`.
+/// Anything that would change meaning (two different patterns, `additionalProperties`
+/// on one side and new `properties` on the other, two `anyOf`s) is refused with
+/// `unsupportedKeyword("allOf …")`.
+struct SchemaMerging {
+  let document: JSONValue
+  let path: String
+
+  /// Merges `parts` (schema objects or booleans) into one schema.
+  /// - Throws: `SchemaError`.
+  func merge(_ parts: [JSONValue]) throws -> JSONValue {
+    var result: [JSONValue.Member] = []
+    let parts = try parts.map { try inline($0, depth: 0) }
+    for part in parts {
+      switch part {
+      case .bool(true): continue
+      case .bool(false): return .bool(false)
+      case .object(let members):
+        for m in members { try add(m, to: &result) }
+      default: throw SchemaError.invalidSchema("allOf parts must be schemas", path: path)
+      }
+    }
+    try checkInteractions(result, parts: parts)
+    return .object(result)
+  }
+
+  /// Replaces a `$ref` by the referenced schema merged with the ref's siblings.
+  private func inline(_ schema: JSONValue, depth: Int) throws -> JSONValue {
+    guard case .object(let members) = schema, case .string(let pointer)? = schema["$ref"] else { return schema }
+    // Why: a schema that refers to itself through allOf cannot be flattened.
+    guard depth < 8 else { throw SchemaError.unsupportedKeyword("allOf through recursive $ref", path: path) }
+    guard let target = SchemaLowering.resolve(pointer: pointer, in: document) else {
+      throw SchemaError.unresolvedReference(pointer, path: path)
+    }
+    let siblings = JSONValue.object(members.filter { $0.key != "$ref" })
+    return try SchemaMerging(document: document, path: path).merge([try inline(target, depth: depth + 1), siblings])
+  }
+
+  private func conflict(_ key: String) -> SchemaError {
+    SchemaError.unsupportedKeyword("allOf with two '\(key)'", path: path)
+  }
+
+  private func add(_ m: JSONValue.Member, to result: inout [JSONValue.Member]) throws {
+    guard let i = result.firstIndex(where: { $0.key == m.key }) else {
+      result.append(m)
+      return
+    }
+    let old = result[i].value
+    if old.isJSONEqual(to: m.value) { return }
+    let merged: JSONValue
+    switch m.key {
+    case _ where SchemaLowering.annotations.contains(m.key) || m.key.hasPrefix("x-"):
+      return
+    case "type":
+      merged = try intersectTypes(old, m.value)
+    case "required":
+      guard case .array(let a) = old, case .array(let b) = m.value else { throw conflict(m.key) }
+      merged = .array(a + b.filter { x in !a.contains(x) })
+    case "enum", "const":
+      let a = m.key == "enum" ? (old.arrayElements ?? []) : [old]
+      let b = m.key == "enum" ? (m.value.arrayElements ?? []) : [m.value]
+      let both = a.filter { x in b.contains { $0.isJSONEqual(to: x) } }
+      result[i] = .init(key: "enum", value: .array(both))
+      return
+    case "minimum", "minLength", "minItems", "minProperties", "maximum", "maxLength", "maxItems", "maxProperties",
+      "exclusiveMinimum", "exclusiveMaximum":
+      guard case .number(let a) = old, case .number(let b) = m.value else { throw conflict(m.key) }
+      merged = .number(m.key.hasPrefix("min") || m.key == "exclusiveMinimum" ? max(a, b) : min(a, b))
+    case "properties":
+      guard case .object(let a) = old, case .object(let b) = m.value else { throw conflict(m.key) }
+      var combined = a
+      for p in b {
+        if let j = combined.firstIndex(where: { $0.key == p.key }) {
+          combined[j].value = .object([.init(key: "allOf", value: .array([combined[j].value, p.value]))])
+        } else {
+          combined.append(p)
+        }
+      }
+      merged = .object(combined)
+    case "items", "additionalProperties", "additionalItems":
+      guard old.isSchemaObjectOrBool, m.value.isSchemaObjectOrBool else { throw conflict(m.key) }
+      merged = .object([.init(key: "allOf", value: .array([old, m.value]))])
+    case "$defs", "definitions":
+      return
+    default:
+      throw conflict(m.key)
+    }
+    result[i].value = merged
+  }
+
+  private func intersectTypes(_ a: JSONValue, _ b: JSONValue) throws -> JSONValue {
+    func names(_ v: JSONValue) throws -> Set<String> {
+      switch v {
+      case .string(let s): return [s]
+      case .array(let xs): return Set(xs.compactMap { if case .string(let s) = $0 { s } else { nil } })
+      default: throw conflict("type")
+      }
+    }
+    var x = try names(a)
+    var y = try names(b)
+    // `integer` is a subset of `number`.
+    if x.contains("number") { x.insert("integer") }
+    if y.contains("number") { y.insert("integer") }
+    return .array(x.intersection(y).sorted().map { .string($0) })
+  }
+
+  /// Keywords whose meaning depends on siblings in the same schema object must come from
+  /// the same part, or merging would change what they mean.
+  private func checkInteractions(_ merged: [JSONValue.Member], parts: [JSONValue]) throws {
+    let pairs = [("additionalProperties", "properties"), ("additionalItems", "items")]
+    for (closer, scope) in pairs {
+      let closers = parts.filter { $0[closer] != nil && !($0[closer] == .bool(true)) }
+      guard !closers.isEmpty else { continue }
+      let scopes = parts.filter { $0[scope] != nil }
+      if scopes.contains(where: { part in !closers.contains(part) }) || closers.count > 1 {
+        throw SchemaError.unsupportedKeyword("allOf with '\(closer)' and another part's '\(scope)'", path: path)
+      }
+    }
+    if parts.filter({ $0["patternProperties"] != nil }).count > 0 {
+      throw SchemaError.unsupportedKeyword("patternProperties", path: path)
+    }
+  }
+}
+
+extension JSONValue {
+  var arrayElements: [JSONValue]? {
+    if case .array(let xs) = self { return xs }
+    return nil
+  }
+
+  var isSchemaObjectOrBool: Bool {
+    switch self {
+    case .object, .bool: return true
+    default: return false
+    }
+  }
+}

@@ -1,0 +1,66 @@
+/// Checks a JSON value against a `SchemaNode` (semantic validation, not generation).
+///
+/// The parser uses it to keep only the `enum` members that also satisfy their sibling
+/// keywords; tests use it as an oracle.
+public struct SchemaValidator: Sendable {
+  public let definitions: [String: SchemaNode]
+
+  public init(definitions: [String: SchemaNode]) {
+    self.definitions = definitions
+  }
+
+  /// Whether `value` satisfies `node`.
+  /// - Throws: `SchemaError` for an unsupported pattern or an unresolved reference.
+  public func validate(_ value: JSONValue, against node: SchemaNode, depth: Int = 0) throws -> Bool {
+    guard depth < 256 else { throw SchemaError.unsatisfiable("reference cycle without progress") }
+    switch (node, value) {
+    case (.any, _): return true
+    case (.never, _): return false
+    case (.null, .null): return true
+    case (.boolean, .bool): return true
+    case (.integer(let bounds), .number(let n)): return n.isInteger && bounds.contains(n)
+    case (.number(let bounds), .number(let n)): return bounds.contains(n)
+    case (.string(let c), .string(let s)): return try validate(s, c)
+    case (.const(let expected), _): return expected.isJSONEqual(to: value)
+    case (.anyOf(let branches), _):
+      return try branches.contains { try validate(value, against: $0, depth: depth + 1) }
+    case (.ref(let name), _):
+      guard let target = definitions[name] else { throw SchemaError.unresolvedReference(name, path: "") }
+      return try validate(value, against: target, depth: depth + 1)
+    case (.array(let c), .array(let elements)):
+      guard elements.count >= c.minItems, elements.count <= (c.maxItems ?? Int.max) else { return false }
+      for (i, e) in elements.enumerated() {
+        let schema = i < c.prefixItems.count ? c.prefixItems[i] : c.items
+        guard let schema, try validate(e, against: schema, depth: depth + 1) else { return false }
+      }
+      return true
+    case (.object(let c), .object(let members)):
+      guard members.count >= c.minProperties, members.count <= (c.maxProperties ?? Int.max) else { return false }
+      for p in c.properties where p.isRequired && !members.contains(where: { $0.key == p.name }) {
+        return false
+      }
+      for m in members {
+        let schema = c.properties.first { $0.name == m.key }?.schema ?? c.additionalProperties
+        guard let schema, try validate(m.value, against: schema, depth: depth + 1) else { return false }
+      }
+      return true
+    default:
+      return false
+    }
+  }
+
+  private func validate(_ s: String, _ c: StringConstraints) throws -> Bool {
+    let length = s.unicodeScalars.count
+    guard length >= c.minLength, length <= (c.maxLength ?? Int.max) else { return false }
+    for p in [c.pattern, c.format?.pattern].compactMap({ $0 }) {
+      let automaton = try CodePointAutomaton(pattern: p)
+      var state: Int32? = automaton.start
+      for scalar in s.unicodeScalars {
+        guard let current = state else { break }
+        state = automaton.next(current, scalar.value)
+      }
+      guard let state, automaton.accepting[Int(state)] else { return false }
+    }
+    return true
+  }
+}

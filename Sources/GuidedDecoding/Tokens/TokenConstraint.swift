@@ -1,0 +1,116 @@
+/// The token-level constraint the decode loop uses: which tokens may come next, advancing
+/// by sampled tokens, forced text and closing text.
+///
+/// One instance follows one generation. Masks are cached per automaton state, so repeated
+/// states (inside a long free string, say) cost a dictionary lookup.
+/// Not thread-safe.
+public final class TokenConstraint {
+  public let automaton: ConstraintAutomaton
+  public let vocabulary: Vocabulary
+  /// The automaton state after everything accepted so far.
+  public private(set) var state: ConstraintAutomaton.State
+  /// Whether an end-of-sequence token has been accepted.
+  public private(set) var hasEnded = false
+  private var maskCache: [Int32: TokenMask] = [:]
+  private var depthStates: [Int32]
+
+  /// Most masks kept; each costs `vocabulary.count / 8` bytes.
+  public var maskCacheLimit = 1024
+
+  public init(automaton: ConstraintAutomaton, vocabulary: Vocabulary) {
+    self.automaton = automaton
+    self.vocabulary = vocabulary
+    self.state = automaton.initialState
+    self.depthStates = [Int32](repeating: 0, count: vocabulary.maxDepth + 2)
+  }
+
+  /// Starts over at the beginning of the output (keeps caches).
+  public func reset() {
+    state = automaton.initialState
+    hasEnded = false
+  }
+
+  /// Whether the output so far is a complete value (end of sequence is allowed).
+  public var isComplete: Bool { !hasEnded && automaton.isComplete(state) }
+
+  /// The tokens allowed next: text tokens whose bytes keep the output valid, plus the
+  /// end-of-sequence tokens when the value is complete.
+  /// - Parameter cached: use and fill the per-state mask cache (turn off to measure the
+  ///   full computation).
+  public func allowedTokens(cached: Bool = true) -> TokenMask {
+    if hasEnded { return TokenMask(count: vocabulary.count) }
+    guard cached else { return computeMask(state.id) }
+    if let hit = maskCache[state.id] { return hit }
+    let mask = computeMask(state.id)
+    if maskCache.count >= maskCacheLimit { maskCache.removeAll(keepingCapacity: true) }
+    maskCache[state.id] = mask
+    return mask
+  }
+
+  private func computeMask(_ start: Int32) -> TokenMask {
+    var mask: TokenMask
+    let trie: TokenTrie
+    if let limit = automaton.plainRunLimit(ConstraintAutomaton.State(id: start)) {
+      // Inside a string every plain token that fits is allowed; walk only the others.
+      mask = vocabulary.plainMasks[min(limit, vocabulary.plainMasks.count - 1)]
+      trie = vocabulary.nonPlainTrie
+    } else {
+      mask = TokenMask(count: vocabulary.count)
+      trie = vocabulary.trie
+    }
+    mask.withMutableWords { words in
+      depthStates.withUnsafeMutableBufferPointer { scratch in
+        trie.walk(from: start, automaton: automaton, words: words, scratch: scratch)
+      }
+    }
+    if automaton.isComplete(ConstraintAutomaton.State(id: start)) {
+      for t in vocabulary.endOfSequenceTokens { mask.insert(t) }
+    }
+    return mask
+  }
+
+  /// Whether `token` may come next (without building a mask).
+  public func allows(token: Int) -> Bool {
+    guard !hasEnded, token >= 0, token < vocabulary.count else { return false }
+    if vocabulary.endOfSequenceTokens.contains(token) { return automaton.isComplete(state) }
+    if vocabulary.specialTokens.contains(token) { return false }
+    return automaton.next(state, bytes: vocabulary.tokens[token]) != nil
+  }
+
+  /// Advances by a sampled token.
+  /// - Throws: `ConstraintError.tokenNotAllowed` (the state is unchanged).
+  public func accept(token: Int) throws {
+    guard allows(token: token) else { throw ConstraintError.tokenNotAllowed(token) }
+    if vocabulary.endOfSequenceTokens.contains(token) {
+      hasEnded = true
+      return
+    }
+    if let next = automaton.next(state, bytes: vocabulary.tokens[token]) { state = next }
+  }
+
+  /// Advances by raw bytes (forced or closing text, tokenized by the caller).
+  /// - Throws: `ConstraintError.bytesNotAllowed` (the state is unchanged).
+  public func accept(bytes: some Sequence<UInt8>) throws {
+    guard !hasEnded, let next = automaton.next(state, bytes: bytes) else {
+      throw ConstraintError.bytesNotAllowed(Array(bytes))
+    }
+    state = next
+  }
+
+  /// The bytes forced from here (jump-forward): emit them without sampling.
+  public func forcedBytes() -> [UInt8] {
+    hasEnded ? [] : automaton.forcedBytes(from: state)
+  }
+
+  /// A short completion that closes every open structure validly; its length in bytes is
+  /// a safe upper bound on the tokens to reserve for closing.
+  public func closingBytes() -> [UInt8]? {
+    hasEnded ? [] : automaton.closingBytes(from: state)
+  }
+}
+
+/// A token or byte the constraint does not allow.
+public enum ConstraintError: Error, Sendable, Equatable {
+  case tokenNotAllowed(Int)
+  case bytesNotAllowed([UInt8])
+}

@@ -1,0 +1,176 @@
+import Foundation
+import GuidedDecoding
+
+/// The maskbench-dev corpus run: schema acceptance, instance accuracy per subset, and the
+/// P6 (mask time) and P7 (compile time) figures, each printed as one JSON line.
+struct MaskBench {
+  var dataDirectory: URL
+  var limit: Int?
+  var p6Schemas = 100
+  var vocabularySize = 151_936
+  var verbose = false
+  var options = JSONSchemaParser.Options()
+
+  static let subsets = ["Github_easy", "Github_trivial", "Glaiveai2K", "Snowplow", "Handwritten", "Synthesized"]
+
+  init(arguments: [String]) {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent()
+    dataDirectory = root.deletingLastPathComponent().appendingPathComponent("shared/data/maskbench-dev")
+    var args = arguments.dropFirst()[...]
+    while let a = args.popFirst() {
+      switch a {
+      case "--data": if let v = args.popFirst() { dataDirectory = URL(fileURLWithPath: v) }
+      case "--limit": limit = args.popFirst().flatMap { Int($0) }
+      case "--p6-schemas": p6Schemas = args.popFirst().flatMap { Int($0) } ?? p6Schemas
+      case "--vocabulary-size": vocabularySize = args.popFirst().flatMap { Int($0) } ?? vocabularySize
+      case "--verbose": verbose = true
+      case "--accept-unknown-keywords": options.acceptsUnknownKeywords = true
+      case "--closed-objects": options.closesObjectsByDefault = true
+      default:
+        print("usage: maskbench [--data DIR] [--limit N] [--p6-schemas N] [--vocabulary-size N] [--verbose] [--accept-unknown-keywords] [--closed-objects]")
+        exit(2)
+      }
+    }
+  }
+
+  struct SubsetTally {
+    var schemas = 0
+    var accepted = 0
+    var unsupported: [String: Int] = [:]
+    var otherErrors: [String: Int] = [:]
+    var instances = 0
+    var correct = 0
+    var overConstrained = 0
+    var underConstrained = 0
+  }
+
+  struct LoadedCase {
+    var name: String
+    var subset: String
+    var testCase: SchemaTestCase
+  }
+
+  func run() {
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: dataDirectory.path) else {
+      print("maskbench: no corpus at \(dataDirectory.path)")
+      exit(1)
+    }
+    var files = names.filter { $0.hasSuffix(".json") }.sorted()
+    if let limit, limit < files.count {
+      let stride = Double(files.count) / Double(limit)
+      files = (0..<limit).map { files[Int(Double($0) * stride)] }
+    }
+    var cases: [LoadedCase] = []
+    var texts: [[UInt8]] = []
+    for name in files {
+      guard let data = FileManager.default.contents(atPath: dataDirectory.appendingPathComponent(name).path),
+        let testCase = try? SchemaTestCase(fileContents: data)
+      else { continue }
+      let subset = String(name.prefix { $0 != "-" })
+      cases.append(LoadedCase(name: name, subset: subset, testCase: testCase))
+      for i in testCase.instances where i.isValid { texts.append(Array(i.data.compactText.utf8)) }
+    }
+    let (vocabulary, vocabularySeconds) = measure { SyntheticVocabulary.build(size: vocabularySize, corpusTexts: texts) }
+    print(jsonLine([("figure", "vocabulary"), ("tokens", vocabulary.count), ("trieNodes", vocabulary.trieNodeCount), ("buildSeconds", vocabularySeconds)]))
+
+    var tallies: [String: SubsetTally] = [:]
+    var compileMs = Samples()
+    var compiled: [(LoadedCase, SchemaDocument)] = []
+    for c in cases {
+      var tally = tallies[c.subset, default: SubsetTally()]
+      tally.schemas += 1
+      do {
+        let ((document, automaton), seconds) = try measure { () throws -> (SchemaDocument, ConstraintAutomaton) in
+          let document = try JSONSchemaParser(options: options).parse(c.testCase.schema)
+          return (document, try ConstraintAutomaton(document))
+        }
+        compileMs.append(seconds * 1000)
+        tally.accepted += 1
+        let outcomes = c.testCase.evaluate(document: document, automaton: automaton, vocabulary: vocabulary)
+        for (o, instance) in zip(outcomes, c.testCase.instances) {
+          tally.instances += 1
+          if o.isCorrect {
+            tally.correct += 1
+          } else {
+            if o.isValid { tally.overConstrained += 1 } else { tally.underConstrained += 1 }
+            if verbose {
+              print("MISMATCH \(c.name) valid=\(o.isValid) bytes=\(o.acceptedByBytes) tokens=\(o.acceptedByTokens) \(String(instance.data.compactText.prefix(300)))")
+            }
+          }
+        }
+        compiled.append((c, document))
+      } catch let error as SchemaError {
+        if let keyword = error.unsupportedKeyword {
+          tally.unsupported[keyword, default: 0] += 1
+        } else {
+          tally.otherErrors[String(describing: error).prefix { $0 != ":" && $0 != "'" }.trimmingCharacters(in: .whitespaces), default: 0] += 1
+        }
+        if verbose { print("REJECTED \(c.name): \(error)") }
+      } catch {
+        tally.otherErrors["\(error)", default: 0] += 1
+      }
+      tallies[c.subset] = tally
+    }
+    for subset in Self.subsets {
+      guard let t = tallies[subset] else { continue }
+      let unsupported = t.unsupported.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+      print(jsonLine([
+        ("figure", "maskbench"), ("subset", subset), ("schemas", t.schemas), ("accepted", t.accepted),
+        ("acceptedShare", Double(t.accepted) / Double(max(t.schemas, 1))),
+        ("instances", t.instances), ("correct", t.correct),
+        ("instanceAccuracy", Double(t.correct) / Double(max(t.instances, 1))),
+        ("overConstrained", t.overConstrained), ("underConstrained", t.underConstrained),
+        ("unsupported", unsupported.map { ($0.key, $0.value) }),
+        ("otherErrors", t.otherErrors.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }),
+      ]))
+    }
+    print(jsonLine([
+      ("figure", "P7"), ("schemas", compileMs.count), ("median_ms", compileMs.percentile(50)),
+      ("p99_ms", compileMs.percentile(99)), ("max_ms", compileMs.max), ("target_median_ms", 5.0),
+    ]))
+    runP6(compiled, vocabulary: vocabulary)
+  }
+
+  /// Mask time per generated token: for a sample of accepted schemas, a fresh constraint
+  /// follows one valid instance token by token and computes the mask before each token.
+  private func runP6(_ compiled: [(LoadedCase, SchemaDocument)], vocabulary: Vocabulary) {
+    var cached = Samples()
+    var uncached = Samples()
+    var inconsistent = 0
+    var steps = 0
+    let candidates = compiled.filter { $0.0.testCase.instances.contains { $0.isValid } }
+    guard !candidates.isEmpty else { return }
+    let stride = max(1, candidates.count / max(p6Schemas, 1))
+    for (c, document) in Swift.stride(from: 0, to: candidates.count, by: stride).prefix(p6Schemas).map({ candidates[$0] }) {
+      guard let automaton = try? ConstraintAutomaton(document),
+        let instance = c.testCase.instances.first(where: \.isValid),
+        let text = CanonicalSerializer(document: document).serializations(of: instance.data).first(where: {
+          automaton.next(automaton.initialState, bytes: $0).map(automaton.isComplete) ?? false
+        }),
+        let tokens = vocabulary.greedyTokenize(text)
+      else { continue }
+      let constraint = TokenConstraint(automaton: automaton, vocabulary: vocabulary)
+      for token in tokens + vocabulary.endOfSequenceTokens {
+        // As deployed: the per-state cache, cold automaton states included.
+        let (mask, seconds) = measure { constraint.allowedTokens() }
+        // The full computation for the same state, without the mask cache.
+        let (_, walkSeconds) = measure { constraint.allowedTokens(cached: false) }
+        cached.append(seconds * 1e6)
+        uncached.append(walkSeconds * 1e6)
+        if verbose, seconds > 0.001 {
+          print("SLOW \(c.name) \(Int(seconds * 1e6))us states=\(automaton.stateCount) at=\(String(decoding: text.prefix(60), as: UTF8.self))")
+        }
+        steps += 1
+        if !mask.contains(token) { inconsistent += 1 }
+        try? constraint.accept(token: token)
+      }
+    }
+    print(jsonLine([
+      ("figure", "P6"), ("vocabulary", vocabulary.count), ("steps", steps), ("median_us", cached.percentile(50)),
+      ("p99_us", cached.percentile(99)), ("max_us", cached.max), ("uncached_median_us", uncached.percentile(50)),
+      ("uncached_p99_us", uncached.percentile(99)),
+      ("maskMissingNextToken", inconsistent), ("target_median_us", 100.0), ("target_p99_us", 1000.0),
+    ]))
+  }
+}

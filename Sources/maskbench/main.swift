@@ -1,0 +1,3 @@
+import Foundation
+
+MaskBench(arguments: CommandLine.arguments).run()

@@ -1,0 +1,44 @@
+import Foundation
+@testable import GuidedDecoding
+
+/// Compiles JSON Schema text (tests only: traps on a schema error).
+func automaton(_ schema: String, options: JSONSchemaParser.Options = .init()) throws -> ConstraintAutomaton {
+  try ConstraintAutomaton(jsonSchema: schema, options: options)
+}
+
+extension ConstraintAutomaton {
+  /// Whether `text` is a complete output the constraint allows.
+  func accepts(_ text: String) -> Bool {
+    next(initialState, bytes: Array(text.utf8)).map(isComplete) ?? false
+  }
+
+  /// Whether `text` is allowed as the beginning of an output.
+  func allowsPrefix(_ text: String) -> Bool {
+    next(initialState, bytes: Array(text.utf8)) != nil
+  }
+}
+
+/// A small vocabulary with the shapes real ones have: all single bytes, multi-byte
+/// words, tokens spanning JSON structure (`":"`, `","`, `"}`), UTF-8 characters and a
+/// token that splits one, plus an end-of-sequence token.
+func smallVocabulary() -> Vocabulary {
+  var tokens: [[UInt8]] = (0..<256).map { [UInt8($0)] }
+  let pieces = [
+    "{\"", "\":", "\":\"", "\",\"", "\"}", "\"},{\"", "\"]", "[\"", "\",", "},{", "}]", "]}", "name", "\"name",
+    "age", "\"age\":", "true", "false", "null", "12", "345", "-1", ".5", "e+", "hello", " world", "\\n", "\\\"",
+    "\\u00", "é", "日本", "\u{1F600}", "ab", "abc", "red", "\"red\"", "green", ":[", "],", "\"\"", "0.", "00",
+  ]
+  for p in pieces { tokens.append(Array(p.utf8)) }
+  tokens.append([0xE6])  // the first byte of a three-byte character, alone
+  tokens.append([0x97, 0xA5])  // the rest of 日 (E6 97 A5)
+  tokens.append(Array("<eos>".utf8))
+  return Vocabulary(tokens: tokens, endOfSequenceTokens: [tokens.count - 1])
+}
+
+/// The corpus folder, found from this file's path; nil where the data is absent.
+let maskbenchDirectory: URL? = {
+  let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+  let dir = root.deletingLastPathComponent().appendingPathComponent("shared/data/maskbench-dev")
+  return FileManager.default.fileExists(atPath: dir.path) ? dir : nil
+}()
