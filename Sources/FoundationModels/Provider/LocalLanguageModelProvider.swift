@@ -1,4 +1,5 @@
 import Foundation
+import GuidedDecoding
 import InferenceEngine
 import Synchronization
 
@@ -64,9 +65,12 @@ final class LocalExecutor: LanguageModelExecutor {
           throw LanguageModelSession.GenerationError.decodingFailure(
             .init(debugDescription: "maximumResponseTokens must be positive, not \(maximum)."))
         }
+        let constraint = try request.schema.map { schema in
+          try SchemaConstraint(document: schema.guidedDocument, model: tokenModel)
+        }
         let generation = GenerationRequest(
           promptTokens: prompt, sampling: request.options.samplingParameters,
-          maximumTokens: request.options.maximumResponseTokens)
+          maximumTokens: request.options.maximumResponseTokens, constraint: constraint)
         for try await event in session.generate(generation) {
           switch event {
           case .text(let text):
@@ -113,6 +117,13 @@ final class LocalExecutor: LanguageModelExecutor {
 
   /// Engine errors as the public API reports them.
   static func publicError(_ error: any Error) -> any Error {
+    if let error = error as? GuidedDecoding.SchemaError {
+      return LanguageModelSession.GenerationError.unsupportedGuide(.init(debugDescription: error.description))
+    }
+    if let error = error as? ConstraintError {
+      return LanguageModelSession.GenerationError.decodingFailure(
+        .init(debugDescription: "The output left the schema: \(error)"))
+    }
     guard let engineError = error as? EngineError else { return error }
     let context = LanguageModelSession.GenerationError.Context(debugDescription: engineError.message)
     switch engineError.code {

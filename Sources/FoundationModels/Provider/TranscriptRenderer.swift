@@ -64,9 +64,7 @@ struct TranscriptRenderer {
   }
 
   static func schemaJSON(_ schema: GenerationSchema) -> String {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.withoutEscapingSlashes]
-    return (try? encoder.encode(schema)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    schema.jsonString
   }
 
   /// A tool definition in the OpenAI function form Qwen's template expects.

@@ -12,6 +12,10 @@ public struct GenerationSchema: Sendable, CustomDebugStringConvertible {
   /// Named types the root refers to with `.reference(name)`.
   var definitions: SchemaDefinitions
 
+  /// Set when the schema came from plain JSON Schema (`init(jsonSchema:)`); it then decides
+  /// both the constraint and the prompt text.
+  var plainJSONSchema: PlainJSONSchema?
+
   init(root: SchemaNode, definitions: SchemaDefinitions = SchemaDefinitions()) {
     self.root = root
     self.definitions = definitions
@@ -95,7 +99,8 @@ public struct GenerationSchema: Sendable, CustomDebugStringConvertible {
   /// The schema as compact JSON in Apple's dialect: what a prompt shows the model when
   /// `includeSchemaInPrompt` is true, and what `tokenCount(for: schema)` measures.
   var jsonString: String {
-    SchemaJSON.content(root: root, definitions: definitions).jsonString
+    if let plainJSONSchema { return plainJSONSchema.text }
+    return SchemaJSON.content(root: root, definitions: definitions).jsonString
   }
 
   /// Regexes in the schema whose source could not be recovered; not empty means generation

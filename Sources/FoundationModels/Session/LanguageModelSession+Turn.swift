@@ -64,6 +64,10 @@ extension LanguageModelSession {
         try Task.checkCancellation()
         guard let usage else { throw CancellationError() }
         let raw = try format.rawContent(text)
+        guard raw.isComplete else {
+          throw GenerationError.decodingFailure(
+            .init(debugDescription: "Generation ended before the output was complete: \(text)"))
+        }
         let content: Content
         do {
           content = try Content(raw)

@@ -1,0 +1,63 @@
+import GuidedDecoding
+import InferenceEngine
+
+/// Constrains a generation to JSON of a schema: the engine's `TokenConstraint` over guided
+/// decoding's token-level automaton.
+///
+/// Forced text (the next key, a closing brace) is tokenized with the model's own tokenizer, as
+/// the model would have written it, and emitted without sampling.
+final class SchemaConstraint: InferenceEngine.TokenConstraint, @unchecked Sendable {
+  // Used by one generation on the engine's work queue only.
+  private let constraint: GuidedDecoding.TokenConstraint
+  private let model: any TokenModel
+  private let endOfSequenceCount: Int
+
+  init(document: SchemaDocument, model: any TokenModel) throws {
+    let vocabulary = GuidedVocabularyCache.vocabulary(for: model)
+    constraint = GuidedDecoding.TokenConstraint(automaton: try ConstraintAutomaton(document), vocabulary: vocabulary)
+    self.model = model
+    endOfSequenceCount = vocabulary.endOfSequenceTokens.count
+  }
+
+  func forcedTokens() -> [Token] {
+    tokens(for: constraint.forcedBytes())
+  }
+
+  func mask(_ logits: UnsafeMutableBufferPointer<Float>) {
+    let allowed = constraint.allowedTokens()
+    for (wordIndex, word) in allowed.words.enumerated() where word != ~0 {
+      let base = wordIndex * 64
+      for bit in 0..<64 where word & (1 << UInt64(bit)) == 0 {
+        let token = base + bit
+        guard token < logits.count else { break }
+        logits[token] = -.infinity
+      }
+    }
+  }
+
+  func accept(_ token: Token) throws {
+    try constraint.accept(token: Int(token))
+  }
+
+  var isComplete: Bool { constraint.isComplete }
+
+  /// Complete, and nothing but the end of the output may follow.
+  var mustEnd: Bool {
+    constraint.hasEnded || (constraint.isComplete && constraint.allowedTokens().allowedCount == endOfSequenceCount)
+  }
+
+  func tokensToClose() -> [Token] {
+    tokens(for: constraint.closingBytes() ?? [])
+  }
+
+  /// The model's tokenization of forced or closing bytes.
+  private func tokens(for bytes: [UInt8]) -> [Token] {
+    guard !bytes.isEmpty else { return [] }
+    if let text = String(validating: bytes, as: UTF8.self) {
+      let tokens = model.tokenize(text, parseSpecial: false)
+      // The tokenizer may normalise text; only a faithful tokenization can be forced.
+      if tokens.flatMap({ model.piece(of: $0) }) == bytes { return tokens }
+    }
+    return constraint.vocabulary.greedyTokenize(bytes).map { $0.map { Token($0) } } ?? []
+  }
+}

@@ -1,0 +1,83 @@
+import FMTestSupport
+import Foundation
+import FoundationModels
+import Testing
+
+/// Constrained decoding through the session, on a scripted model that "wants" to write
+/// something else: the schema, not the model, decides what comes out.
+@Suite struct GuidedGenerationTests {
+  static let vocabulary = [
+    "{\"", "\":", "\",\"", "\"", "name", "age", "kind", "Rex", "300", "12", "cow", "dog", "cat", "}", ",", "[", "]",
+  ]
+
+  func model(wanting reply: String) -> SystemLanguageModel {
+    .scripted(.replying(reply, tokens: Self.vocabulary))
+  }
+
+  var petSchema: GenerationSchema {
+    GenerationSchema(
+      type: GeneratedContent.self,
+      properties: [
+        .init(name: "name", type: String.self),
+        .init(name: "age", type: Int.self, guides: [.range(0...120)]),
+        .init(name: "kind", type: String.self, guides: [.anyOf(["cat", "dog"])]),
+      ])
+  }
+
+  @Test func guidesAreEnforcedWhileDecoding() async throws {
+    let session = LanguageModelSession(model: model(wanting: #"{"name":"Rex","age":300,"kind":"cow"}"#))
+    let response = try await session.respond(to: "A pet, please.", schema: petSchema, includeSchemaInPrompt: false)
+    let content = response.content
+    #expect(try content.value(String.self, forProperty: "name") == "Rex")
+    let age = try content.value(Int.self, forProperty: "age")
+    #expect((0...120).contains(age))
+    #expect(["cat", "dog"].contains(try content.value(String.self, forProperty: "kind")))
+    guard case .structure(_, let keys) = content.kind else {
+      Issue.record("not an object")
+      return
+    }
+    #expect(keys == ["name", "age", "kind"], "declaration order")
+  }
+
+  @Test func aValidObjectTheModelWantsComesThroughUnchanged() async throws {
+    let session = LanguageModelSession(model: model(wanting: #"{"name":"Rex","age":12,"kind":"dog"}"#))
+    let response = try await session.respond(to: "A pet.", schema: petSchema)
+    #expect(response.content.jsonString == #"{"name":"Rex","age":12,"kind":"dog"}"#)
+    #expect(response.usage.outputTokens > 0)
+  }
+
+  @Test func aTightBudgetStillClosesTheObject() async throws {
+    let session = LanguageModelSession(model: model(wanting: #"{"name":"Rex Rex Rex Rex Rex Rex Rex","age":12,"kind":"dog"}"#))
+    let response = try await session.respond(
+      to: "A pet.", schema: petSchema, options: GenerationOptions(maximumResponseTokens: 12))
+    #expect(response.rawContent.isComplete)
+    #expect((0...120).contains(try response.content.value(Int.self, forProperty: "age")))
+  }
+
+  @Test func streamedSnapshotsArePartialObjects() async throws {
+    let session = LanguageModelSession(model: model(wanting: #"{"name":"Rex","age":12,"kind":"dog"}"#))
+    var sawPartial = false
+    for try await snapshot in session.streamResponse(to: "A pet.", schema: petSchema) {
+      if !snapshot.rawContent.isComplete { sawPartial = true }
+    }
+    #expect(sawPartial)
+  }
+
+  @Test func plainJSONSchemaNamesUnsupportedKeywords() {
+    #expect {
+      try GenerationSchema(jsonSchema: #"{"type":"object","properties":{"a":{"type":"integer","multipleOf":3}}}"#)
+    } throws: { error in
+      "\(error)".contains("multipleOf")
+    }
+  }
+
+  @Test func plainJSONSchemaConstrainsGeneration() async throws {
+    let schema = try GenerationSchema(
+      jsonSchema: #"{"type":"object","properties":{"kind":{"enum":["cat","dog"]},"age":{"type":"integer","maximum":20}},"required":["kind","age"],"additionalProperties":false}"#
+    )
+    let session = LanguageModelSession(model: model(wanting: #"{"kind":"cow","age":300}"#))
+    let response = try await session.respond(to: "A pet.", schema: schema)
+    #expect(["cat", "dog"].contains(try response.content.value(String.self, forProperty: "kind")))
+    #expect(try response.content.value(Int.self, forProperty: "age") <= 20)
+  }
+}
