@@ -5,6 +5,8 @@ enum CommandRegistry {
   static var commands: [any Subcommand.Type] {
     [
       RespondCommand.self,
+      GenerateCommand.self,
+      MenuCommand.self,
       ModelsCommand.self,
     ]
   }

@@ -20,3 +20,16 @@ final class InterruptSignal: @unchecked Sendable {  // DispatchSource is thread-
     signal(SIGINT, SIG_DFL)
   }
 }
+
+extension InterruptSignal {
+  /// Runs `work` in a task that Ctrl+C cancels, and returns its result.
+  /// - Throws: `CancellationError` when interrupted (exit 130), or what `work` throws.
+  static func cancellingOnInterrupt<Result: Sendable>(
+    _ work: @escaping @Sendable () async throws -> Result
+  ) async throws -> Result {
+    let task = Task { try await work() }
+    let interrupt = InterruptSignal { task.cancel() }
+    defer { interrupt.stop() }
+    return try await task.value
+  }
+}

@@ -20,7 +20,7 @@ enum RespondCommand: Subcommand {
     let settings = try ModelOptions(arguments, environment: context.environment)
     let prompt = try PromptInput.read(arguments.positionals, context: context)
     let session = LanguageModelSession(model: settings.model, instructions: arguments.value("--instructions"))
-    let reply = Task {
+    let response = try await InterruptSignal.cancellingOnInterrupt {
       var printed = ""
       let stream = session.streamResponse(to: prompt, options: settings.generation)
       for try await snapshot in stream {
@@ -30,9 +30,6 @@ enum RespondCommand: Subcommand {
       context.standardOutput.line()
       return try await stream.collect()
     }
-    let interrupt = InterruptSignal { reply.cancel() }
-    defer { interrupt.stop() }
-    let response = try await reply.value
     if arguments.flag("--verbose") {
       context.standardError.line(UsageLine.describe(response.usage))
     }

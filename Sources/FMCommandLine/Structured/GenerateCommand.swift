@@ -1,0 +1,50 @@
+import Foundation
+import FoundationModels
+
+/// `fm generate --schema FILE "prompt"`: JSON that satisfies a JSON Schema, by constrained
+/// decoding.
+enum GenerateCommand: Subcommand {
+  static let name = "generate"
+  static let abstract = "Generate JSON that satisfies a JSON Schema (constrained decoding)."
+  static let synopsis = "--schema FILE [PROMPT]"
+  static let discussion = """
+    The output always satisfies the schema: every token is checked against it while it is
+    generated. Properties come in the order the schema lists them. Keywords outside the
+    supported set (see the README) are an error that names them. With --stream, growing
+    partial objects are printed as they are generated (one per line when piped).
+    When standard input is not a terminal, all of it is the prompt (placed before PROMPT).
+    """
+  static let options: [CommandLineOption] =
+    [
+      .option("--schema", "-s", value: "FILE", help: "JSON Schema file the output must satisfy"),
+      .flag("--stream", help: "print partial objects while generating"),
+      .option("--instructions", "-i", value: "TEXT", help: "instructions for the session"),
+      .flag("--no-schema-in-prompt", help: "do not describe the schema in the prompt (it still constrains)"),
+      .flag("--verbose", "-v", help: "print usage statistics on standard error"),
+    ] + ModelOptions.options
+
+  static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
+    guard let path = arguments.value("--schema") else { throw UsageError("'fm generate' needs --schema FILE") }
+    guard let data = FileManager.default.contents(atPath: path) else {
+      throw UsageError("cannot read schema file '\(path)'")
+    }
+    let schema = try GenerationSchema(jsonSchema: String(decoding: data, as: UTF8.self))
+    let settings = try ModelOptions(arguments, environment: context.environment)
+    let prompt = try PromptInput.read(arguments.positionals, context: context)
+    let session = LanguageModelSession(model: settings.model, instructions: arguments.value("--instructions"))
+    let stream = arguments.flag("--stream")
+    let response = try await InterruptSignal.cancellingOnInterrupt {
+      let responses = session.streamResponse(
+        to: prompt, schema: schema, includeSchemaInPrompt: !arguments.flag("--no-schema-in-prompt"),
+        options: settings.generation)
+      if stream {
+        var live = LiveText(output: context.standardOutput)
+        for try await snapshot in responses { live.show(snapshot.rawContent.jsonString) }
+      }
+      return try await responses.collect()
+    }
+    if !stream { context.standardOutput.line(response.rawContent.jsonString) }
+    if arguments.flag("--verbose") { context.standardError.line(UsageLine.describe(response.usage)) }
+    return .success
+  }
+}
