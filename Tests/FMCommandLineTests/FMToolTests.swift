@@ -53,7 +53,7 @@ private struct Run {
   }
 
   @Test(arguments: [
-    (["bogus"], "fm: unknown command 'bogus'; commands: respond, models (see 'fm --help')\n"),
+    (["bogus"], "fm: unknown command 'bogus'; commands: respond, generate, menu, models (see 'fm --help')\n"),
     (["--verbose"], "fm: unknown option '--verbose' (see 'fm --help')\n"),
     (["models", "--bad"], "fm: unknown option '--bad' for 'fm models' (see 'fm models --help')\n"),
     (["models", "extra"], "fm: unexpected argument 'extra' for 'fm models'\n"),

@@ -1,0 +1,57 @@
+import FMTestSupport
+import Foundation
+import Testing
+
+/// `fm respond`, `fm generate` and `fm menu` end to end on the small model.
+@Suite struct GenerationCommandTests {
+  let model = ["--model", TestModels.smolLM2Path]
+
+  @Test func respondStreamsAnAnswerAndReportsUsage() throws {
+    let result = try FMBinary.run(["respond", "--sampling", "greedy", "--max-tokens", "12", "-v", "Say hello."] + model)
+    #expect(result.status == 0, "\(result.standardError)")
+    #expect(!result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
+    #expect(result.standardError.contains("generated 12 tokens"))
+  }
+
+  @Test func respondReadsAPipedPrompt() throws {
+    let piped = try FMBinary.run(["respond", "--sampling", "greedy", "--max-tokens", "8"] + model, input: "Say hello.")
+    let argument = try FMBinary.run(["respond", "--sampling", "greedy", "--max-tokens", "8", "Say hello."] + model)
+    #expect(piped.status == 0)
+    #expect(piped.standardOutput == argument.standardOutput)
+  }
+
+  @Test func respondWithoutAPromptIsAUsageError() throws {
+    let result = try FMBinary.run(["respond"] + model)
+    #expect(result.status == 64)
+  }
+
+  @Test func generateOutputsJSONOfTheSchema() throws {
+    let schema = FileManager.default.temporaryDirectory.appendingPathComponent("fm-schema-\(UUID().uuidString).json")
+    try #"{"type":"object","properties":{"city":{"type":"string","maxLength":24},"population":{"type":"integer","minimum":0}},"required":["city","population"],"additionalProperties":false}"#
+      .write(to: schema, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(at: schema) }
+    let result = try FMBinary.run(["generate", "--schema", schema.path, "--max-tokens", "40", "A city."] + model)
+    #expect(result.status == 0, "\(result.standardError)")
+    let object = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any]
+    #expect((object?["city"] as? String)?.count ?? 99 <= 24)
+    #expect((object?["population"] as? Int ?? -1) >= 0)
+    #expect(result.standardOutput.hasPrefix(#"{"city":"#), "declaration order")
+  }
+
+  @Test func generateNamesAnUnsupportedKeyword() throws {
+    let schema = FileManager.default.temporaryDirectory.appendingPathComponent("fm-schema-\(UUID().uuidString).json")
+    try #"{"type":"integer","multipleOf":5}"#.write(to: schema, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(at: schema) }
+    let result = try FMBinary.run(["generate", "--schema", schema.path, "A number."] + model)
+    #expect(result.status == 1)
+    #expect(result.standardError.contains("multipleOf"))
+  }
+
+  @Test func menuPicksOneOfTheIngredients() throws {
+    let result = try FMBinary.run(["menu", "--ingredients", "lamb, salmon, duck", "--json", "--max-tokens", "60"] + model)
+    #expect(result.status == 0, "\(result.standardError)")
+    let object = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any]
+    #expect(["lamb", "salmon", "duck"].contains(object?["ingredients"] as? String ?? ""))
+    #expect(object?["price"] is NSNumber)
+  }
+}
