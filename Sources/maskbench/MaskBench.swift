@@ -9,6 +9,8 @@ struct MaskBench {
   var p6Schemas = 100
   var vocabularySize = 151_936
   var verbose = false
+  /// When set, run the JSON-Schema-Test-Suite in this folder instead of the corpus.
+  var suiteDirectory: URL?
   /// Keywords outside every JSON Schema vocabulary are annotations here (validators ignore
   /// them, and the corpus labels come from validators); `--strict` refuses them, and every
   /// line also reports the strict count.
@@ -28,11 +30,12 @@ struct MaskBench {
       case "--p6-schemas": p6Schemas = args.popFirst().flatMap { Int($0) } ?? p6Schemas
       case "--vocabulary-size": vocabularySize = args.popFirst().flatMap { Int($0) } ?? vocabularySize
       case "--verbose": verbose = true
+      case "--test-suite": suiteDirectory = args.popFirst().map { URL(fileURLWithPath: $0) }
       case "--accept-unknown-keywords": options.acceptsUnknownKeywords = true
       case "--strict": options.acceptsUnknownKeywords = false
       case "--closed-objects": options.closesObjectsByDefault = true
       default:
-        print("usage: maskbench [--data DIR] [--limit N] [--p6-schemas N] [--vocabulary-size N] [--verbose] [--strict] [--closed-objects]")
+        print("usage: maskbench [--test-suite DIR] [--data DIR] [--limit N] [--p6-schemas N] [--vocabulary-size N] [--verbose] [--strict] [--closed-objects]")
         exit(2)
       }
     }
@@ -58,6 +61,15 @@ struct MaskBench {
   }
 
   func run() {
+    if let suiteDirectory {
+      // Single bytes and a few JSON pieces are enough to walk the suite's small values.
+      let tokens = (0..<256).map { [UInt8($0)] } + ["{\"", "\":", "\",\"", "\"}", "true", "null"].map { Array($0.utf8) }
+      let vocabulary = Vocabulary(tokens: tokens, endOfSequenceTokens: [])
+      for draft in ["draft2020-12", "draft7"] {
+        TestSuiteRun(directory: suiteDirectory, draft: draft, vocabulary: vocabulary, verbose: verbose).run()
+      }
+      return
+    }
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: dataDirectory.path) else {
       print("maskbench: no corpus at \(dataDirectory.path)")
       exit(1)
