@@ -169,7 +169,7 @@ extension SchemaLowering {
         throw SchemaError.invalidSchema("required must be an array", path: path + "/required")
       }
       for case .string(let name) in names {
-        if let i = properties.firstIndex(where: { $0.name == name }) {
+        if let i = properties.firstIndex(where: { $0.name.hasSameScalars(as: name) }) {
           properties[i].isRequired = true
         } else {
           // A required member that `properties` does not describe takes the
