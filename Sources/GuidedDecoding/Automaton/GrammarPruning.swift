@@ -23,20 +23,22 @@ enum GrammarPruning {
       switch grammar.nodes[i] {
       case .choice(let options):
         grammar.nodes[i] = .choice(options.filter { productive[Int($0)] })
-      case .array(var spec):
-        if let items = spec.items, !productive[Int(items)] { spec.items = nil }
-        var limit = spec.items == nil ? spec.prefixItems.count : Int.max
+      case .array(let spec):
+        var items = spec.items
+        if let node = items, !productive[Int(node)] { items = nil }
+        var limit = items == nil ? spec.prefixItems.count : Int.max
         if let bad = spec.prefixItems.firstIndex(where: { !productive[Int($0)] }) { limit = bad }
-        if limit != Int.max { spec.maxItems = min(spec.maxItems ?? limit, limit) }
-        grammar.nodes[i] = .array(spec)
+        let maxItems = limit == Int.max ? spec.maxItems : min(spec.maxItems ?? limit, limit)
+        grammar.nodes[i] = .array(
+          .init(prefixItems: spec.prefixItems, items: items, minItems: spec.minItems, maxItems: maxItems))
       case .object(let spec):
         let kept = spec.properties.filter { productive[Int($0.node)] }
         let additional = spec.additional.flatMap { productive[Int($0)] ? $0 : nil }
-        var rebuilt = SchemaCompiler.objectSpec(
-          kept, additional: additional, minProperties: spec.minProperties, maxProperties: spec.maxProperties)
         // Names of dropped optional properties still may not be used as additional keys.
-        rebuilt.names = spec.names
-        grammar.nodes[i] = .object(rebuilt)
+        grammar.nodes[i] = .object(
+          SchemaCompiler.objectSpec(
+            kept, additional: additional, minProperties: spec.minProperties, maxProperties: spec.maxProperties,
+            names: spec.names))
       default:
         break
       }

@@ -16,30 +16,51 @@ struct JSONGrammar: Sendable {
     case object(ObjectSpec)
   }
 
-  struct StringSpec: Sendable {
-    var automata: [CodePointAutomaton]
-    var minLength: Int
-    var maxLength: Int?
+  // Why classes: specs are read on every cold transition; sharing one instance costs one
+  // retain where copying a struct would retain each of its arrays.
+  final class StringSpec: Sendable {
+    let automata: [CodePointAutomaton]
+    let minLength: Int
+    let maxLength: Int?
     /// Start of every input class of every automaton: one scalar per joint class, for
     /// searches that must try concrete characters.
-    var representatives: [UInt32]
+    let representatives: [UInt32]
+
+    init(automata: [CodePointAutomaton], minLength: Int, maxLength: Int?, representatives: [UInt32]) {
+      self.automata = automata
+      self.minLength = minLength
+      self.maxLength = maxLength
+      self.representatives = representatives
+    }
     /// Length values above this are all equivalent for the constraints.
     var lengthCap: Int { maxLength ?? minLength }
   }
 
-  struct NumberSpec: Sendable {
-    var isInteger: Bool
-    var bounds: NumberBounds
+  final class NumberSpec: Sendable {
+    let isInteger: Bool
+    let bounds: NumberBounds
+
+    init(isInteger: Bool, bounds: NumberBounds) {
+      self.isInteger = isInteger
+      self.bounds = bounds
+    }
     /// Whether bounds exist, so the digits typed so far must be tracked.
     var isBounded: Bool { bounds.minimum != nil || bounds.maximum != nil }
   }
 
-  struct ArraySpec: Sendable {
-    var prefixItems: [Int32]
-    var items: Int32?
-    var minItems: Int
+  final class ArraySpec: Sendable {
+    let prefixItems: [Int32]
+    let items: Int32?
+    let minItems: Int
     /// The largest length the schema allows and the item schemas can produce.
-    var maxItems: Int?
+    let maxItems: Int?
+
+    init(prefixItems: [Int32], items: Int32?, minItems: Int, maxItems: Int?) {
+      self.prefixItems = prefixItems
+      self.items = items
+      self.minItems = minItems
+      self.maxItems = maxItems
+    }
 
     func item(at index: Int) -> Int32? {
       index < prefixItems.count ? prefixItems[index] : items
@@ -48,7 +69,7 @@ struct JSONGrammar: Sendable {
     var countCap: Int { max(prefixItems.count, minItems, maxItems ?? 0) }
   }
 
-  struct ObjectSpec: Sendable {
+  final class ObjectSpec: Sendable {
     struct Property: Sendable {
       var name: String
       /// `"name":` exactly as generated.
@@ -56,16 +77,29 @@ struct JSONGrammar: Sendable {
       var node: Int32
       var isRequired: Bool
     }
-    var properties: [Property]
-    var additional: Int32?
+    let properties: [Property]
+    let additional: Int32?
     /// For each index, the first required property at or after it (or `properties.count`).
-    var firstRequired: [Int]
+    let firstRequired: [Int]
     /// Declared names as a byte trie, so additional keys can be kept distinct from them.
-    var names: NameTrie
-    var minProperties: Int
-    var maxProperties: Int?
+    let names: NameTrie
+    let minProperties: Int
+    let maxProperties: Int?
     /// For each index, how many required properties are at or after it.
-    var requiredFrom: [Int]
+    let requiredFrom: [Int]
+
+    init(
+      properties: [Property], additional: Int32?, firstRequired: [Int], names: NameTrie, minProperties: Int,
+      maxProperties: Int?, requiredFrom: [Int]
+    ) {
+      self.properties = properties
+      self.additional = additional
+      self.firstRequired = firstRequired
+      self.names = names
+      self.minProperties = minProperties
+      self.maxProperties = maxProperties
+      self.requiredFrom = requiredFrom
+    }
 
     /// Whether members are counted at all (only when a count is bounded).
     var countsMembers: Bool { minProperties > 0 || maxProperties != nil }

@@ -93,7 +93,7 @@ struct SchemaCompiler {
 
   static func objectSpec(
     _ properties: [JSONGrammar.ObjectSpec.Property], additional: Int32?, minProperties: Int = 0,
-    maxProperties: Int? = nil
+    maxProperties: Int? = nil, names: NameTrie? = nil
   ) -> JSONGrammar.ObjectSpec {
     var firstRequired = [Int](repeating: properties.count, count: properties.count + 1)
     var requiredFrom = [Int](repeating: 0, count: properties.count + 1)
@@ -103,7 +103,7 @@ struct SchemaCompiler {
     }
     return .init(
       properties: properties, additional: additional, firstRequired: firstRequired,
-      names: NameTrie(properties.map(\.name)), minProperties: minProperties, maxProperties: maxProperties,
+      names: names ?? NameTrie(properties.map(\.name)), minProperties: minProperties, maxProperties: maxProperties,
       requiredFrom: requiredFrom)
   }
 

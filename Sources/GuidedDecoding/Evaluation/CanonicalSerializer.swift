@@ -55,9 +55,9 @@ public struct CanonicalSerializer: Sendable {
     case (.object(let spec), .object(let members)):
       var ordered: [(JSONValue.Member, SchemaNode)] = []
       for p in spec.properties {
-        if let m = members.first(where: { $0.key == p.name }) { ordered.append((m, p.schema)) }
+        if let m = members.first(where: { $0.key.hasSameScalars(as: p.name) }) { ordered.append((m, p.schema)) }
       }
-      for m in members where !spec.properties.contains(where: { $0.name == m.key }) {
+      for m in members where !spec.properties.contains(where: { $0.name.hasSameScalars(as: m.key) }) {
         ordered.append((m, spec.additionalProperties ?? .any))
       }
       var result: [[UInt8]] = [[UInt8(ascii: "{")]]

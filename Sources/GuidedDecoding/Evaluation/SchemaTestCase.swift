@@ -12,10 +12,10 @@ public struct SchemaTestCase: Sendable {
   public var schema: JSONValue
   public var instances: [Instance]
 
-  /// Reads a corpus file.
-  /// - Throws: `JSONParseError`, or `SchemaError.invalidSchema` when the layout is wrong.
-  public init(fileContents: Data) throws {
-    let file = try JSONValue(parsing: fileContents)
+  /// A case from a parsed `{"schema", "tests": [{"valid", "data"}]}` object (corpus files
+  /// and JSON-Schema-Test-Suite groups share this shape).
+  /// - Throws: `SchemaError.invalidSchema` when the layout is wrong.
+  public init(_ file: JSONValue) throws {
     guard let schema = file["schema"], case .array(let tests)? = file["tests"] else {
       throw SchemaError.invalidSchema("not a schema test file", path: "")
     }
@@ -24,6 +24,12 @@ public struct SchemaTestCase: Sendable {
       guard case .bool(let valid)? = t["valid"], let data = t["data"] else { return nil }
       return Instance(isValid: valid, data: data)
     }
+  }
+
+  /// Reads a corpus file.
+  /// - Throws: `JSONParseError`, or `SchemaError.invalidSchema` when the layout is wrong.
+  public init(fileContents: Data) throws {
+    try self.init(JSONValue(parsing: fileContents))
   }
 
   /// How one instance fared.

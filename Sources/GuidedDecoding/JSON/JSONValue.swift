@@ -24,7 +24,7 @@ public indirect enum JSONValue: Sendable, Hashable {
   /// The value of the first member named `key`, when this is an object.
   public subscript(key: String) -> JSONValue? {
     guard case .object(let members) = self else { return nil }
-    return members.first { $0.key == key }?.value
+    return members.first { $0.key.hasSameScalars(as: key) }?.value
   }
 
   /// JSON equality as JSON Schema defines it for `const` and `enum`: numbers compare by
@@ -34,13 +34,13 @@ public indirect enum JSONValue: Sendable, Hashable {
     case (.null, .null): return true
     case (.bool(let a), .bool(let b)): return a == b
     case (.number(let a), .number(let b)): return a == b
-    case (.string(let a), .string(let b)): return a == b
+    case (.string(let a), .string(let b)): return a.hasSameScalars(as: b)
     case (.array(let a), .array(let b)):
       return a.count == b.count && zip(a, b).allSatisfy { $0.isJSONEqual(to: $1) }
     case (.object(let a), .object(let b)):
       guard a.count == b.count else { return false }
       return a.allSatisfy { member in
-        b.contains { $0.key == member.key && $0.value.isJSONEqual(to: member.value) }
+        b.contains { $0.key.hasSameScalars(as: member.key) && $0.value.isJSONEqual(to: member.value) }
       }
     default: return false
     }
@@ -56,5 +56,14 @@ public indirect enum JSONValue: Sendable, Hashable {
     case .array: "array"
     case .object: "object"
     }
+  }
+}
+
+extension String {
+  /// Equality of Unicode scalars, as JSON defines string equality. Swift's `==` uses
+  /// canonical equivalence ("ä" precomposed equals "a" + combining diaeresis), which JSON
+  /// and JSON Schema do not.
+  func hasSameScalars(as other: String) -> Bool {
+    unicodeScalars.elementsEqual(other.unicodeScalars)
   }
 }

@@ -3,7 +3,7 @@
 ///
 /// Dead states (that can no longer reach an accepting state) are removed, so `next`
 /// returning `nil` means "no string with this prefix can match".
-struct CodePointAutomaton: Sendable, Hashable {
+final class CodePointAutomaton: Sendable {
   /// Start of each input class; class `i` covers `[boundaries[i], boundaries[i+1])`.
   let boundaries: [UInt32]
   /// Class of each ASCII scalar, for the common case.
@@ -21,7 +21,7 @@ struct CodePointAutomaton: Sendable, Hashable {
 
   /// Compiles a pattern in the supported subset.
   /// - Throws: `SchemaError.invalidPattern`.
-  init(pattern: String) throws {
+  convenience init(pattern: String) throws {
     try self.init(regex: RegexParser.parse(pattern), source: pattern)
   }
 

@@ -89,7 +89,7 @@ struct SchemaDisjointness {
       return false
     }
     for pa in oa.properties where pa.isRequired {
-      if let pb = ob.properties.first(where: { $0.name == pa.name && $0.isRequired }),
+      if let pb = ob.properties.first(where: { $0.name.hasSameScalars(as: pa.name) && $0.isRequired }),
         disjoint(pa.schema, pb.schema, depth: depth + 1)
       {
         return true

@@ -169,13 +169,13 @@ extension SchemaLowering {
         throw SchemaError.invalidSchema("required must be an array", path: path + "/required")
       }
       for case .string(let name) in names {
-        if let i = properties.firstIndex(where: { $0.name == name }) {
+        if let i = properties.firstIndex(where: { $0.name.hasSameScalars(as: name) }) {
           properties[i].isRequired = true
         } else {
           // A required member that `properties` does not describe takes the
-          // additionalProperties schema; if there is none, no object can be valid.
-          guard let additional else { throw SchemaError.unsatisfiable("required '\(name)' is not allowed at \(path)") }
-          properties.append(.init(name: name, schema: additional, isRequired: true))
+          // additionalProperties schema; if there is none, no object can be valid (the
+          // compiler then prunes this object type).
+          properties.append(.init(name: name, schema: additional ?? .never, isRequired: true))
         }
       }
     }

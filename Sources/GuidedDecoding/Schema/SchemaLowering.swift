@@ -131,7 +131,8 @@ struct SchemaLowering {
     let validator = SchemaValidator(definitions: definitions)
     var kept: [SchemaNode] = []
     for c in choices where try validator.validate(c, against: typed) {
-      if !kept.contains(.const(c)) { kept.append(.const(c)) }
+      let seen = kept.contains { if case .const(let k) = $0 { k.isJSONEqual(to: c) } else { false } }
+      if !seen { kept.append(.const(c)) }
     }
     if kept.isEmpty { return .never }
     return kept.count == 1 ? kept[0] : .anyOf(kept)

@@ -74,7 +74,7 @@ struct SchemaMerging {
       guard case .object(let a) = old, case .object(let b) = m.value else { throw conflict(m.key) }
       var combined = a
       for p in b {
-        if let j = combined.firstIndex(where: { $0.key == p.key }) {
+        if let j = combined.firstIndex(where: { $0.key.hasSameScalars(as: p.key) }) {
           combined[j].value = .object([.init(key: "allOf", value: .array([combined[j].value, p.value]))])
         } else {
           combined.append(p)
@@ -111,7 +111,7 @@ struct SchemaMerging {
   /// Keywords whose meaning depends on siblings in the same schema object must come from
   /// the same part, or merging would change what they mean.
   private func checkInteractions(_ merged: [JSONValue.Member], parts: [JSONValue]) throws {
-    let pairs = [("additionalProperties", "properties"), ("additionalItems", "items")]
+    let pairs = [("additionalProperties", "properties"), ("additionalItems", "items"), ("items", "prefixItems")]
     for (closer, scope) in pairs {
       let closers = parts.filter { $0[closer] != nil && !($0[closer] == .bool(true)) }
       guard !closers.isEmpty else { continue }

@@ -36,11 +36,11 @@ public struct SchemaValidator: Sendable {
       return true
     case (.object(let c), .object(let members)):
       guard members.count >= c.minProperties, members.count <= (c.maxProperties ?? Int.max) else { return false }
-      for p in c.properties where p.isRequired && !members.contains(where: { $0.key == p.name }) {
+      for p in c.properties where p.isRequired && !members.contains(where: { $0.key.hasSameScalars(as: p.name) }) {
         return false
       }
       for m in members {
-        let schema = c.properties.first { $0.name == m.key }?.schema ?? c.additionalProperties
+        let schema = c.properties.first { $0.name.hasSameScalars(as: m.key) }?.schema ?? c.additionalProperties
         guard let schema, try validate(m.value, against: schema, depth: depth + 1) else { return false }
       }
       return true

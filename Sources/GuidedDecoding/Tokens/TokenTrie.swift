@@ -74,10 +74,18 @@ struct TokenTrie: Sendable {
           tokenStart.withUnsafeBufferPointer { starts in
             nodeTokens.withUnsafeBufferPointer { owners in
               scratch[0] = start
+              // Why a local copy: reading the automaton's stored property on every node
+              // costs an exclusivity check; it only changes when a transition is built.
+              var table = automaton.table
               var i = 1
               while i < count {
                 let d = Int(depths[i])
-                let next = automaton.transition(scratch[d - 1], bytes[i])
+                let from = scratch[d - 1]
+                var next = table[Int(from) &<< 8 | Int(bytes[i])]
+                if next == ConstraintAutomaton.unknown {
+                  next = automaton.transition(from, bytes[i])
+                  table = automaton.table
+                }
                 if next < 0 {
                   i = Int(ends[i])
                   continue
