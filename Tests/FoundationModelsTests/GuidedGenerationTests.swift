@@ -81,3 +81,42 @@ import Testing
     #expect(try response.content.value(Int.self, forProperty: "age") <= 20)
   }
 }
+
+/// Guided generation on the real small model: every answer decodes into the Swift type and
+/// keeps its guides, whatever the model would rather have written.
+@Suite struct RealModelGuidedGenerationTests {
+  let model = SystemLanguageModel(path: URL(fileURLWithPath: TestModels.smolLM2Path), contextSize: 1024)
+
+  @Test(arguments: ["A famous novel.", "A book about the sea.", "Any book."])
+  func everyAnswerDecodesIntoTheType(prompt: String) async throws {
+    let session = LanguageModelSession(model: model)
+    let response = try await session.respond(
+      to: prompt, generating: Book.self, options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 80))
+    let book = response.content
+    #expect((1450...2100).contains(book.year))
+    #expect((1...3).contains(book.tags.count))
+    #expect(book.tags.allSatisfy { ["a", "b"].contains($0) })
+    #expect(session.transcript.count == 2)
+  }
+
+  @Test func recursiveTypesCloseWithinTheBudget() async throws {
+    let session = LanguageModelSession(model: model)
+    let response = try await session.respond(
+      to: "A tree of numbers.", generating: TreeNode.self,
+      options: GenerationOptions(sampling: .random(top: 20, seed: 3), maximumResponseTokens: 40))
+    #expect(response.rawContent.isComplete)
+    #expect(response.usage.outputTokens <= 60)
+  }
+
+  @Test func snapshotsArePartiallyGeneratedValues() async throws {
+    let session = LanguageModelSession(model: model)
+    var titles: [String] = []
+    let stream = session.streamResponse(
+      to: "A book.", generating: Book.self, options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 60))
+    for try await snapshot in stream {
+      if let title = snapshot.content.title { titles.append(title) }
+    }
+    #expect(!titles.isEmpty)
+    #expect(titles.last == (try await stream.collect()).content.title)
+  }
+}
