@@ -25,7 +25,7 @@ let package = Package(
     .target(name: "FMCommandLine", dependencies: ["FoundationModels", "InferenceEngine"]),
     .executableTarget(name: "fm", dependencies: ["FMCommandLine"], linkerSettings: llamaRPath),
     .executableTarget(
-      name: "fm-bench", dependencies: ["FoundationModels", "InferenceEngine", "FMCommandLine"],
+      name: "fm-bench", dependencies: ["FoundationModels", "InferenceEngine", "GuidedDecoding"],
       linkerSettings: llamaRPath),
     .target(name: "FMTestSupport", dependencies: ["InferenceEngine", "FoundationModels"]),
     .testTarget(

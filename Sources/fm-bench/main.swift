@@ -4,17 +4,21 @@ import InferenceEngine
 /// fm-bench: the performance figures of BENCHMARKS.md, each against its reference in the same
 /// run. Prints one JSON line per figure on stdout; progress goes to stderr.
 ///
-///     fm-bench [p1 p2 p3 p8 p10 | all] [--model NAME|PATH] [--runs N]
+///     fm-bench [p1 p2 p3 p4 p5 p8 p10 | all] [--model NAME|PATH] [--runs N] [--schemas N]
 let arguments = Array(CommandLine.arguments.dropFirst())
 var figures: [String] = []
 var modelArgument = "qwen2.5-coder-1.5b"
 var runs = 3
+var schemas = 8
 var index = 0
 while index < arguments.count {
   switch arguments[index] {
   case "--model":
     index += 1
     modelArgument = index < arguments.count ? arguments[index] : modelArgument
+  case "--schemas":
+    index += 1
+    schemas = index < arguments.count ? Int(arguments[index]) ?? schemas : schemas
   case "--runs":
     index += 1
     runs = index < arguments.count ? Int(arguments[index]) ?? runs : runs
@@ -42,6 +46,10 @@ do {
     case "p3": try await session.prefixCacheTimeToFirstToken().print()
     case "p8": try await session.memoryOverhead(keyValueCacheBytes: model.keyValueCacheBytes(contextSize: 4096)).print()
     case "p10": try LoadFigure(modelPath: modelPath, runs: runs).measure().print()
+    case "p4", "p5", "guided":
+      for report in try await GuidedFigures(modelPath: modelPath, tokenModel: model, schemaCount: schemas).measure() {
+        report.print()
+      }
     default:
       FileHandle.standardError.write(Data("fm-bench: unknown figure '\(figure)'\n".utf8))
       exit(64)
