@@ -1,0 +1,66 @@
+import FoundationModelsMacros
+import SwiftDiagnostics
+import SwiftParser
+import SwiftSyntax
+import SwiftSyntaxMacroExpansion
+import SwiftSyntaxMacros
+import Testing
+
+/// The result of expanding `@Generable` and `@Guide` in a piece of source, in-process.
+///
+/// The toolchain does not ship swift-syntax's `assertMacroExpansion`, so the tests expand with
+/// `SwiftSyntaxMacroExpansion` directly and compare token by token, which ignores whitespace
+/// (the host `BasicFormat` reformats the expansion).
+struct MacroExpansion {
+  /// The source with every macro expanded.
+  let expandedSource: String
+  /// The diagnostics, as `line:column: message`.
+  let diagnostics: [String]
+
+  init(_ source: String) {
+    let file = Parser.parse(source: source)
+    let context = BasicMacroExpansionContext(
+      sourceFiles: [file: .init(moduleName: "TestModule", fullFilePath: "Test.swift")])
+    let generable = TypeSyntax(IdentifierTypeSyntax(name: .identifier("Generable")))
+    let specs = [
+      "Generable": MacroSpec(type: GenerableMacro.self, conformances: [generable]),
+      "Guide": MacroSpec(type: GuideMacro.self),
+    ]
+    let expanded = file.expand(
+      macroSpecs: specs,
+      contextGenerator: { BasicMacroExpansionContext(sharingWith: context, lexicalContext: $0.allMacroLexicalContexts()) },
+      indentationWidth: .spaces(2))
+    expandedSource = expanded.description
+    let converter = SourceLocationConverter(fileName: "Test.swift", tree: file)
+    diagnostics = context.diagnostics.map {
+      let location = $0.location(converter: converter)
+      return "\(location.line):\(location.column): \($0.message)"
+    }
+  }
+
+  /// Whether the expansion has the same tokens as `expected`.
+  func matches(_ expected: String) -> Bool {
+    Self.tokens(of: expandedSource) == Self.tokens(of: expected)
+  }
+
+  /// Records an issue that shows both sources when the expansion differs from `expected`.
+  func expect(_ expected: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    let expectedTokens = Self.tokens(of: expected)
+    let actualTokens = Self.tokens(of: expandedSource)
+    guard expectedTokens != actualTokens else { return }
+    let firstDifference = zip(expectedTokens, actualTokens).firstIndex { $0 != $1 } ?? min(expectedTokens.count, actualTokens.count)
+    let context = actualTokens[firstDifference..<min(firstDifference + 12, actualTokens.count)].joined(separator: " ")
+    Issue.record(
+      """
+      Expansion differs at token \(firstDifference) (actual: \(context))
+      --- actual ---
+      \(expandedSource)
+      --- expected ---
+      \(expected)
+      """, sourceLocation: sourceLocation)
+  }
+
+  private static func tokens(of source: String) -> [String] {
+    Parser.parse(source: source).tokens(viewMode: .sourceAccurate).map(\.text)
+  }
+}
