@@ -44,11 +44,13 @@ struct MacroExpansion {
   }
 
   /// Records an issue that shows both sources when the expansion differs from `expected`.
-  func expect(_ expected: String, sourceLocation: SourceLocation = #_sourceLocation) {
+  func expect(_ expected: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
     let expectedTokens = Self.tokens(of: expected)
     let actualTokens = Self.tokens(of: expandedSource)
     guard expectedTokens != actualTokens else { return }
-    let firstDifference = zip(expectedTokens, actualTokens).firstIndex { $0 != $1 } ?? min(expectedTokens.count, actualTokens.count)
+    let firstDifference =
+      zip(expectedTokens, actualTokens).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+      ?? min(expectedTokens.count, actualTokens.count)
     let context = actualTokens[firstDifference..<min(firstDifference + 12, actualTokens.count)].joined(separator: " ")
     Issue.record(
       """
