@@ -1,3 +1,5 @@
+import SwiftSyntax
+
 /// Pieces of source text that the `@Generable` expansions share.
 ///
 /// Expansions name library types with the module (`FoundationModels.GeneratedContent`) so that
@@ -8,13 +10,24 @@ enum ExpansionSource {
   static let convertibleToContent = "FoundationModels.ConvertibleToGeneratedContent"
 
   /// A `GenerationSchema.Property(…)` expression for one property.
+  ///
+  /// Guides written as `.name(…)` are given the property's guide type
+  /// (`[.range(1...9)] as [GenerationGuide<Int>]`), so that a guide that does not fit the
+  /// property is reported at the guide ("requires the types 'String' and 'Int' be
+  /// equivalent") rather than as a mismatch of the whole initializer. Other guides (regexes)
+  /// are left to overload resolution.
   static func schemaProperty(
-    key: String, description: String? = nil, type: PropertyType, guides: [String] = []
+    key: String, description: String? = nil, type: PropertyType, guides: [ExprSyntax] = []
   ) -> String {
     var arguments = "name: \(stringLiteral(key))"
     if let description { arguments += ", description: \(description)" }
     arguments += ", type: \(type.source).self"
-    if !guides.isEmpty { arguments += ", guides: [\(guides.joined(separator: ", "))]" }
+    if !guides.isEmpty {
+      arguments += ", guides: [\(guides.map(\.trimmedDescription).joined(separator: ", "))]"
+      if guides.allSatisfy(\.isImplicitMember) {
+        arguments += " as [FoundationModels.GenerationGuide<\(type.wrapped.trimmedDescription)>]"
+      }
+    }
     return "\(schema).Property(\(arguments))"
   }
 
@@ -68,4 +81,13 @@ struct ContentEntry {
   /// An expression for the value, such as `self.title`.
   let value: String
   let isOptional: Bool
+}
+
+extension ExprSyntax {
+  /// Whether this is `.name` or `.name(…)`, whose type comes from the context.
+  var isImplicitMember: Bool {
+    if let call = self.as(FunctionCallExprSyntax.self) { return call.calledExpression.isImplicitMember }
+    guard let member = self.as(MemberAccessExprSyntax.self) else { return false }
+    return member.base == nil
+  }
 }

@@ -19,38 +19,35 @@ struct GenerableCase {
   }
 
   /// The cases of an enum, in declaration order.
-  static func all(in members: MemberBlockItemListSyntax) -> Result<[GenerableCase], PlacedProblem> {
+  static func all(in members: MemberBlockItemListSyntax) -> Result<[GenerableCase], Problems> {
     var cases: [GenerableCase] = []
+    var problems = Problems()
     for member in members {
       guard let declaration = member.decl.as(EnumCaseDeclSyntax.self) else { continue }
       for element in declaration.elements {
-        switch values(of: element) {
-        case .success(let values):
-          cases.append(GenerableCase(identifier: element.name.text, key: element.name.identifierName, values: values))
-        case .failure(let problem):
-          return .failure(problem)
-        }
+        let values = values(of: element, problems: &problems)
+        cases.append(GenerableCase(identifier: element.name.text, key: element.name.identifierName, values: values))
       }
     }
-    return .success(cases)
+    return problems.isEmpty ? .success(cases) : .failure(problems)
   }
 
-  private static func values(of element: EnumCaseElementSyntax) -> Result<[AssociatedValue], PlacedProblem> {
-    guard let parameters = element.parameterClause?.parameters else { return .success([]) }
+  private static func values(of element: EnumCaseElementSyntax, problems: inout Problems) -> [AssociatedValue] {
+    guard let parameters = element.parameterClause?.parameters else { return [] }
     var values: [AssociatedValue] = []
     for (index, parameter) in parameters.enumerated() {
       let label = parameter.firstName.flatMap { $0.tokenKind == .wildcard ? nil : $0 }
       let key = (label ?? parameter.secondName)?.identifierName ?? "_\(index)"
       if key == UnionEnumExpansion.discriminator {
-        return .failure(PlacedProblem(node: Syntax(parameter), diagnostic: .discriminatorClash))
+        problems.add(parameter, .discriminatorClash)
       }
       switch PropertyType.read(parameter.type) {
       case .success(let type):
         values.append(AssociatedValue(label: label?.text, key: key, type: type))
       case .failure(let problem):
-        return .failure(PlacedProblem(node: Syntax(problem.node), diagnostic: problem.diagnostic))
+        problems.add(problem.node, problem.diagnostic)
       }
     }
-    return .success(values)
+    return values
   }
 }

@@ -13,7 +13,7 @@ protocol GenerableExpansion {
 enum GenerableAnalysis {
   static func expansion(
     of attribute: AttributeSyntax, attachedTo declaration: some DeclGroupSyntax
-  ) -> Result<any GenerableExpansion, PlacedProblem> {
+  ) -> Result<any GenerableExpansion, Problems> {
     let options: GenerableOptions
     switch GenerableOptions.read(attribute, declaration: declaration) {
     case .success(let read): options = read
@@ -26,9 +26,9 @@ enum GenerableAnalysis {
     }
     if let enumeration = declaration.as(EnumDeclSyntax.self) {
       return GenerableCase.all(in: enumeration.memberBlock.members).flatMap {
-        cases -> Result<any GenerableExpansion, PlacedProblem> in
+        cases -> Result<any GenerableExpansion, Problems> in
         if cases.isEmpty {
-          return .failure(PlacedProblem(node: Syntax(enumeration.name), diagnostic: .enumWithoutCases))
+          return .failure(.at(enumeration.name, .enumWithoutCases))
         }
         if cases.allSatisfy(\.values.isEmpty) {
           return .success(StringEnumExpansion(options: options, cases: cases))
@@ -36,6 +36,6 @@ enum GenerableAnalysis {
         return .success(UnionEnumExpansion(options: options, typeName: enumeration.name.identifierName, cases: cases))
       }
     }
-    return .failure(PlacedProblem(node: Syntax(attribute), diagnostic: .notStructOrEnum))
+    return .failure(.at(attribute, .notStructOrEnum))
   }
 }

@@ -1,5 +1,6 @@
 import SwiftDiagnostics
 import SwiftSyntax
+import SwiftSyntaxBuilder
 import SwiftSyntaxMacros
 
 /// `@Generable`: makes a struct or an enum `Generable`.
@@ -16,8 +17,10 @@ public enum GenerableMacro: MemberMacro, ExtensionMacro {
     switch GenerableAnalysis.expansion(of: node, attachedTo: declaration) {
     case .success(let expansion):
       return expansion.members()
-    case .failure(let problem):
-      context.diagnose(Diagnostic(node: problem.node, message: problem.diagnostic))
+    case .failure(let problems):
+      for problem in problems.all {
+        context.diagnose(Diagnostic(node: problem.node, message: problem.diagnostic))
+      }
       return []
     }
   }

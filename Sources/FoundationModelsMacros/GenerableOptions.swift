@@ -12,7 +12,7 @@ struct GenerableOptions {
   /// Reads the attribute's arguments and the access modifiers of the declaration.
   static func read(
     _ attribute: AttributeSyntax, declaration: some DeclGroupSyntax
-  ) -> Result<GenerableOptions, PlacedProblem> {
+  ) -> Result<GenerableOptions, Problems> {
     var options = GenerableOptions(accessPrefix: accessPrefix(of: declaration.modifiers))
     guard case .argumentList(let arguments) = attribute.arguments else { return .success(options) }
     for argument in arguments {
@@ -24,7 +24,7 @@ struct GenerableOptions {
         }
       case "representNilExplicitlyInGeneratedContent":
         guard let literal = argument.expression.as(BooleanLiteralExprSyntax.self) else {
-          return .failure(PlacedProblem(node: Syntax(argument.expression), diagnostic: .representNilNotLiteral))
+          return .failure(.at(argument.expression, .representNilNotLiteral))
         }
         options.representsNilExplicitly = literal.literal.tokenKind == .keyword(.true)
       default:

@@ -9,13 +9,14 @@ struct GenerableProperty {
   let type: PropertyType
   let guide: GuideArguments
 
-  /// The generated properties of a struct, in declaration order.
+  /// The generated properties of a struct, in declaration order, or every problem found.
   ///
   /// Computed and static properties are not generated, and neither are `let` constants with an
   /// initial value, which an initializer cannot set. Every property that is generated must
   /// have a written type.
-  static func all(in members: MemberBlockItemListSyntax) -> Result<[GenerableProperty], PlacedProblem> {
+  static func all(in members: MemberBlockItemListSyntax) -> Result<[GenerableProperty], Problems> {
     var properties: [GenerableProperty] = []
+    var problems = Problems()
     for member in members {
       guard let variable = member.decl.as(VariableDeclSyntax.self), variable.isInstanceStoredProperty else {
         continue
@@ -26,34 +27,46 @@ struct GenerableProperty {
       var laterType: TypeSyntax?
       var found: [GenerableProperty] = []
       for binding in variable.bindings.reversed() {
-        guard let pattern = binding.pattern.as(IdentifierPatternSyntax.self) else {
-          return .failure(PlacedProblem(node: Syntax(binding.pattern), diagnostic: .unsupportedPattern))
-        }
         laterType = binding.typeAnnotation?.type ?? (binding.initializer == nil ? laterType : nil)
+        guard let pattern = binding.pattern.as(IdentifierPatternSyntax.self) else {
+          problems.add(binding.pattern, .unsupportedPattern)
+          continue
+        }
         if isConstant && binding.initializer != nil { continue }
         let name = pattern.identifier
         guard let written = laterType else {
-          return .failure(
-            PlacedProblem(node: Syntax(pattern), diagnostic: .missingTypeAnnotation(name.identifierName)))
+          problems.add(pattern, .missingTypeAnnotation(name.identifierName))
+          continue
         }
         switch PropertyType.read(written) {
         case .success(let type):
-          found.append(
-            GenerableProperty(identifier: name.text, key: name.identifierName, type: type, guide: guide))
+          found.append(GenerableProperty(identifier: name.text, key: name.identifierName, type: type, guide: guide))
         case .failure(let problem):
-          return .failure(PlacedProblem(node: Syntax(problem.node), diagnostic: problem.diagnostic))
+          problems.add(problem.node, problem.diagnostic)
         }
       }
       properties += found.reversed()
     }
-    return .success(properties)
+    return problems.isEmpty ? .success(properties) : .failure(problems)
   }
 }
 
-/// A problem found while reading a declaration, and where to report it.
-struct PlacedProblem: Error {
-  let node: Syntax
-  let diagnostic: GenerableDiagnostic
+/// The problems found while reading a declaration, and where to report them.
+struct Problems: Error {
+  private(set) var all: [(node: Syntax, diagnostic: GenerableDiagnostic)] = []
+
+  var isEmpty: Bool { all.isEmpty }
+
+  mutating func add(_ node: some SyntaxProtocol, _ diagnostic: GenerableDiagnostic) {
+    all.append((Syntax(node), diagnostic))
+  }
+
+  /// A single problem.
+  static func at(_ node: some SyntaxProtocol, _ diagnostic: GenerableDiagnostic) -> Problems {
+    var problems = Problems()
+    problems.add(node, diagnostic)
+    return problems
+  }
 }
 
 extension TokenSyntax {

@@ -1,4 +1,5 @@
 import SwiftSyntax
+import SwiftSyntaxBuilder
 
 /// `@Generable` on an enum without associated values: a string that is one of the case names.
 ///

@@ -1,4 +1,5 @@
 import SwiftSyntax
+import SwiftSyntaxBuilder
 
 /// `@Generable` on a struct: an object whose properties are the stored properties, in
 /// declaration order.
@@ -35,7 +36,7 @@ struct StructExpansion: GenerableExpansion {
     let schemaProperties = properties.map {
       ExpansionSource.schemaProperty(
         key: $0.key, description: $0.guide.description?.description, type: $0.type,
-        guides: $0.guide.guides.map(\.description))
+        guides: $0.guide.guides)
     }
     return """
       \(raw: access)nonisolated static var generationSchema: \(raw: ExpansionSource.schema) {

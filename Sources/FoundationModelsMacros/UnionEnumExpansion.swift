@@ -1,4 +1,5 @@
 import SwiftSyntax
+import SwiftSyntaxBuilder
 
 /// `@Generable` on an enum with associated values: a discriminated union.
 ///
@@ -53,7 +54,7 @@ struct UnionEnumExpansion: GenerableExpansion {
     }
     let discriminator = ExpansionSource.schemaProperty(
       key: Self.discriminator, type: PropertyType.string,
-      guides: [".constant(\(ExpansionSource.stringLiteral(enumCase.key)))"])
+      guides: [".constant(\(raw: ExpansionSource.stringLiteral(enumCase.key)))"])
     let values = enumCase.values.map { ExpansionSource.schemaProperty(key: $0.key, type: $0.type) }
     return """
       private nonisolated struct \(raw: caseTypeName(enumCase)): FoundationModels.Generable {

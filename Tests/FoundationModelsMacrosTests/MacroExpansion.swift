@@ -17,13 +17,20 @@ struct MacroExpansion {
   /// The diagnostics, as `line:column: message`.
   let diagnostics: [String]
 
-  init(_ source: String) {
+  /// Expands `source`.
+  ///
+  /// - Parameters:
+  ///   - source: Swift source that uses the macros.
+  ///   - conformances: The conformances the extension role is asked to add. The compiler
+  ///     leaves out those the type already declares; this in-process expansion does not, so a
+  ///     test of such a type passes `[]`.
+  init(_ source: String, conformances: [String] = ["Generable"]) {
     let file = Parser.parse(source: source)
     let context = BasicMacroExpansionContext(
       sourceFiles: [file: .init(moduleName: "TestModule", fullFilePath: "Test.swift")])
-    let generable = TypeSyntax(IdentifierTypeSyntax(name: .identifier("Generable")))
+    let conformanceTypes = conformances.map { TypeSyntax(IdentifierTypeSyntax(name: .identifier($0))) }
     let specs = [
-      "Generable": MacroSpec(type: GenerableMacro.self, conformances: [generable]),
+      "Generable": MacroSpec(type: GenerableMacro.self, conformances: conformanceTypes),
       "Guide": MacroSpec(type: GuideMacro.self),
     ]
     let expanded = file.expand(
