@@ -35,7 +35,7 @@ public enum GenerableMacro: MemberMacro, ExtensionMacro {
     }
     let conformances = protocols.map(\.trimmedDescription).joined(separator: ", ")
     let declaration: DeclSyntax = """
-      extension \(type.trimmed)\(raw: conformances.isEmpty ? "" : ": \(conformances)") {
+      nonisolated extension \(type.trimmed)\(raw: conformances.isEmpty ? "" : ": \(conformances)") {
       \(raw: expansion.extensionMembers().map(\.description).joined(separator: "\n\n"))
       }
       """

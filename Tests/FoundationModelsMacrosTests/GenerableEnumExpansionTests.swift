@@ -24,7 +24,7 @@ import Testing
         }
       }
 
-      extension Genre: Generable {
+      nonisolated extension Genre: Generable {
         public nonisolated init(_ content: FoundationModels.GeneratedContent) throws {
           guard content.isComplete, case .string(let caseName) = content.kind else {
             throw FoundationModels.LanguageModelSession.GenerationError.decodingFailure(
@@ -151,7 +151,7 @@ import Testing
         }
       }
 
-      extension Shape: Generable {
+      nonisolated extension Shape: Generable {
         nonisolated init(_ content: FoundationModels.GeneratedContent) throws {
           guard content.isComplete,
             let caseName = try? content.value(String.self, forProperty: "type")

@@ -70,7 +70,7 @@ import Testing
         }
       }
 
-      extension Book: Generable {
+      nonisolated extension Book: Generable {
         public nonisolated init(_ content: FoundationModels.GeneratedContent) throws {
           self.title = try content.value(forProperty: "title")
           self.year = try content.value(forProperty: "year")
@@ -130,7 +130,7 @@ import Testing
         }
       }
 
-      extension Point: Generable {
+      nonisolated extension Point: Generable {
         nonisolated init(_ content: FoundationModels.GeneratedContent) throws {
           self.x = try content.value(forProperty: "x")
           self.y = try content.value(forProperty: "y")
@@ -176,7 +176,7 @@ import Testing
         }
       }
 
-      extension Contact: Generable {
+      nonisolated extension Contact: Generable {
         package nonisolated init(_ content: FoundationModels.GeneratedContent) throws {
           self.nickname = try content.value(forProperty: "nickname")
         }
@@ -224,7 +224,7 @@ import Testing
         }
       }
 
-      extension Item {
+      nonisolated extension Item {
         nonisolated init(_ content: FoundationModels.GeneratedContent) throws {
           self.id = try content.value(forProperty: "id")
           self.`default` = try content.value(forProperty: "default")
