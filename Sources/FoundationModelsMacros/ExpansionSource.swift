@@ -47,7 +47,7 @@ enum ExpansionSource {
       let pairs = entries.map { "\(stringLiteral($0.key)): \($0.value)" }
       return "return \(content)(properties: [\(pairs.isEmpty ? ":" : pairs.joined(separator: ", "))])"
     }
-    var lines = ["var properties: [(String, any \(convertibleToContent))] = []"]
+    var lines = ["var properties: [(Swift.String, any \(convertibleToContent))] = []"]
     for entry in entries {
       let append = "properties.append((\(stringLiteral(entry.key)), "
       if entry.isOptional {

@@ -27,7 +27,8 @@ struct PropertyType {
     if let wrapped = optionalWrapped(written) {
       let inner = unparenthesized(wrapped)
       if optionalWrapped(inner) != nil {
-        let diagnostic = GenerableDiagnostic.unsupportedType(type.trimmedDescription, "nested optionals are not Generable; use one '?'")
+        let diagnostic = GenerableDiagnostic.unsupportedType(
+          type.trimmedDescription, "nested optionals are not Generable; use one '?'")
         return .failure(TypeProblem(node: type, diagnostic: diagnostic))
       }
       return check(inner).map { .failure($0) } ?? .success(PropertyType(wrapped: inner, isOptional: true))
@@ -147,6 +148,9 @@ struct TypeProblem: Error {
 }
 
 extension PropertyType {
-  /// `String`, for properties the expansion adds itself.
-  static let string = PropertyType(wrapped: TypeSyntax(IdentifierTypeSyntax(name: .identifier("String"))), isOptional: false)
+  /// `Swift.String`, for properties the expansion adds itself.
+  static let string = PropertyType(
+    wrapped: TypeSyntax(
+      MemberTypeSyntax(baseType: IdentifierTypeSyntax(name: .identifier("Swift")), name: .identifier("String"))),
+    isOptional: false)
 }

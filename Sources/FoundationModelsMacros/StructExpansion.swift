@@ -50,10 +50,9 @@ struct StructExpansion: GenerableExpansion {
     let hasOwnID = properties.contains { $0.key == "id" }
     var declarations = hasOwnID ? [] : ["\(access)var id: FoundationModels.GenerationID"]
     declarations += properties.map { "\(access)var \($0.identifier): \($0.type.partiallyGeneratedSource)" }
-    var assignments = hasOwnID ? [] : ["self.id = content.id ?? FoundationModels.GenerationID()"]
-    assignments += properties.map { "self.\($0.identifier) = try content.value(forProperty: \(ExpansionSource.stringLiteral($0.key)))" }
+    let assignments = (hasOwnID ? [] : ["self.id = content.id ?? FoundationModels.GenerationID()"]) + readProperties
     return """
-      \(raw: access)nonisolated struct PartiallyGenerated: Identifiable, FoundationModels.ConvertibleFromGeneratedContent {
+      \(raw: access)nonisolated struct PartiallyGenerated: Swift.Identifiable, FoundationModels.ConvertibleFromGeneratedContent {
       \(raw: declarations.joined(separator: "\n"))
       \(raw: access)init(_ content: \(raw: ExpansionSource.content)) throws {
       \(raw: assignments.joined(separator: "\n"))
@@ -62,15 +61,21 @@ struct StructExpansion: GenerableExpansion {
       """
   }
 
-  private var initializer: DeclSyntax {
-    let assignments = properties.map {
+  /// Statements that set every property from `content`. The type of each property picks the
+  /// `value(_:forProperty:)` overload: optionals (and so every property of
+  /// `PartiallyGenerated`) read as `nil` when absent or still incomplete.
+  private var readProperties: [String] {
+    properties.map {
       "self.\($0.identifier) = try content.value(forProperty: \(ExpansionSource.stringLiteral($0.key)))"
     }
-    return """
-      \(raw: access)nonisolated init(_ content: \(raw: ExpansionSource.content)) throws {
-      \(raw: assignments.joined(separator: "\n"))
-      }
-      """
+  }
+
+  private var initializer: DeclSyntax {
+    """
+    \(raw: access)nonisolated init(_ content: \(raw: ExpansionSource.content)) throws {
+    \(raw: readProperties.joined(separator: "\n"))
+    }
+    """
   }
 
   private var generatedContent: DeclSyntax {

@@ -78,7 +78,7 @@ struct UnionEnumExpansion: GenerableExpansion {
       """
       \(raw: access)nonisolated init(_ content: \(raw: ExpansionSource.content)) throws {
       guard content.isComplete,
-      let caseName = try? content.value(String.self, forProperty: \(raw: ExpansionSource.stringLiteral(Self.discriminator)))
+      let caseName = try? content.value(Swift.String.self, forProperty: \(raw: ExpansionSource.stringLiteral(Self.discriminator)))
       else {
       \(raw: failure)
       }

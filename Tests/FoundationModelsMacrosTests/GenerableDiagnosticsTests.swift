@@ -101,6 +101,8 @@ import Testing
       struct S { var a: Int? }
       """)
     #expect(
-      expansion.diagnostics == ["1:54: 'representNilExplicitlyInGeneratedContent' must be the literal 'true' or 'false'"])
+      expansion.diagnostics == [
+        "1:54: 'representNilExplicitlyInGeneratedContent' must be the literal 'true' or 'false'"
+      ])
   }
 }

@@ -88,7 +88,7 @@ import Testing
               type: Self.self,
               properties: [
                 FoundationModels.GenerationSchema.Property(
-                  name: "type", type: String.self, guides: [.constant("circle")] as [FoundationModels.GenerationGuide<String>]),
+                  name: "type", type: Swift.String.self, guides: [.constant("circle")] as [FoundationModels.GenerationGuide<Swift.String>]),
                 FoundationModels.GenerationSchema.Property(name: "radius", type: Double.self),
               ]
             )
@@ -105,7 +105,7 @@ import Testing
               type: Self.self,
               properties: [
                 FoundationModels.GenerationSchema.Property(
-                  name: "type", type: String.self, guides: [.constant("label")] as [FoundationModels.GenerationGuide<String>]),
+                  name: "type", type: Swift.String.self, guides: [.constant("label")] as [FoundationModels.GenerationGuide<Swift.String>]),
                 FoundationModels.GenerationSchema.Property(name: "_0", type: String.self),
                 FoundationModels.GenerationSchema.Property(name: "note", type: String?.self),
               ]
@@ -123,7 +123,7 @@ import Testing
               type: Self.self,
               properties: [
                 FoundationModels.GenerationSchema.Property(
-                  name: "type", type: String.self, guides: [.constant("group")] as [FoundationModels.GenerationGuide<String>]),
+                  name: "type", type: Swift.String.self, guides: [.constant("group")] as [FoundationModels.GenerationGuide<Swift.String>]),
                 FoundationModels.GenerationSchema.Property(name: "_0", type: [Shape].self),
               ]
             )
@@ -140,7 +140,7 @@ import Testing
               type: Self.self,
               properties: [
                 FoundationModels.GenerationSchema.Property(
-                  name: "type", type: String.self, guides: [.constant("empty")] as [FoundationModels.GenerationGuide<String>]),
+                  name: "type", type: Swift.String.self, guides: [.constant("empty")] as [FoundationModels.GenerationGuide<Swift.String>]),
               ]
             )
           }
@@ -154,7 +154,7 @@ import Testing
       nonisolated extension Shape: Generable {
         nonisolated init(_ content: FoundationModels.GeneratedContent) throws {
           guard content.isComplete,
-            let caseName = try? content.value(String.self, forProperty: "type")
+            let caseName = try? content.value(Swift.String.self, forProperty: "type")
           else {
             throw FoundationModels.LanguageModelSession.GenerationError.decodingFailure(
               .init(debugDescription: "Cannot read \(Self.self) from \(content.jsonString); an object whose 'type' is one of circle, label, group, empty was expected."))
@@ -179,7 +179,7 @@ import Testing
           case .circle(let value0):
             return FoundationModels.GeneratedContent(properties: ["type": "circle", "radius": value0])
           case .label(let value0, let value1):
-            var properties: [(String, any FoundationModels.ConvertibleToGeneratedContent)] = []
+            var properties: [(Swift.String, any FoundationModels.ConvertibleToGeneratedContent)] = []
             properties.append(("type", "label"))
             properties.append(("_0", value0))
             if let value = value1 {

@@ -52,7 +52,7 @@ import Testing
           )
         }
 
-        public nonisolated struct PartiallyGenerated: Identifiable, FoundationModels.ConvertibleFromGeneratedContent {
+        public nonisolated struct PartiallyGenerated: Swift.Identifiable, FoundationModels.ConvertibleFromGeneratedContent {
           public var id: FoundationModels.GenerationID
           public var title: String.PartiallyGenerated?
           public var year: Int.PartiallyGenerated?
@@ -80,7 +80,7 @@ import Testing
         }
 
         public nonisolated var generatedContent: FoundationModels.GeneratedContent {
-          var properties: [(String, any FoundationModels.ConvertibleToGeneratedContent)] = []
+          var properties: [(Swift.String, any FoundationModels.ConvertibleToGeneratedContent)] = []
           properties.append(("title", self.title))
           properties.append(("year", self.year))
           if let value = self.subtitle {
@@ -118,7 +118,7 @@ import Testing
           )
         }
 
-        nonisolated struct PartiallyGenerated: Identifiable, FoundationModels.ConvertibleFromGeneratedContent {
+        nonisolated struct PartiallyGenerated: Swift.Identifiable, FoundationModels.ConvertibleFromGeneratedContent {
           var id: FoundationModels.GenerationID
           var x: Double.PartiallyGenerated?
           var y: Double.PartiallyGenerated?
@@ -166,7 +166,7 @@ import Testing
           )
         }
 
-        package nonisolated struct PartiallyGenerated: Identifiable, FoundationModels.ConvertibleFromGeneratedContent {
+        package nonisolated struct PartiallyGenerated: Swift.Identifiable, FoundationModels.ConvertibleFromGeneratedContent {
           package var id: FoundationModels.GenerationID
           package var nickname: String.PartiallyGenerated?
           package init(_ content: FoundationModels.GeneratedContent) throws {
@@ -214,7 +214,7 @@ import Testing
           )
         }
 
-        nonisolated struct PartiallyGenerated: Identifiable, FoundationModels.ConvertibleFromGeneratedContent {
+        nonisolated struct PartiallyGenerated: Swift.Identifiable, FoundationModels.ConvertibleFromGeneratedContent {
           var id: String.PartiallyGenerated?
           var `default`: Bool.PartiallyGenerated?
           init(_ content: FoundationModels.GeneratedContent) throws {

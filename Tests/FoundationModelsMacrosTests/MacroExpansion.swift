@@ -41,7 +41,9 @@ struct MacroExpansion {
     ]
     let expanded = file.expand(
       macroSpecs: specs,
-      contextGenerator: { BasicMacroExpansionContext(sharingWith: context, lexicalContext: $0.allMacroLexicalContexts()) },
+      contextGenerator: {
+        BasicMacroExpansionContext(sharingWith: context, lexicalContext: $0.allMacroLexicalContexts())
+      },
       indentationWidth: .spaces(2))
     expandedSource = expanded.description
     let converter = SourceLocationConverter(fileName: "Test.swift", tree: file)

@@ -45,7 +45,10 @@ import Testing
 
   @Test(arguments: [
     (Expression.number(value: 2.5), #"{"type":"number","value":2.5}"#),
-    (.sum(.number(value: 1), .negated(.zero)), #"{"type":"sum","_0":{"type":"number","value":1},"_1":{"type":"negated","_0":{"type":"zero"}}}"#),
+    (
+      .sum(.number(value: 1), .negated(.zero)),
+      #"{"type":"sum","_0":{"type":"number","value":1},"_1":{"type":"negated","_0":{"type":"zero"}}}"#
+    ),
     (.variable(name: "x", subscript: nil), #"{"type":"variable","name":"x"}"#),
     (.variable(name: "x", subscript: 2), #"{"type":"variable","name":"x","subscript":2}"#),
     (.zero, #"{"type":"zero"}"#),
@@ -55,7 +58,9 @@ import Testing
     #expect(try Expression(GeneratedContent(json: json)) == expression)
   }
 
-  @Test(arguments: [#"{"type": "product"}"#, #"{"type": "number"}"#, #"{"value": 1}"#, #"{"type": "number", "value": 1"#])
+  @Test(arguments: [
+    #"{"type": "product"}"#, #"{"type": "number"}"#, #"{"value": 1}"#, #"{"type": "number", "value": 1"#,
+  ])
   func unionRejectsUnknownIncompleteOrMalformedContent(json: String) {
     #expect(throws: LanguageModelSession.GenerationError.self) {
       try Expression(GeneratedContent(json: json))

@@ -107,7 +107,8 @@ import Testing
 
   @Test func partiallyGeneratedIsIdentifiable() throws {
     let id = GenerationID()
-    let partial = try NovelIdea.PartiallyGenerated(GeneratedContent(kind: .structure(properties: [:], orderedKeys: []), id: id))
+    let partial = try NovelIdea.PartiallyGenerated(
+      GeneratedContent(kind: .structure(properties: [:], orderedKeys: []), id: id))
     #expect(partial.id == id)
     let own = try Identified.PartiallyGenerated(GeneratedContent(json: #"{"id": "x7", "score": 0.5}"#))
     #expect(own.id == "x7", "a property named id takes the place of the generation id")
@@ -127,9 +128,11 @@ import Testing
     let children = try json.object("properties").object("children")
     #expect(try children.object("items")["$ref"] as? String == "#/$defs/Outline")
     #expect(try json.object("$defs").object("Outline")["title"] as? String == "Outline")
-    let outline = Outline(heading: "A", children: [Outline(heading: "B", children: [Outline(heading: "C", children: [])])])
+    let outline = Outline(
+      heading: "A", children: [Outline(heading: "B", children: [Outline(heading: "C", children: [])])])
     #expect(try Outline(GeneratedContent(json: outline.generatedContent.jsonString)) == outline)
-    let partial = try Outline.PartiallyGenerated(GeneratedContent(json: #"{"heading": "A", "children": [{"heading": "B", "chil"#))
+    let partial = try Outline.PartiallyGenerated(
+      GeneratedContent(json: #"{"heading": "A", "children": [{"heading": "B", "chil"#))
     #expect(partial.children?.first?.heading == "B")
   }
 }
