@@ -75,3 +75,36 @@ import Testing
     }
   }
 }
+
+/// Unions and generic types inside other `@Generable` types.
+@Suite struct GenerableCompositionTests {
+  @Test func unionPropertyIsADefinitionWithItsCases() throws {
+    let json = try encodedObject(Worksheet.generationSchema)
+    let properties = try json.object("properties")
+    #expect(try properties.object("answer")["$ref"] as? String == "#/$defs/Expression")
+    #expect(try properties.object("steps").object("items")["$ref"] as? String == "#/$defs/Expression")
+    let definitions = try json.object("$defs")
+    #expect(definitions["Expression"] != nil)
+    #expect(definitions["Expression_sum"] != nil)
+  }
+
+  @Test func unfinishedUnionReadsAsNilInPartialContent() throws {
+    let json = #"{"title": "T", "answer": {"type": "sum", "_0": {"type": "number", "value": 1}"#
+    let partial = try Worksheet.PartiallyGenerated(GeneratedContent(json: json))
+    #expect(partial.title == "T")
+    #expect(partial.answer == nil)
+    let finished = try Worksheet.PartiallyGenerated(
+      GeneratedContent(json: json + #", "_1": {"type": "zero"}}, "steps": [{"type": "ze"#))
+    #expect(finished.answer == .sum(.number(value: 1), .zero))
+    #expect(finished.steps == [], "an unfinished last element is left out")
+  }
+
+  @Test func genericStruct() throws {
+    let box = Box(items: [1, 2], label: nil)
+    #expect(try Box<Int>(box.generatedContent) == box)
+    let json = try encodedObject(Box<Int>.generationSchema)
+    #expect(try json.object("properties").object("items").object("items")["type"] as? String == "integer")
+    let partial = try Box<Style>.PartiallyGenerated(GeneratedContent(json: #"{"items": ["fantasy", "myst"#))
+    #expect(partial.items == [.fantasy])
+  }
+}

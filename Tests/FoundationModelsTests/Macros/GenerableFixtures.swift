@@ -62,3 +62,18 @@ struct Identified {
   var id: String
   var score: Double
 }
+
+/// A struct that holds a union, directly and in an optional array.
+@Generable
+struct Worksheet: Equatable {
+  var title: String
+  var answer: Expression
+  var steps: [Expression]?
+}
+
+/// A generic struct.
+@Generable
+struct Box<Item: Generable & Equatable>: Equatable {
+  var items: [Item]
+  var label: String?
+}
