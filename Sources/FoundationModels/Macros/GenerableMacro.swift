@@ -4,9 +4,24 @@
 /// `generationSchema` (stored properties in declaration order, with the descriptions and
 /// guides of their `@Guide` attributes), `init(_:)`, `generatedContent` and a nested
 /// `PartiallyGenerated` struct for streamed snapshots (`Identifiable`, every property
-/// `T.PartiallyGenerated?`), and keeps the memberwise initializer. On an enum without
-/// associated values it writes a string enumeration of the case names; with associated values,
-/// a discriminated union of objects `{"type": "case", …values}`.
+/// `T.PartiallyGenerated?`), and keeps the memberwise initializer. A `nil` optional is left out
+/// of `generatedContent`.
+///
+/// On an enum without associated values it writes a string enumeration of the case names
+/// (`"fiction"`). An enum with associated values becomes a discriminated union: each case is an
+/// object whose first key, `"type"`, holds the case name, followed by the associated values
+/// under their labels (`_0`, `_1`, … when unlabelled):
+///
+/// ```swift
+/// @Generable enum Shape {
+///   case circle(radius: Double)   // {"type": "circle", "radius": 2}
+///   case label(String)            // {"type": "label", "_0": "A"}
+///   case empty                    // {"type": "empty"}
+/// }
+/// ```
+///
+/// An enum's `PartiallyGenerated` is the enum itself: in a streamed snapshot an enum value
+/// appears once it is complete.
 ///
 /// - Parameter description: A description of the type for the model.
 @attached(extension, conformances: Generable, names: named(init(_:)), named(generatedContent))
