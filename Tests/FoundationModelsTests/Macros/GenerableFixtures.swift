@@ -77,3 +77,16 @@ struct Box<Item: Generable & Equatable>: Equatable {
   var items: [Item]
   var label: String?
 }
+
+/// The hand-written fixture `Book` (`Fixtures/TestTypes.swift`), declared with the macros.
+@Generable(description: "A book")
+struct MacroBook {
+  @Guide(description: "The title")
+  var title: String
+  @Guide(.range(1450...2100))
+  var year: Int
+  var genre: Genre
+  var subtitle: String?
+  @Guide(.count(1...3), .element(.anyOf(["a", "b"])))
+  var tags: [String]
+}

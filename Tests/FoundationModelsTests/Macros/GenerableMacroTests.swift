@@ -28,6 +28,15 @@ import Testing
     #expect(try properties.object("author")["$ref"] as? String == "#/$defs/Author")
   }
 
+  @Test func schemaMatchesTheHandWrittenFixture() throws {
+    var macro = try encodedObject(MacroBook.generationSchema)
+    var handWritten = try encodedObject(Book.generationSchema)
+    #expect(macro["title"] as? String == "MacroBook")
+    macro["title"] = nil
+    handWritten["title"] = nil
+    #expect(macro as NSDictionary == handWritten as NSDictionary)
+  }
+
   @Test func nestedTypesAreDefinitions() throws {
     let definitions = try encodedObject(NovelIdea.generationSchema).object("$defs")
     let style = try definitions.object("Style")
