@@ -1,4 +1,5 @@
 // swift-tools-version: 6.0
+import CompilerPluginSupport
 import Foundation
 import PackageDescription
 
@@ -8,6 +9,52 @@ import PackageDescription
 let projectRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().path
 let llamaLibDir = "\(projectRoot)/.deps/llama/lib"
 let llamaRPath: [LinkerSetting] = [.unsafeFlags(["-Xlinker", "-rpath", "-Xlinker", llamaLibDir])]
+
+/// The toolchain's own SwiftSyntax modules for compiler plugins (`<toolchain>/usr/lib/swift/host`).
+///
+/// SwiftPM cannot download swift-syntax here, but every toolchain ships these modules (built with
+/// library evolution, ABI name `CompilerSwiftSyntax`) for its own plugins; the macro target builds
+/// against them. See `shared/design/MACROS.md`. Found, in order: from the `libPackageDescription.so`
+/// that this manifest process has mapped (`…/lib/swift/pm/ManifestAPI/` → `…/lib/swift/host`),
+/// from `SWIFT_HOST_LIB_DIR`, and from `swiftc` on `PATH`.
+let swiftHostLibDir: String = {
+  let fileManager = FileManager.default
+  func hasSwiftSyntax(_ directory: String) -> Bool {
+    fileManager.fileExists(atPath: "\(directory)/SwiftSyntaxMacros.swiftmodule")
+  }
+  var candidates: [String] = []
+  if let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8),
+    let line = maps.split(separator: "\n").first(where: { $0.hasSuffix("/libPackageDescription.so") }),
+    let start = line.firstIndex(of: "/")
+  {
+    // …/usr/lib/swift/pm/ManifestAPI/libPackageDescription.so → …/usr/lib/swift/host
+    let library = URL(fileURLWithPath: String(line[start...]))
+    candidates.append(
+      library.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("host").path)
+  }
+  if let fromEnvironment = ProcessInfo.processInfo.environment["SWIFT_HOST_LIB_DIR"] {
+    candidates.append(fromEnvironment)
+  }
+  for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
+    let swiftc = URL(fileURLWithPath: "\(directory)/swiftc")
+    guard fileManager.fileExists(atPath: swiftc.path) else { continue }
+    // usr/bin/swiftc (a symlink to swift-driver) → usr/lib/swift/host
+    candidates.append(
+      swiftc.resolvingSymlinksInPath().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("lib/swift/host").path)
+  }
+  guard let found = candidates.first(where: hasSwiftSyntax) else {
+    fatalError(
+      """
+      FoundationModelsMacros needs the toolchain's SwiftSyntax modules \
+      (SwiftSyntaxMacros.swiftmodule in <toolchain>/usr/lib/swift/host); looked in \
+      \(candidates.isEmpty ? "no candidate folder" : candidates.joined(separator: ", ")). \
+      Set SWIFT_HOST_LIB_DIR to that folder.
+      """)
+  }
+  return found
+}()
 
 let package = Package(
   name: "FoundationModels",
@@ -21,7 +68,12 @@ let package = Package(
     .target(name: "InferenceEngine", dependencies: ["CLlama"], linkerSettings: llamaRPath),
     .target(name: "GuidedDecoding"),
     .executableTarget(name: "maskbench", dependencies: ["GuidedDecoding"]),
-    .target(name: "FoundationModels", dependencies: ["InferenceEngine", "GuidedDecoding"]),
+    .macro(
+      name: "FoundationModelsMacros",
+      swiftSettings: [.unsafeFlags(["-I", swiftHostLibDir])],
+      linkerSettings: [.unsafeFlags(["-L", swiftHostLibDir, "-Xlinker", "-rpath", "-Xlinker", swiftHostLibDir])]),
+    .target(
+      name: "FoundationModels", dependencies: ["InferenceEngine", "GuidedDecoding", "FoundationModelsMacros"]),
     .target(name: "FMCommandLine", dependencies: ["FoundationModels", "InferenceEngine"]),
     .executableTarget(name: "fm", dependencies: ["FMCommandLine"], linkerSettings: llamaRPath),
     .executableTarget(
@@ -32,6 +84,10 @@ let package = Package(
       name: "InferenceEngineTests", dependencies: ["InferenceEngine", "FMTestSupport"],
       linkerSettings: llamaRPath),
     .testTarget(name: "GuidedDecodingTests", dependencies: ["GuidedDecoding"]),
+    .testTarget(
+      name: "FoundationModelsMacrosTests", dependencies: ["FoundationModelsMacros"],
+      swiftSettings: [.unsafeFlags(["-I", swiftHostLibDir])],
+      linkerSettings: [.unsafeFlags(["-L", swiftHostLibDir, "-Xlinker", "-rpath", "-Xlinker", swiftHostLibDir])]),
     .testTarget(
       name: "FoundationModelsTests", dependencies: ["FoundationModels", "FMTestSupport"],
       linkerSettings: llamaRPath),
