@@ -74,18 +74,24 @@ import Testing
   @Test func cancellingStopsPromptlyAndLeavesTheContextUsable() async throws {
     let session = session()
     let stream = session.generate(request(.greedy, tokens: 400))
-    var received = 0
+    // Counted on the engine's side: a consumer that lags behind sees buffered text after the
+    // cancel, which says nothing about how fast decoding stopped.
     let consumer = Task {
+      var atCancel = 0
       for try await event in stream {
-        if case .text = event { received += 1 }
-        if received == 5 { withUnsafeCurrentTask { $0?.cancel() } }
+        if case .text = event, session.progress.generatedTokens >= 5, atCancel == 0 {
+          atCancel = session.progress.generatedTokens
+          withUnsafeCurrentTask { $0?.cancel() }
+        }
       }
-      return received
+      return atCancel
     }
-    let count = try await consumer.value
-    #expect(count <= 8, "stopped within a few tokens of the cancel, got \(count)")
-    let cached = try await session.cachedTokens().count
-    #expect(cached < request(.greedy).promptTokens.count + 20)
+    let atCancel = try await consumer.value
+    let cached = try await session.cachedTokens().count  // runs after the generation job ends
+    let final = session.progress.generatedTokens
+    #expect(atCancel >= 5)
+    #expect(final - atCancel <= 3, "stopped within a few tokens of the cancel: \(atCancel) → \(final)")
+    #expect(cached <= request(.greedy).promptTokens.count + final)
     // The context still works and gives what a fresh one gives.
     let after = try await session.record(request(.greedy))
     let fresh = try await self.session().record(request(.greedy))

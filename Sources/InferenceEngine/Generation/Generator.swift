@@ -9,7 +9,8 @@ struct Generator {
   let backend: any TokenBackend
 
   func run(
-    _ request: GenerationRequest, cancellation: CancellationFlag, emit: (String) -> Void
+    _ request: GenerationRequest, cancellation: CancellationFlag, progress: GenerationProgress? = nil,
+    emit: (String) -> Void
   ) throws -> GenerationSummary {
     let started = DispatchTime.now()
     let prompt = request.promptTokens
@@ -47,6 +48,7 @@ struct Generator {
         }
         try request.constraint?.accept(token)
         loop.append(token, forced: forced)
+        progress?.record(generated: loop.generated.count)
         if firstTokenTime == nil { firstTokenTime = .now() }
         emit(loop.decoder.decode(model.piece(of: token)))
       }

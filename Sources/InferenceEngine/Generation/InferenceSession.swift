@@ -10,6 +10,8 @@ public final class InferenceSession: Sendable {
   public let configuration: ContextConfiguration
   private let queue = WorkQueue(label: "InferenceSession")
   private let state: BackendSlot
+  /// Tokens generated so far by the running request.
+  public let progress = GenerationProgress()
 
   /// Creates a session; the context itself is created by the first request, so a session that
   /// is never used costs nothing.
@@ -28,10 +30,12 @@ public final class InferenceSession: Sendable {
     let cancellation = CancellationFlag()
     continuation.onTermination = { _ in cancellation.cancel() }
     let state = state
+    let progress = progress
     queue.start {
       do {
+        progress.record(generated: 0)
         let generator = Generator(model: state.model, backend: try state.backend())
-        let summary = try generator.run(request, cancellation: cancellation) { text in
+        let summary = try generator.run(request, cancellation: cancellation, progress: progress) { text in
           if !text.isEmpty { continuation.yield(.text(text)) }
         }
         continuation.yield(.finished(summary))
