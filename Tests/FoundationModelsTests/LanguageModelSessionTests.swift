@@ -163,3 +163,43 @@ import Testing
     #expect(SystemLanguageModel(name: "smollm2-135m", contextSize: 2048).contextSize == 2048)
   }
 }
+
+@Suite struct LanguageModelSessionExtrasTests {
+  @Test func prewarmEvaluatesTheInstructionsAhead() async throws {
+    let model = SystemLanguageModel.scripted(.replying("Calm.", tokens: ["Calm", "."]))
+    let session = LanguageModelSession(model: model, instructions: "You describe the sea in one word.")
+    session.prewarm()
+    try await Task.sleep(for: .milliseconds(200))
+    let response = try await session.respond(to: "How is the sea?")
+    #expect(response.usage.cachedInputTokens > 10)
+  }
+
+  @Test func feedbackAttachmentRecordsTheSession() async throws {
+    let session = LanguageModelSession(model: .scripted(.replying("Calm.")))
+    try await session.respond(to: "How is the sea?")
+    let data = session.logFeedbackAttachment(
+      sentiment: .negative, issues: [.init(category: .tooVerbose, explanation: "long")], desiredResponseText: "Calm")
+    let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    #expect(object["sentiment"] as? String == "negative")
+    #expect(object["desiredOutput"] as? String == "Calm")
+    #expect((object["issues"] as? [[String: Any]])?.first?["category"] as? String == "tooVerbose")
+    #expect(object["transcript"] != nil)
+  }
+
+  @Test func isRespondingIsObservable() async throws {
+    let session = LanguageModelSession(model: .scripted(.replying("Calm.", delay: 0.01)))
+    let changed = ObservationFlag()
+    withObservationTracking { _ = session.isResponding } onChange: { changed.set() }
+    try await session.respond(to: "How is the sea?")
+    #expect(changed.isSet)
+  }
+}
+
+import Observation
+
+private final class ObservationFlag: @unchecked Sendable {
+  private let lock = NSLock()
+  private var value = false
+  func set() { lock.withLock { value = true } }
+  var isSet: Bool { lock.withLock { value } }
+}
