@@ -73,8 +73,10 @@ extension ChatREPL {
       if let used = try? await conversation.contextUsed() {
         output.line(ChatStatusLine.contextWindow(used: used, size: model.contextSize))
       }
+      let counter = MessageTokenCounter(model: model)
+      let baseline = (try? await counter.baseline()) ?? 0
       for entry in conversation.transcript {
-        let count = (try? await model.tokenCount(for: [entry])).map(ChatStatusLine.tokens) ?? "[?]"
+        let count = (try? await counter.count(entry, baseline: baseline)).map(ChatStatusLine.tokens) ?? "[?]"
         let preview = TranscriptText.text(of: entry).replacingOccurrences(of: "\n", with: " ")
         let role = TranscriptText.role(of: entry)
         output.line("\(output.styled(count, .dim)) \(role): \(preview.prefix(60))\(preview.count > 60 ? "…" : "")")

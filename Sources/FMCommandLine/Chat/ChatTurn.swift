@@ -28,7 +28,7 @@ struct ChatTurn {
   /// Sends `prompt` and prints the reply.
   func send(_ prompt: String) async -> Outcome {
     conversation.willSend(prompt)
-    let promptTokens = try? await conversation.model.tokenCount(for: prompt)
+    let promptTokens = try? await MessageTokenCounter(model: conversation.model).count(prompt: prompt)
     var retried = false
     while true {
       switch await attempt(prompt) {
