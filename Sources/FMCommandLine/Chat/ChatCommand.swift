@@ -1,5 +1,6 @@
 import Foundation
 import FoundationModels
+import InferenceEngine
 
 /// `fm chat`: the book's chat app in the terminal (a REPL), or one answer with a prompt.
 enum ChatCommand: Subcommand {
@@ -42,16 +43,15 @@ enum ChatCommand: Subcommand {
     let prompt = oneShot ? try PromptInput.read(arguments.positionals, context: context) : nil
 
     let conversation = ChatConversation(settings: settings, transcript: saved?.transcript)
-    guard conversation.model.isAvailable else {
-      throw ChatFileError("model '\(settings.model)' is not in the model cache; fetch it with: fm models pull \(settings.model)")
-    }
-    let work = InterruptibleWork()
-    let interrupt = InterruptSignal { work.interrupt() }
-    defer { interrupt.stop() }
+    try await fetchIfMissing(conversation.model, named: settings.model, context: context)
+    // Until the model is loaded Ctrl+C keeps its default effect (exit); from then on it stops replies.
     try await ProgressSpinner.during("loading \(settings.model)…", output: context.standardError) {
       // Counting the transcript's tokens loads the model, so the first reply does not wait for it.
       _ = try await conversation.contextUsed()
     }
+    let work = InterruptibleWork()
+    let interrupt = InterruptSignal { work.interrupt() }
+    defer { interrupt.stop() }
 
     if let prompt {
       let turn = ChatTurn(
@@ -91,6 +91,21 @@ enum ChatCommand: Subcommand {
     let repl = ChatREPL(
       conversation: conversation, context: context, reader: reader, turn: turn, sessionFile: sessionFile)
     return await repl.run()
+  }
+
+  /// Pulls a catalogue model that is not in the cache yet, with progress on standard error, so
+  /// a first `fm chat` says what it is doing instead of failing.
+  /// - Throws: `ChatFileError` for a missing model that is not in the catalogue (a wrong path).
+  private static func fetchIfMissing(_ model: SystemLanguageModel, named name: String, context: CommandContext)
+    async throws
+  {
+    guard !model.isAvailable else { return }
+    guard let descriptor = ModelCatalog.model(named: name) else {
+      let names = ModelCatalog.all.map(\.name).joined(separator: ", ")
+      throw ChatFileError("no model '\(name)': give a GGUF file or one of \(names)")
+    }
+    let view = PullProgressView(model: descriptor, output: context.standardError)
+    try await context.modelStore.pull(descriptor) { view.show($0) }
   }
 
   /// `$XDG_STATE_HOME/fm/sessions/NAME.json`.
