@@ -12,12 +12,14 @@ extension ChatREPL {
       return false
     case .set(let change):
       output.line(output.styled(conversation.apply(change), .dim))
+      if case .instructions = change { await printContextWindow() }
       saveSession()
     case .show(let topic):
       await show(topic)
     case .clear:
       conversation.clear()
       output.line(output.styled("New chat started (same instructions).", .dim))
+      await printContextWindow()
       saveSession()
     case .regenerate:
       guard let prompt = conversation.takeLastPromptForRegeneration() else {
@@ -46,6 +48,10 @@ extension ChatREPL {
         conversation.restore(try ChatSaveFile.read(from: URL(fileURLWithPath: path)))
         let messages = conversation.transcript.count
         output.line(output.styled("Loaded \(path): \(conversation.settings.model), \(messages) entries.", .dim))
+        // Another model may have to be loaded first.
+        await ProgressSpinner.during("loading \(conversation.settings.model)…", output: notes) {
+          await printContextWindow()
+        }
         saveSession()
       } catch {
         notes.line(notes.styled("Error: ", .red) + ChatErrorText.describe(error))

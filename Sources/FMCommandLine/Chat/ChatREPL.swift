@@ -35,7 +35,10 @@ final class ChatREPL {
         block.cancel()
         if lineWasEmpty { output.line(output.styled("Use Ctrl+D or /bye to leave, /help for help.", .dim)) }
       case .line(let line):
+        let wasOpen = block.isOpen
         guard case .complete(let input) = block.feed(line) else { continue }
+        // A block is remembered whole: Up brings it back as one message.
+        reader.remember(wasOpen || line.hasPrefix("\"\"\"") ? input : line)
         if await !handle(input) { return .success }
       }
     }
@@ -73,6 +76,12 @@ final class ChatREPL {
     } catch {
       notes.line(notes.styled("Error: ", .red) + "could not save the session: \(ChatErrorText.describe(error))")
     }
+  }
+
+  /// Prints "Context Window: used/size tokens", dimmed.
+  func printContextWindow() async {
+    guard let used = try? await conversation.contextUsed() else { return }
+    output.line(output.styled(ChatStatusLine.contextWindow(used: used, size: conversation.model.contextSize), .dim))
   }
 
   private func printBanner() async {

@@ -55,10 +55,7 @@ final class TerminalLineReader {
         output.write(renderer.render(text: state.buffer, cursor: state.cursor, width: width))
       case .submit(let line):
         output.write(renderer.finish(text: state.buffer, width: width))
-        if historyFile != nil, state.history.last != line, !line.trimmingCharacters(in: .whitespaces).isEmpty {
-          historyFile?.append(line)
-        }
-        state.reset(recording: line)
+        state.reset()
         return .line(line)
       case .cancelLine:
         output.write(renderer.finish(text: state.buffer + Array("^C"), width: width))
@@ -71,6 +68,14 @@ final class TerminalLineReader {
         return .endOfInput
       }
     }
+  }
+
+  /// Adds an entry to the history (and its file): a line, or a whole `"""` block, which the
+  /// caller knows and the editor does not.
+  func remember(_ entry: String) {
+    guard !entry.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, state.history.last != entry else { return }
+    historyFile?.append(entry)
+    state.reset(recording: entry)
   }
 
   /// The next bytes from standard input, or nil at end of input.
