@@ -23,7 +23,8 @@ enum ChatCommand: Subcommand {
     ModelOptions.options + [
       .option("--instructions", "-i", value: "TEXT", help: "instructions for the session"),
       .option("--guardrails", value: "MODE", help: "default | permissive (permissive content transformations)"),
-      .option("--summarize-at", value: "PERCENT", help: "summarise once the context is this full (default: on overflow)"),
+      .option(
+        "--summarize-at", value: "PERCENT", help: "summarise once the context is this full (default: on overflow)"),
       .option("--resume", value: "FILE", help: "continue a chat saved with /save"),
       .option("--session", value: "NAME", help: "continue the named chat and save it after every turn"),
       .flag("--no-history", help: "do not read or write the line history"),
@@ -31,7 +32,9 @@ enum ChatCommand: Subcommand {
     ]
 
   static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
-    let sessionFile = try arguments.value("--session").map { try sessionURL(named: $0, environment: context.environment) }
+    let sessionFile = try arguments.value("--session").map {
+      try sessionURL(named: $0, environment: context.environment)
+    }
     var saved: ChatSaveFile?
     if let path = arguments.value("--resume") {
       saved = try ChatSaveFile.read(from: URL(fileURLWithPath: path))
@@ -64,7 +67,8 @@ enum ChatCommand: Subcommand {
       case .failed: return .failure
       }
     }
-    return await runInteractive(conversation, context: context, work: work, arguments: arguments, sessionFile: sessionFile)
+    return await runInteractive(
+      conversation, context: context, work: work, arguments: arguments, sessionFile: sessionFile)
   }
 
   private static func runInteractive(
@@ -95,14 +99,14 @@ enum ChatCommand: Subcommand {
 
   /// Pulls a catalogue model that is not in the cache yet, with progress on standard error, so
   /// a first `fm chat` says what it is doing instead of failing.
-  /// - Throws: `ChatFileError` for a missing model that is not in the catalogue (a wrong path).
+  /// - Throws: `ChatError` for a missing model that is not in the catalogue (a wrong path).
   private static func fetchIfMissing(_ model: SystemLanguageModel, named name: String, context: CommandContext)
     async throws
   {
     guard !model.isAvailable else { return }
     guard let descriptor = ModelCatalog.model(named: name) else {
       let names = ModelCatalog.all.map(\.name).joined(separator: ", ")
-      throw ChatFileError("no model '\(name)': give a GGUF file or one of \(names)")
+      throw ChatError("no model '\(name)': give a GGUF file or one of \(names)")
     }
     let view = PullProgressView(model: descriptor, output: context.standardError)
     try await context.modelStore.pull(descriptor) { view.show($0) }

@@ -12,7 +12,10 @@ final class ChatREPL {
   let sessionFile: URL?
   private var block = MultilineBlock()
 
-  init(conversation: ChatConversation, context: CommandContext, reader: TerminalLineReader, turn: ChatTurn, sessionFile: URL?) {
+  init(
+    conversation: ChatConversation, context: CommandContext, reader: TerminalLineReader, turn: ChatTurn,
+    sessionFile: URL?
+  ) {
     self.conversation = conversation
     self.context = context
     self.reader = reader

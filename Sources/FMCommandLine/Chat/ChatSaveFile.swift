@@ -32,38 +32,17 @@ struct ChatSaveFile: Codable, Equatable, Sendable {
   }
 
   /// Reads a save.
-  /// - Throws: `ChatFileError` when the file is missing, not JSON, or not an `fm chat` save.
+  /// - Throws: `ChatError` when the file is missing, not JSON, or not an `fm chat` save.
   static func read(from url: URL) throws -> ChatSaveFile {
     guard let data = FileManager.default.contents(atPath: url.path) else {
-      throw ChatFileError("cannot read \(url.path)")
+      throw ChatError("cannot read \(url.path)")
     }
     do {
       let file = try JSONDecoder().decode(ChatSaveFile.self, from: data)
-      guard file.format == formatName else { throw ChatFileError("\(url.path) is not an fm chat save") }
+      guard file.format == formatName else { throw ChatError("\(url.path) is not an fm chat save") }
       return file
     } catch let error as DecodingError {
-      throw ChatFileError("\(url.path) is not an fm chat save (\(error.shortDescription))")
-    }
-  }
-}
-
-/// A chat file that could not be read or written.
-struct ChatFileError: Error, LocalizedError, Sendable {
-  let message: String
-  init(_ message: String) { self.message = message }
-  var errorDescription: String? { message }
-}
-
-extension DecodingError {
-  /// The reason and the JSON path, in one line.
-  var shortDescription: String {
-    switch self {
-    case .dataCorrupted(let context), .keyNotFound(_, let context), .typeMismatch(_, let context),
-      .valueNotFound(_, let context):
-      let path = context.codingPath.map(\.stringValue).joined(separator: ".")
-      return path.isEmpty ? context.debugDescription : "\(path): \(context.debugDescription)"
-    @unknown default:
-      return "\(self)"
+      throw ChatError("\(url.path) is not an fm chat save (\(error.shortDescription))")
     }
   }
 }

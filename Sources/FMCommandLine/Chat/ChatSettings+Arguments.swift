@@ -10,7 +10,9 @@ extension ChatSettings {
     let defaultModel = environment["FM_MODEL"].flatMap { $0.isEmpty ? nil : $0 } ?? ModelCatalog.defaultChatModel.name
     self = saved ?? ChatSettings(model: defaultModel)
     if let model = arguments.value("--model") { self.model = model }
-    if let size = arguments.value("--context-size") { contextSize = try ModelOptions.positiveInt(size, "--context-size") }
+    if let size = arguments.value("--context-size") {
+      contextSize = try ModelOptions.positiveInt(size, "--context-size")
+    }
     if arguments.value("--temperature") != nil { temperature = shared.generation.temperature }
     if arguments.value("--max-tokens") != nil { maximumResponseTokens = shared.generation.maximumResponseTokens }
     if let sampling = arguments.value("--sampling") {

@@ -48,6 +48,12 @@ struct ContextCompactor: Sendable {
     }
   }
 
+  /// A summary that cannot replace the conversation.
+  struct SummaryRejected: Error, LocalizedError {
+    let reason: String
+    var errorDescription: String? { reason }
+  }
+
   /// The text put before a summary in the new transcript, so the model reads it as memory.
   static let summaryPrefix = "Summary of our conversation so far:\n"
 
@@ -71,7 +77,7 @@ struct ContextCompactor: Sendable {
       if try await countTokens(Array(summary)) <= budget {
         return Outcome(transcript: summary, method: .summarized(messages: conversation.count))
       }
-      summaryError = ChatFileError("the summary was too long")
+      summaryError = SummaryRejected(reason: "the summary was too long")
     } catch is CancellationError {
       summaryError = CancellationError()
     } catch {
@@ -92,15 +98,18 @@ struct ContextCompactor: Sendable {
     var input = conversation[...]
     while input.count > 1, try await countTokens(Array(input)) > summaryInputBudget { input = input.dropFirst() }
     let summary = try await summarize(TranscriptText.dialogue(input)).trimmingCharacters(in: .whitespacesAndNewlines)
-    guard !summary.isEmpty else { throw ChatFileError("the summary was empty") }
+    guard !summary.isEmpty else { throw SummaryRejected(reason: "the summary was empty") }
     let entry = Transcript.Entry.response(
-      Transcript.Response(assetIDs: [], segments: [.text(Transcript.TextSegment(content: Self.summaryPrefix + summary))]))
+      Transcript.Response(
+        assetIDs: [], segments: [.text(Transcript.TextSegment(content: Self.summaryPrefix + summary))]))
     return Transcript(entries: instructions + [entry])
   }
 
   /// The longest tail of `conversation` that fits `budget` with the instructions, starting at a
   /// prompt so the kept part reads as whole exchanges.
-  private func latestEntries(of conversation: [Transcript.Entry], fitting budget: Int, after instructions: [Transcript.Entry])
+  private func latestEntries(
+    of conversation: [Transcript.Entry], fitting budget: Int, after instructions: [Transcript.Entry]
+  )
     async -> [Transcript.Entry]
   {
     var start = 0

@@ -23,6 +23,7 @@ struct MessageTokenCounter: Sendable {
 
   /// The tokens a prompt adds to a context.
   func count(prompt: String) async throws -> Int {
-    try await count(.prompt(Transcript.Prompt(segments: [.text(Transcript.TextSegment(content: prompt))])), baseline: baseline())
+    try await count(
+      .prompt(Transcript.Prompt(segments: [.text(Transcript.TextSegment(content: prompt))])), baseline: baseline())
   }
 }

@@ -66,7 +66,8 @@ enum SlashCommand: Equatable, Sendable {
       guard words.count == 1 else { throw UsageError("usage: /load FILE") }
       return .load(path: words[0])
     default:
-      throw UsageError("unknown command '\(name)'; type /help for the commands (start with a space to send text beginning with /)")
+      throw UsageError(
+        "unknown command '\(name)'; type /help for the commands (start with a space to send text beginning with /)")
     }
   }
 
@@ -95,7 +96,8 @@ enum SlashCommand: Equatable, Sendable {
       return .contextSize(isDefault ? nil : try positive(value, usage: "/set context-size N|default"))
     case "summarize-at", "summarise-at":
       if isDefault { return .summarizeAt(nil) }
-      guard let percent = Int(value.trimmingCharacters(in: CharacterSet(charactersIn: "% "))), (1...100).contains(percent)
+      guard let percent = Int(value.trimmingCharacters(in: CharacterSet(charactersIn: "% "))),
+        (1...100).contains(percent)
       else { throw UsageError("usage: /set summarize-at 1...100|off") }
       return .summarizeAt(percent)
     case "guardrails":

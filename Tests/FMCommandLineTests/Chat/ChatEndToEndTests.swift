@@ -110,7 +110,8 @@ import Testing
     var mark = try terminal.waitFor(">>> ")
     let topics = ["the history of Rome", "how bread is baked", "why the sea is salty", "how bees make honey"]
     for topic in topics where !terminal.output.contains("context full") {
-      terminal.send("Please explain to me in a few plain sentences, as a teacher would, \(topic), and why it matters.\r")
+      terminal.send(
+        "Please explain to me in a few plain sentences, as a teacher would, \(topic), and why it matters.\r")
       mark = try terminal.waitFor("Context Window: ", after: mark)
     }
     let notice = try #require(terminal.output.range(of: "context full — "))

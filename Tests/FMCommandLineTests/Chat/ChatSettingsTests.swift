@@ -13,7 +13,8 @@ import Testing
 
   @Test func flagsSetEverySetting() throws {
     let settings = try parse([
-      "--model", "smollm2-135m", "--context-size", "512", "--temperature", "0.2", "--sampling", "top-p:0.5", "--seed", "9",
+      "--model", "smollm2-135m", "--context-size", "512", "--temperature", "0.2", "--sampling", "top-p:0.5", "--seed",
+      "9",
       "--max-tokens", "64", "-i", "Be brief.", "--guardrails", "permissive", "--summarize-at", "80", "--verbose",
     ])
     #expect(settings.model == "smollm2-135m")
@@ -54,7 +55,9 @@ import Testing
   }
 
   @Test func samplingIsSavedAsTheTextSetAccepts() throws {
-    for words in [["greedy"], ["system"], ["top-k", "10"], ["top-k", "5", "seed", "7"], ["top-p", "0.33", "seed", "42"]] {
+    for words in [
+      ["greedy"], ["system"], ["top-k", "10"], ["top-k", "5", "seed", "7"], ["top-p", "0.33", "seed", "42"],
+    ] {
       let setting = try SamplingSetting(words: words)
       let data = try JSONEncoder().encode(setting)
       #expect(String(decoding: data, as: UTF8.self) == "\"\(words.joined(separator: " "))\"")
@@ -91,8 +94,8 @@ import Testing
     defer { directory.remove() }
     let url = directory.url.appendingPathComponent("other.json")
     try Data(#"{"hello": 1}"#.utf8).write(to: url)
-    #expect(throws: ChatFileError.self) { try ChatSaveFile.read(from: url) }
-    #expect(throws: ChatFileError.self) { try ChatSaveFile.read(from: directory.url.appendingPathComponent("none")) }
+    #expect(throws: ChatError.self) { try ChatSaveFile.read(from: url) }
+    #expect(throws: ChatError.self) { try ChatSaveFile.read(from: directory.url.appendingPathComponent("none")) }
   }
 
   @Test func sessionFilesLiveInTheStateDirectory() throws {

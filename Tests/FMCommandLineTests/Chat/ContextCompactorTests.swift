@@ -89,7 +89,10 @@ import Testing
     entries.removeLast()  // ends with a prompt whose reply was never recorded
     let outcome = try #require(
       await compactor(contextSize: 60) { _ in throw CancellationError() }.compact(Transcript(entries: entries)))
-    if case .prompt? = outcome.transcript.dropFirst().first {} else { Issue.record("kept part starts with \(outcome.transcript)") }
+    if case .prompt? = outcome.transcript.dropFirst().first {
+    } else {
+      Issue.record("kept part starts with \(outcome.transcript)")
+    }
   }
 
   @Test func nothingToCompactWithoutMessages() async {

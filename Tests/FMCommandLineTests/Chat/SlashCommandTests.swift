@@ -17,7 +17,10 @@ import Testing
   }
 
   @Test(arguments: [
-    ("/set instructions Be brief. Answer in French.", SlashCommand.SettingChange.instructions("Be brief. Answer in French.")),
+    (
+      "/set instructions Be brief. Answer in French.",
+      SlashCommand.SettingChange.instructions("Be brief. Answer in French.")
+    ),
     ("/set system Be brief.", .instructions("Be brief.")), ("/set instructions none", .instructions(nil)),
     ("/set temperature 0.3", .temperature(0.3)), ("/set temperature default", .temperature(nil)),
     ("/set sampling greedy", .sampling(SamplingSetting(mode: .greedy, description: "greedy"))),
@@ -34,7 +37,8 @@ import Testing
     ("/set max-tokens 100", .maximumResponseTokens(100)), ("/set max-tokens default", .maximumResponseTokens(nil)),
     ("/set context-size 2048", .contextSize(2048)), ("/set guardrails permissive", .guardrails(permissive: true)),
     ("/set guardrails default", .guardrails(permissive: false)), ("/set verbose", .verbose(true)),
-    ("/set quiet", .verbose(false)), ("/set summarize-at 80", .summarizeAt(80)), ("/set summarize-at 80%", .summarizeAt(80)),
+    ("/set quiet", .verbose(false)), ("/set summarize-at 80", .summarizeAt(80)),
+    ("/set summarize-at 80%", .summarizeAt(80)),
     ("/set summarize-at off", .summarizeAt(nil)),
   ])
   func settings(line: String, change: SlashCommand.SettingChange) throws {
@@ -53,15 +57,18 @@ import Testing
   }
 
   @Test func unknownCommandsPointToHelp() {
-    #expect(throws: UsageError(
-      "unknown command '/frobnicate'; type /help for the commands (start with a space to send text beginning with /)")) {
+    #expect(
+      throws: UsageError(
+        "unknown command '/frobnicate'; type /help for the commands (start with a space to send text beginning with /)")
+    ) {
       try SlashCommand.parse("/frobnicate now")
     }
   }
 
   @Test func helpMentionsEveryCommandAndSetting() {
     for word in [
-      "/set instructions", "/set temperature", "greedy", "top-k", "top-p", "seed", "/set max-tokens", "/set context-size",
+      "/set instructions", "/set temperature", "greedy", "top-k", "top-p", "seed", "/set max-tokens",
+      "/set context-size",
       "/set guardrails", "/set summarize-at", "/set verbose", "/show info", "/show parameters", "/show instructions",
       "/show tokens", "/show transcript", "/clear", "/regen", "/summarize", "/read", "/save", "/load", "/help", "/bye",
       "\"\"\"", "Ctrl+C", "Ctrl+D", "Ctrl+L", "Context Window",
