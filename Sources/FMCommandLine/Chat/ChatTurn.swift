@@ -83,7 +83,9 @@ struct ChatTurn {
     if showsStatus {
       let line = ChatStatusLine.afterReply(
         promptTokens: promptTokens, replyTokens: usage.outputTokens, used: used, size: size)
-      output.line(output.styled(line, .dim))
+      // Into a file, standard output gets only replies; the status stays on the screen.
+      let screen = output.isTerminal ? output : notes
+      screen.line(screen.styled(line, .dim))
     }
     if conversation.settings.verbose {
       notes.line(notes.styled(ChatStatusLine.statistics(usage, used: used, size: size), .dim))
@@ -112,9 +114,19 @@ struct ChatTurn {
     let outcome: ContextCompactor.Outcome?
     do {
       let compactor = try await conversation.makeCompactor()
-      outcome = await ProgressSpinner.during("summarising \(messages) messages…", output: notes) {
-        await work.run { await compactor.compact(transcript, promptTokens: promptTokens) }
+      let result = await ProgressSpinner.during("summarising \(messages) messages…", output: notes) {
+        await work.run { () -> Result<ContextCompactor.Outcome?, any Error> in
+          do {
+            return .success(try await compactor.compact(transcript, promptTokens: promptTokens))
+          } catch {
+            return .failure(error)
+          }
+        }
       }
+      outcome = try result.get()
+    } catch is CancellationError {
+      notes.line(notes.styled("[summary stopped]", .dim))
+      return false
     } catch {
       notes.line(notes.styled("Error: ", .red) + ChatErrorText.describe(error))
       return false

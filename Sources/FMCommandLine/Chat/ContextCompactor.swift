@@ -66,7 +66,9 @@ struct ContextCompactor: Sendable {
 
   /// Compacts `transcript` so that it and `promptTokens` more fit with `reserve` to spare.
   /// - Returns: nil when there is nothing to compact (no messages besides the instructions).
-  func compact(_ transcript: Transcript, promptTokens: Int = 0) async -> Outcome? {
+  /// - Throws: `CancellationError` when the summary was stopped (Ctrl+C): the user asked to
+  ///   stop, so nothing is trimmed either.
+  func compact(_ transcript: Transcript, promptTokens: Int = 0) async throws -> Outcome? {
     let instructions = Array(transcript.prefix { if case .instructions = $0 { true } else { false } })
     let conversation = Array(transcript.dropFirst(instructions.count))
     guard !conversation.isEmpty else { return nil }
@@ -79,7 +81,7 @@ struct ContextCompactor: Sendable {
       }
       summaryError = SummaryRejected(reason: "the summary was too long")
     } catch is CancellationError {
-      summaryError = CancellationError()
+      throw CancellationError()
     } catch {
       summaryError = error
     }

@@ -6,6 +6,8 @@ import Testing
 @testable import FMCommandLine
 
 @Suite struct ContextCompactorTests {
+  private struct SummaryFailure: Error {}
+
   private static func text(_ entry: Transcript.Entry) -> String { TranscriptText.text(of: entry) }
 
   /// A fake token count: 10 tokens of template overhead plus one per word.
@@ -39,7 +41,7 @@ import Testing
   @Test func summaryReplacesTheConversationAfterTheInstructions() async throws {
     let seen = Mutex("")
     let outcome = try #require(
-      await compactor { dialogue in
+      try await compactor { dialogue in
         seen.withLock { $0 = dialogue }
         return "  The user asked four questions.  "
       }.compact(Self.conversation(exchanges: 4), promptTokens: 5))
@@ -56,7 +58,7 @@ import Testing
 
   @Test func summariserReadsOnlyTheNewestMessagesThatFitItsContext() async throws {
     let seen = Mutex("")
-    _ = await compactor(summaryInputBudget: 40) { dialogue in
+    _ = try await compactor(summaryInputBudget: 40) { dialogue in
       seen.withLock { $0 = dialogue }
       return "summary"
     }.compact(Self.conversation(exchanges: 4))
@@ -69,7 +71,7 @@ import Testing
   @Test func failedSummaryFallsBackToTheLatestExchangesThatFit() async throws {
     struct Overflow: Error {}
     let outcome = try #require(
-      await compactor { _ in throw Overflow() }.compact(Self.conversation(exchanges: 4), promptTokens: 10))
+      try await compactor { _ in throw Overflow() }.compact(Self.conversation(exchanges: 4), promptTokens: 10))
     // 100 tokens - 20 reserve - 10 prompt = 70: overhead 10 + instructions 2 + three exchanges of 20 would be 72.
     #expect(outcome.method == .trimmed(dropped: 4))
     #expect(outcome.transcript.first == Self.instructions)
@@ -80,7 +82,7 @@ import Testing
 
   @Test func summaryTooLongAlsoFallsBack() async throws {
     let long = Array(repeating: "blah", count: 200).joined(separator: " ")
-    let outcome = try #require(await compactor { _ in long }.compact(Self.conversation(exchanges: 2)))
+    let outcome = try #require(try await compactor { _ in long }.compact(Self.conversation(exchanges: 2)))
     #expect(outcome.method == .trimmed(dropped: 0))
   }
 
@@ -88,15 +90,21 @@ import Testing
     var entries = Array(Self.conversation(exchanges: 3))
     entries.removeLast()  // ends with a prompt whose reply was never recorded
     let outcome = try #require(
-      await compactor(contextSize: 60) { _ in throw CancellationError() }.compact(Transcript(entries: entries)))
+      try await compactor(contextSize: 60) { _ in throw SummaryFailure() }.compact(Transcript(entries: entries)))
     if case .prompt? = outcome.transcript.dropFirst().first {
     } else {
       Issue.record("kept part starts with \(outcome.transcript)")
     }
   }
 
-  @Test func nothingToCompactWithoutMessages() async {
-    let outcome = await compactor { _ in "x" }.compact(Transcript(entries: [Self.instructions]))
+  @Test func stoppedSummaryTrimsNothing() async {
+    await #expect(throws: CancellationError.self) {
+      try await compactor { _ in throw CancellationError() }.compact(Self.conversation(exchanges: 2))
+    }
+  }
+
+  @Test func nothingToCompactWithoutMessages() async throws {
+    let outcome = try await compactor { _ in "x" }.compact(Transcript(entries: [Self.instructions]))
     #expect(outcome == nil)
   }
 }
