@@ -28,7 +28,7 @@ extension ChatREPL {
       }
       await send(prompt)
     case .summarize:
-      if await turn.compact(reason: "summarised on request") { saveSession() }
+      if await turn.compact(reason: nil) { saveSession() }
     case .read(let path, let question):
       guard let data = FileManager.default.contents(atPath: path) else {
         notes.line(notes.styled("Error: ", .red) + "cannot read \(path)")
@@ -46,12 +46,11 @@ extension ChatREPL {
     case .load(let path):
       do {
         conversation.restore(try ChatSaveFile.read(from: URL(fileURLWithPath: path)))
-        let messages = conversation.transcript.count
-        output.line(output.styled("Loaded \(path): \(conversation.settings.model), \(messages) entries.", .dim))
+        let messages = conversation.transcript.filter { if case .instructions = $0 { false } else { true } }.count
+        let loaded = "Loaded \(path): \(conversation.settings.model), \(ChatStatusLine.count(messages, "message"))."
+        output.line(output.styled(loaded, .dim))
         // Another model may have to be loaded first.
-        await ProgressSpinner.during("loading \(conversation.settings.model)…", output: notes) {
-          await printContextWindow()
-        }
+        await printContextWindow(loading: true)
         saveSession()
       } catch {
         notes.line(notes.styled("Error: ", .red) + ChatErrorText.describe(error))

@@ -82,8 +82,13 @@ final class ChatREPL {
   }
 
   /// Prints "Context Window: used/size tokens", dimmed.
-  func printContextWindow() async {
-    guard let used = try? await conversation.contextUsed() else { return }
+  /// - Parameter loading: whether the model may need loading first (a spinner shows meanwhile).
+  func printContextWindow(loading: Bool = false) async {
+    let count = { try? await self.conversation.contextUsed() }
+    let counted =
+      loading
+      ? await ProgressSpinner.during("loading \(conversation.settings.model)…", output: notes, count) : await count()
+    guard let used = counted else { return }
     output.line(output.styled(ChatStatusLine.contextWindow(used: used, size: conversation.model.contextSize), .dim))
   }
 

@@ -8,8 +8,13 @@ enum ChatStatusLine {
   }
 
   /// `[42 tokens]`, shown with each message.
-  static func tokens(_ count: Int) -> String {
-    "[\(count) token\(count == 1 ? "" : "s")]"
+  static func tokens(_ number: Int) -> String {
+    "[\(count(number, "token"))]"
+  }
+
+  /// `1 message`, `14 messages`.
+  static func count(_ number: Int, _ noun: String) -> String {
+    "\(number) \(noun)\(number == 1 ? "" : "s")"
   }
 
   /// The line after a reply: `prompt [12 tokens] · reply [42 tokens] · Context Window: 512/4096 tokens`.

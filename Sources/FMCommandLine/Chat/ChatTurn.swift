@@ -104,7 +104,7 @@ struct ChatTurn {
   /// Summarises (or trims) the chat, with a spinner and a notice.
   /// - Returns: whether the transcript was compacted.
   @discardableResult
-  func compact(reason: String, promptTokens: Int = 0) async -> Bool {
+  func compact(reason: String?, promptTokens: Int = 0) async -> Bool {
     let messages = conversation.transcript.filter { if case .instructions = $0 { false } else { true } }.count
     guard messages > 0 else {
       notes.line(notes.styled("Nothing to summarise.", .yellow))
@@ -114,7 +114,9 @@ struct ChatTurn {
     let outcome: ContextCompactor.Outcome?
     do {
       let compactor = try await conversation.makeCompactor()
-      let result = await ProgressSpinner.during("summarising \(messages) messages…", output: notes) {
+      let result = await ProgressSpinner.during(
+        "summarising \(ChatStatusLine.count(messages, "message"))…", output: notes
+      ) {
         await work.run { () -> Result<ContextCompactor.Outcome?, any Error> in
           do {
             return .success(try await compactor.compact(transcript, promptTokens: promptTokens))

@@ -36,15 +36,18 @@ struct ContextCompactor: Sendable {
     /// Why summarising failed, when it did.
     var summaryError: (any Error)?
 
-    /// The notice the chat prints, such as "context full — summarised 14 messages".
-    func notice(reason: String) -> String {
+    /// The notice the chat prints, such as "context full — summarised 14 messages"; without a
+    /// reason (`/summarize`), just what was done.
+    func notice(reason: String?) -> String {
+      let done: String
       switch method {
       case .summarized(let messages):
-        return "\(reason) — summarised \(messages) message\(messages == 1 ? "" : "s")"
+        done = "summarised \(ChatStatusLine.count(messages, "message"))"
       case .trimmed(let dropped):
         let why = summaryError.map { " (summarising failed: \(ChatErrorText.describe($0)))" } ?? ""
-        return "\(reason) — kept the latest messages, dropped \(dropped)\(why)"
+        done = "kept the latest messages, dropped \(dropped)\(why)"
       }
+      return reason.map { "\($0) — \(done)" } ?? done
     }
   }
 

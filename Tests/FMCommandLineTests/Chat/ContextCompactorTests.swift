@@ -50,6 +50,7 @@ import Testing
     #expect(outcome.transcript.first == Self.instructions)
     #expect(Self.text(outcome.transcript[1]) == ContextCompactor.summaryPrefix + "The user asked four questions.")
     #expect(outcome.notice(reason: "context full") == "context full — summarised 8 messages")
+    #expect(outcome.notice(reason: nil) == "summarised 8 messages")
     let dialogue = seen.withLock { $0 }
     #expect(dialogue.hasPrefix("User: question 1"))
     #expect(dialogue.contains("Assistant: answer 4"))
