@@ -24,6 +24,9 @@ struct ChatTurn {
 
   private var output: TextOutput { context.standardOutput }
   private var notes: TextOutput { context.standardError }
+  /// Where marks and status go: the terminal. Into a pipe or file, standard output gets only
+  /// the reply, and they go to standard error.
+  private var screen: TextOutput { output.isTerminal ? output : notes }
 
   /// Sends `prompt` and prints the reply.
   func send(_ prompt: String) async -> Outcome {
@@ -40,11 +43,11 @@ struct ChatTurn {
       case .failed(let error, let printed):
         if !printed.isEmpty, !printed.hasSuffix("\n") { output.line() }
         if error is CancellationError {
-          output.line(output.styled("[stopped]", .dim))
+          screen.line(screen.styled("[stopped]", .dim))
           return .interrupted
         }
         if case .exceededContextWindowSize = error as? LanguageModelSession.GenerationError, !retried {
-          if !printed.isEmpty { output.line(output.styled("[context full]", .dim)) }
+          if !printed.isEmpty { screen.line(screen.styled("[context full]", .dim)) }
           retried = true
           guard await compact(reason: "context full", promptTokens: promptTokens ?? 0) else { return .failed }
           continue
@@ -83,8 +86,6 @@ struct ChatTurn {
     if showsStatus {
       let line = ChatStatusLine.afterReply(
         promptTokens: promptTokens, replyTokens: usage.outputTokens, used: used, size: size)
-      // Into a file, standard output gets only replies; the status stays on the screen.
-      let screen = output.isTerminal ? output : notes
       screen.line(screen.styled(line, .dim))
     }
     if conversation.settings.verbose {
