@@ -99,7 +99,8 @@ struct KeyDecoder: Sendable {
       return (csiEvent(parameters: parameters, final: bytes[end]), end - start + 1)
     case UInt8(ascii: "O"):
       guard bytes.count >= 3 else { return nil }
-      return (ss3Event(bytes[start + 2]), 3)
+      // SS3 arrows and Home/End (application cursor mode) use the same final bytes as CSI.
+      return (csiEvent(parameters: "", final: bytes[start + 2]), 3)
     case UInt8(ascii: "b"):
       return (.wordLeft, 2)
     case UInt8(ascii: "f"):
@@ -135,18 +136,6 @@ struct KeyDecoder: Sendable {
         return .pasteEnd
       default: return .ignored
       }
-    default: return .ignored
-    }
-  }
-
-  private func ss3Event(_ final: UInt8) -> KeyEvent {
-    switch final {
-    case UInt8(ascii: "A"): return .up
-    case UInt8(ascii: "B"): return .down
-    case UInt8(ascii: "C"): return .right
-    case UInt8(ascii: "D"): return .left
-    case UInt8(ascii: "H"): return .home
-    case UInt8(ascii: "F"): return .end
     default: return .ignored
     }
   }
