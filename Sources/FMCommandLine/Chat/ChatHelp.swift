@@ -31,5 +31,8 @@ enum ChatHelp {
       Ctrl+L clears the screen · Ctrl+C stops a reply or drops the line · Ctrl+D on an empty line leaves
     After each reply: tokens of the prompt and the reply, and "Context Window: used/size tokens".
     When the context is full the chat is summarised and continues.
+    At start ('fm chat --help'): --model, --instructions, --sampling, --temperature, --max-tokens,
+      --context-size, --guardrails, --summarize-at, --verbose, --resume FILE, --session NAME
+      (saved after every turn), --no-history; 'fm chat "PROMPT"' or piped input answers once.
     """
 }

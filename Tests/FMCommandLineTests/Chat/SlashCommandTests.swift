@@ -71,7 +71,7 @@ import Testing
       "/set context-size",
       "/set guardrails", "/set summarize-at", "/set verbose", "/show info", "/show parameters", "/show instructions",
       "/show tokens", "/show transcript", "/clear", "/regen", "/summarize", "/read", "/save", "/load", "/help", "/bye",
-      "\"\"\"", "Ctrl+C", "Ctrl+D", "Ctrl+L", "Context Window",
+      "\"\"\"", "--resume", "--session", "--no-history", "Ctrl+C", "Ctrl+D", "Ctrl+L", "Context Window",
     ] {
       #expect(ChatHelp.text.contains(word), "help lacks \(word)")
     }
