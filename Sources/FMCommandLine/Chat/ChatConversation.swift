@@ -14,10 +14,12 @@ final class ChatConversation {
   private(set) var lastPrompt: String?
 
   /// Starts a chat; with `transcript`, continues that conversation.
-  init(settings: ChatSettings, transcript: Transcript? = nil) {
+  /// - Parameter model: the model to start on; by default the one `settings` name (tests pass
+  ///   a scripted one).
+  init(settings: ChatSettings, model: SystemLanguageModel? = nil, transcript: Transcript? = nil) {
     self.settings = settings
-    model = settings.makeModel()
-    session = Self.session(model: model, settings: settings, transcript: transcript)
+    self.model = model ?? settings.makeModel()
+    session = Self.session(model: self.model, settings: settings, transcript: transcript)
   }
 
   private static func session(model: SystemLanguageModel, settings: ChatSettings, transcript: Transcript?)
