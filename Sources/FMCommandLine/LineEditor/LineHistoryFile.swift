@@ -35,7 +35,7 @@ struct LineHistoryFile: Sendable {
     try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     if !FileManager.default.fileExists(atPath: url.path) {
       // History may hold secrets typed into prompts: only the user may read it.
-      FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600])
+      _ = FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600])
     }
     guard let handle = try? FileHandle(forWritingTo: url) else { return }
     defer { try? handle.close() }
