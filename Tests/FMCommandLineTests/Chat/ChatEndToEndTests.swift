@@ -106,7 +106,7 @@ import Testing
   @Test(.enabled(if: modelIsPresent))
   func smallContextOverflowsIsSummarisedAndGoesOn() throws {
     defer { state.remove() }
-    let terminal = try chat(["--context-size", "256", "--max-tokens", "24", "--sampling", "greedy", "--no-history"])
+    let terminal = try chat(["--context-size", "160", "--max-tokens", "16", "--sampling", "greedy", "--no-history"])
     var mark = try terminal.waitFor(">>> ")
     let topics = ["the history of Rome", "how bread is baked", "why the sea is salty", "how bees make honey"]
     for topic in topics where !terminal.output.contains("context full") {
@@ -117,7 +117,7 @@ import Testing
     let notice = try #require(terminal.output.range(of: "context full — "))
     #expect(terminal.output.contains("context full — summarised"))
     // The chat went on: the prompt that overflowed was answered after the notice.
-    #expect(terminal.output[notice.upperBound...].contains("/256 tokens"))
+    #expect(terminal.output[notice.upperBound...].contains("/160 tokens"))
     terminal.send("/bye\r")
     #expect(try terminal.waitForExit() == 0)
   }
