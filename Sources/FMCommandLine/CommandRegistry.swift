@@ -4,6 +4,7 @@
 enum CommandRegistry {
   static var commands: [any Subcommand.Type] {
     [
+      ChatCommand.self,
       RespondCommand.self,
       GenerateCommand.self,
       MenuCommand.self,

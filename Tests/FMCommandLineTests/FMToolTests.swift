@@ -53,7 +53,6 @@ private struct Run {
   }
 
   @Test(arguments: [
-    (["bogus"], "fm: unknown command 'bogus'; commands: respond, generate, menu, models (see 'fm --help')\n"),
     (["--verbose"], "fm: unknown option '--verbose' (see 'fm --help')\n"),
     (["models", "--bad"], "fm: unknown option '--bad' for 'fm models' (see 'fm models --help')\n"),
     (["models", "extra"], "fm: unexpected argument 'extra' for 'fm models'\n"),
@@ -65,6 +64,13 @@ private struct Run {
     #expect(run.code == .usage)
     #expect(run.standardError == message)
     #expect(run.standardOutput.isEmpty)
+  }
+
+  @Test func unknownCommandListsTheRegisteredCommands() async {
+    let run = await Run(["bogus"], store: store)
+    let names = CommandRegistry.commands.map { $0.name }.joined(separator: ", ")
+    #expect(run.code == .usage)
+    #expect(run.standardError == "fm: unknown command 'bogus'; commands: \(names) (see 'fm --help')\n")
   }
 
   @Test func pullOfAnUnknownModelIsAUsageError() async {

@@ -1,0 +1,123 @@
+import Foundation
+import FoundationModels
+import InferenceEngine
+
+/// `fm chat`: the book's chat app in the terminal (a REPL), or one answer with a prompt.
+enum ChatCommand: Subcommand {
+  static let name = "chat"
+  static let abstract = "Chat with the model (streaming, history, slash commands, saved sessions)."
+  static let synopsis = "[PROMPT]"
+  static let discussion = """
+    Without PROMPT on a terminal, opens the chat; type /help there for every command and key.
+    With PROMPT, or with standard input not a terminal (its text goes before PROMPT), answers
+    once and exits. After each reply it shows the tokens of the prompt and the reply and
+    "Context Window: used/size tokens"; when the context window is full the conversation is
+    summarised in a second session and the chat goes on.
+
+    History is kept in $XDG_STATE_HOME/fm/history (~/.local/state/fm/history); --no-history or
+    FM_NO_HISTORY=1 turns it off. --session NAME keeps the chat in
+    $XDG_STATE_HOME/fm/sessions/NAME.json, saved after every turn and continued next time.
+    Exit codes: 0 done, 1 error, 64 usage error, 130 interrupted.
+    """
+  static let options: [CommandLineOption] =
+    ModelOptions.options + [
+      .option("--instructions", "-i", value: "TEXT", help: "instructions for the session"),
+      .option("--guardrails", value: "MODE", help: "default | permissive (permissive content transformations)"),
+      .option(
+        "--summarize-at", value: "PERCENT", help: "summarise once the context is this full (default: on overflow)"),
+      .option("--resume", value: "FILE", help: "continue a chat saved with /save"),
+      .option("--session", value: "NAME", help: "continue the named chat and save it after every turn"),
+      .flag("--no-history", help: "do not read or write the line history"),
+      .flag("--verbose", "-v", help: "print token counts and speed after each reply on standard error"),
+    ]
+
+  static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
+    let sessionFile = try arguments.value("--session").map {
+      try sessionURL(named: $0, environment: context.environment)
+    }
+    var saved: ChatSaveFile?
+    if let path = arguments.value("--resume") {
+      saved = try ChatSaveFile.read(from: URL(fileURLWithPath: path))
+    } else if let sessionFile, FileManager.default.fileExists(atPath: sessionFile.path) {
+      saved = try ChatSaveFile.read(from: sessionFile)
+    }
+    let settings = try ChatSettings(arguments, saved: saved?.settings, environment: context.environment)
+    let oneShot = !arguments.positionals.isEmpty || isatty(STDIN_FILENO) == 0
+    let prompt = oneShot ? try PromptInput.read(arguments.positionals, context: context) : nil
+
+    let conversation = ChatConversation(settings: settings, transcript: saved?.transcript)
+    try await fetchIfMissing(conversation.model, named: settings.model, context: context)
+    // Until the model is loaded Ctrl+C keeps its default effect (exit); from then on it stops replies.
+    try await ProgressSpinner.during("loading \(settings.model)…", output: context.standardError) {
+      // Counting the transcript's tokens loads the model, so the first reply does not wait for it.
+      _ = try await conversation.contextUsed()
+    }
+    let work = InterruptibleWork()
+    let interrupt = InterruptSignal { work.interrupt() }
+    defer { interrupt.stop() }
+
+    if let prompt {
+      let turn = ChatTurn(
+        conversation: conversation, context: context, work: work, showsStatus: context.standardOutput.isTerminal)
+      let outcome = await turn.send(prompt)
+      if let sessionFile { try conversation.saveFile.write(to: sessionFile) }
+      switch outcome {
+      case .answered: return .success
+      case .interrupted: return .interrupted
+      case .failed: return .failure
+      }
+    }
+    return await runInteractive(
+      conversation, context: context, work: work, arguments: arguments, sessionFile: sessionFile)
+  }
+
+  private static func runInteractive(
+    _ conversation: ChatConversation, context: CommandContext, work: InterruptibleWork, arguments: ParsedArguments,
+    sessionFile: URL?
+  ) async -> ExitCode {
+    // The editor draws on standard output, or on standard error when the reply goes to a file.
+    let screen = context.standardOutput.isTerminal ? context.standardOutput : context.standardError
+    let drawDescriptor = context.standardOutput.isTerminal ? STDOUT_FILENO : STDERR_FILENO
+    guard let terminal = TerminalMode(descriptor: STDIN_FILENO, outputDescriptor: drawDescriptor) else {
+      context.standardError.line("fm: error: standard input is not a terminal")
+      return .failure
+    }
+    let termination = TerminationSignals { terminal.restore() }
+    defer {
+      terminal.restore()
+      termination.stop()
+    }
+    let historyOff = arguments.flag("--no-history") || !(context.environment["FM_NO_HISTORY"] ?? "").isEmpty
+    let history = historyOff ? nil : LineHistoryFile(url: LineHistoryFile.defaultURL(environment: context.environment))
+    let reader = TerminalLineReader(terminal: terminal, output: screen, historyFile: history)
+    conversation.session.prewarm()
+    let turn = ChatTurn(conversation: conversation, context: context, work: work, showsStatus: true)
+    let repl = ChatREPL(
+      conversation: conversation, context: context, reader: reader, turn: turn, sessionFile: sessionFile)
+    return await repl.run()
+  }
+
+  /// Pulls a catalogue model that is not in the cache yet, with progress on standard error, so
+  /// a first `fm chat` says what it is doing instead of failing.
+  /// - Throws: `ChatError` for a missing model that is not in the catalogue (a wrong path).
+  private static func fetchIfMissing(_ model: SystemLanguageModel, named name: String, context: CommandContext)
+    async throws
+  {
+    guard !model.isAvailable else { return }
+    guard let descriptor = ModelCatalog.model(named: name) else {
+      let names = ModelCatalog.all.map(\.name).joined(separator: ", ")
+      throw ChatError("no model '\(name)': give a GGUF file or one of \(names)")
+    }
+    let view = PullProgressView(model: descriptor, output: context.standardError)
+    try await context.modelStore.pull(descriptor) { view.show($0) }
+  }
+
+  /// `$XDG_STATE_HOME/fm/sessions/NAME.json`.
+  /// - Throws: `UsageError` for a name that is not a plain file name.
+  static func sessionURL(named name: String, environment: [String: String]) throws -> URL {
+    guard !name.isEmpty, !name.contains("/"), !name.hasPrefix(".") else {
+      throw UsageError("--session needs a plain name (letters, digits, - and _), not '\(name)'")
+    }
+    return StateDirectory.url(environment: environment).appendingPathComponent("sessions/\(name).json")
+  }
+}

@@ -1,0 +1,143 @@
+import FoundationModels
+
+/// The chat's state: its settings, the model they describe, and the one session the chat keeps
+/// across turns. Every change goes through FoundationModels' public API: a new setting that
+/// needs another model (context size, guardrails) continues the same transcript in a new
+/// session; new instructions start a new chat, as in the book's app.
+///
+/// Used from the chat's one task only (not `Sendable`).
+final class ChatConversation {
+  private(set) var settings: ChatSettings
+  private(set) var model: SystemLanguageModel
+  private(set) var session: LanguageModelSession
+  /// The last prompt sent, for `/regen`.
+  private(set) var lastPrompt: String?
+
+  /// Starts a chat; with `transcript`, continues that conversation.
+  /// - Parameter model: the model to start on; by default the one `settings` name (tests pass
+  ///   a scripted one).
+  init(settings: ChatSettings, model: SystemLanguageModel? = nil, transcript: Transcript? = nil) {
+    self.settings = settings
+    self.model = model ?? settings.makeModel()
+    session = Self.session(model: self.model, settings: settings, transcript: transcript)
+  }
+
+  private static func session(model: SystemLanguageModel, settings: ChatSettings, transcript: Transcript?)
+    -> LanguageModelSession
+  {
+    if let transcript { return LanguageModelSession(model: model, transcript: transcript) }
+    return LanguageModelSession(model: model, instructions: settings.instructions)
+  }
+
+  /// The transcript of the session.
+  var transcript: Transcript { session.transcript }
+
+  /// Starts a new session with the same instructions (`/clear`).
+  func clear() {
+    session = Self.session(model: model, settings: settings, transcript: nil)
+    lastPrompt = nil
+  }
+
+  /// Continues with `transcript` in a new session (after compaction, `/regen`).
+  func replaceTranscript(_ transcript: Transcript) {
+    session = LanguageModelSession(model: model, transcript: transcript)
+  }
+
+  /// Replaces settings and transcript with a saved chat's (`/load`).
+  func restore(_ file: ChatSaveFile) {
+    settings = file.settings
+    model = settings.makeModel()
+    session = LanguageModelSession(model: model, transcript: file.transcript)
+    lastPrompt = nil
+  }
+
+  /// The chat as a save file.
+  var saveFile: ChatSaveFile {
+    ChatSaveFile(settings: settings, transcript: session.transcript)
+  }
+
+  /// Records the prompt about to be sent.
+  func willSend(_ prompt: String) {
+    lastPrompt = prompt
+  }
+
+  /// Applies a `/set` change.
+  /// - Returns: what changed, for the user.
+  func apply(_ change: SlashCommand.SettingChange) -> String {
+    switch change {
+    case .instructions(let instructions):
+      settings.instructions = instructions
+      clear()
+      return instructions == nil ? "Instructions removed; new chat started." : "Instructions set; new chat started."
+    case .temperature(let temperature):
+      settings.temperature = temperature
+      return "temperature \(temperature.map { String($0) } ?? "default")"
+    case .sampling(let sampling):
+      settings.sampling = sampling
+      return "sampling \(sampling.description)"
+    case .maximumResponseTokens(let maximum):
+      settings.maximumResponseTokens = maximum
+      return "max-tokens \(maximum.map(String.init) ?? "none")"
+    case .verbose(let verbose):
+      settings.verbose = verbose
+      return verbose ? "Statistics on." : "Statistics off."
+    case .summarizeAt(let percent):
+      settings.summarizeAt = percent
+      return percent.map { "Summarising once the context is \($0) % full." } ?? "Summarising only on overflow."
+    case .contextSize(let size):
+      settings.contextSize = size
+      rebuildModel()
+      return "context size \(model.contextSize) tokens"
+    case .guardrails(let permissive):
+      settings.permissiveGuardrails = permissive
+      rebuildModel()
+      return permissive ? "guardrails permissive (content transformations)" : "guardrails default"
+    }
+  }
+
+  /// A new model for changed model settings, continuing the conversation so far.
+  private func rebuildModel() {
+    let transcript = session.transcript
+    model = settings.makeModel()
+    session = LanguageModelSession(model: model, transcript: transcript)
+  }
+
+  /// The last prompt, with the transcript put back to before it was answered (`/regen`).
+  /// - Returns: nil when nothing was sent yet.
+  func takeLastPromptForRegeneration() -> String? {
+    guard let lastPrompt else { return nil }
+    var entries = Array(session.transcript)
+    // A reply that was stopped or failed never reached the transcript; only a complete one is removed.
+    if case .response? = entries.last, entries.count >= 2, case .prompt = entries[entries.count - 2] {
+      entries.removeLast(2)
+      replaceTranscript(Transcript(entries: entries))
+    }
+    return lastPrompt
+  }
+
+  /// Tokens the transcript takes in the context window (`tokenCount(for: transcript)`).
+  func contextUsed() async throws -> Int {
+    try await model.tokenCount(for: session.transcript)
+  }
+
+  /// Tokens kept free for the next prompt and reply when compacting.
+  var compactionReserve: Int {
+    min(settings.maximumResponseTokens ?? Int.max, model.contextSize / 4)
+  }
+
+  /// A compactor on this chat's model: its summaries come from a second session.
+  func makeCompactor() async throws -> ContextCompactor {
+    let model = model
+    let summaryTokens = max(model.contextSize / 4, 32)
+    let instructionTokens = try await model.tokenCount(for: Instructions(ContextCompactor.summaryInstructions))
+    return ContextCompactor(
+      contextSize: model.contextSize, reserve: compactionReserve,
+      summaryInputBudget: model.contextSize - summaryTokens - instructionTokens - 16,
+      countTokens: { try await model.tokenCount(for: $0) },
+      summarize: { dialogue in
+        let summarizer = LanguageModelSession(model: model, instructions: ContextCompactor.summaryInstructions)
+        let options = GenerationOptions(sampling: .greedy, maximumResponseTokens: summaryTokens)
+        return try await summarizer.respond(to: dialogue, options: options).content
+      })
+  }
+}

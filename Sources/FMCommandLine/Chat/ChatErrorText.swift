@@ -1,0 +1,30 @@
+import Foundation
+import FoundationModels
+
+/// Errors as the chat prints them: one friendly line, naming the guardrail or the limit hit.
+enum ChatErrorText {
+  static func describe(_ error: any Error) -> String {
+    switch error {
+    case let error as LanguageModelSession.GenerationError:
+      switch error {
+      case .guardrailViolation:
+        return "Guardrail violation: the system's safety guardrails were triggered by the prompt or the "
+          + "response. Rephrase it, or try '/set guardrails permissive' for content transformations."
+      case .exceededContextWindowSize(let context):
+        return "The context window is full. \(context.debugDescription)"
+      case .assetsUnavailable(let context):
+        return "The model is unavailable: \(context.debugDescription)"
+      case .refusal(_, let context):
+        return "The model refused: \(context.debugDescription)"
+      default:
+        return error.errorDescription ?? "\(error)"
+      }
+    case is CancellationError:
+      return "interrupted"
+    case let error as LocalizedError:
+      return error.errorDescription ?? "\(error)"
+    default:
+      return "\(error)"
+    }
+  }
+}

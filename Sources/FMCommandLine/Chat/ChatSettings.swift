@@ -1,0 +1,47 @@
+import FoundationModels
+
+/// Everything the user can change with `/set` (and the matching flags); saved with a chat.
+struct ChatSettings: Codable, Equatable, Sendable {
+  /// The model's catalogue name or GGUF path.
+  var model: String
+  /// Tokens per session; nil for the model's default (4096).
+  var contextSize: Int?
+  /// The session's instructions; nil for none (the model's default system prompt).
+  var instructions: String?
+  /// 0...1, or nil for the system default.
+  var temperature: Double?
+  var sampling: SamplingSetting = .system
+  /// The most tokens one reply may have; nil for no limit but the context.
+  var maximumResponseTokens: Int?
+  /// Whether string replies skip the guardrails (`.permissiveContentTransformations`).
+  var permissiveGuardrails = false
+  /// Print usage statistics after each reply.
+  var verbose = false
+  /// Summarise the conversation once the context is this full (percent); nil to wait for overflow.
+  var summarizeAt: Int?
+
+  /// The options each request is sent with.
+  var generationOptions: GenerationOptions {
+    GenerationOptions(sampling: sampling.mode, temperature: temperature, maximumResponseTokens: maximumResponseTokens)
+  }
+
+  /// The model these settings describe.
+  func makeModel() -> SystemLanguageModel {
+    SystemLanguageModel(
+      name: model, contextSize: contextSize,
+      guardrails: permissiveGuardrails ? .permissiveContentTransformations : .default)
+  }
+
+  /// `/show parameters`: one setting per line.
+  var parameterLines: [String] {
+    [
+      "temperature      \(temperature.map { String($0) } ?? "default")",
+      "sampling         \(sampling.description)",
+      "max-tokens       \(maximumResponseTokens.map(String.init) ?? "none")",
+      "context-size     \(contextSize.map(String.init) ?? "default")",
+      "guardrails       \(permissiveGuardrails ? "permissive" : "default")",
+      "summarize-at     \(summarizeAt.map { "\($0) %" } ?? "off (summarise when the context overflows)")",
+      "verbose          \(verbose ? "on" : "off")",
+    ]
+  }
+}

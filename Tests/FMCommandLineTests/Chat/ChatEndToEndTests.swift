@@ -1,0 +1,166 @@
+import FMTestSupport
+import Foundation
+import Testing
+
+/// `fm chat` run as a user would: the built binary on a pseudo-terminal (or pipes), with the
+/// small model `smollm2-135m`. Replies are kept to a few tokens, since SmolLM2 with greedy
+/// sampling can repeat itself until the context is full.
+@Suite(.serialized) struct ChatEndToEndTests {
+  private let state: TemporaryDirectory
+
+  init() throws {
+    state = try TemporaryDirectory()
+  }
+
+  private var environment: [String: String] {
+    var environment = ProcessInfo.processInfo.environment
+    environment["NO_COLOR"] = "1"
+    environment["TERM"] = "xterm"
+    environment["XDG_STATE_HOME"] = state.url.path
+    return environment
+  }
+
+  private func chat(_ arguments: [String]) throws -> PseudoTerminalProcess {
+    try PseudoTerminalProcess(
+      FMBinary.url(), arguments: ["chat", "--model", "smollm2-135m"] + arguments, environment: environment)
+  }
+
+  private static var modelIsPresent: Bool {
+    FileManager.default.fileExists(atPath: TestModels.smolLM2Path)
+  }
+
+  @Test(.enabled(if: modelIsPresent))
+  func unknownCommandStreamedReplyCtrlCSaveAndSession() throws {
+    defer { state.remove() }
+    let saved = state.url.appendingPathComponent("chat.json")
+    let terminal = try chat(["--max-tokens", "8", "--sampling", "greedy", "--session", "e2e"])
+    var mark = try terminal.waitFor(">>> ")
+    terminal.send("/frobnicate\r")
+    mark = try terminal.waitFor("unknown command '/frobnicate'", after: mark)
+    terminal.send("/show transcript\r")
+    mark = try terminal.waitFor("(empty)", after: mark)
+
+    terminal.send("What is the capital of France?\r")
+    mark = try terminal.waitFor("Context Window: ", after: mark)
+    mark = try terminal.waitFor("/4096 tokens", after: mark)
+    #expect(terminal.output.contains("reply [8 tokens]"))
+
+    terminal.send("/set max-tokens 2000\r")
+    mark = try terminal.waitFor("max-tokens 2000", after: mark)
+    terminal.send("Write a very long story about a dragon and a knight.\r")
+    // Some text of the reply, then Ctrl+C. The editor turns bracketed paste off when it hands
+    // the terminal to the reply (signals on), so Ctrl+C after that raises SIGINT.
+    mark = try terminal.waitFor("Write a very long story about a dragon and a knight.", after: mark)
+    mark = try terminal.waitFor("\u{1B}[?2004l", after: mark)
+    terminal.waitForMoreOutput(10)
+    terminal.send("\u{3}")
+    mark = try terminal.waitFor("[stopped]", after: mark)
+    mark = try terminal.waitFor(">>> ", after: mark)
+    terminal.send("\u{3}")
+    mark = try terminal.waitFor("Use Ctrl+D or /bye", after: mark)
+
+    terminal.send("/save \(saved.path)\r")
+    mark = try terminal.waitFor("Saved to", after: mark)
+    terminal.send("/bye\r")
+    #expect(try terminal.waitForExit() == 0)
+
+    let file = try JSONSerialization.jsonObject(with: Data(contentsOf: saved)) as? [String: Any]
+    #expect(file?["model"] as? String == "smollm2-135m")
+    #expect((file?["settings"] as? [String: Any])?["maximumResponseTokens"] as? Int == 2000)
+    let transcript = try #require(file?["transcript"] as? [String: Any])
+    #expect(transcript["version"] != nil, "the transcript is in FoundationModels' JSON form")
+    let session = state.url.appendingPathComponent("fm/sessions/e2e.json")
+    #expect(FileManager.default.fileExists(atPath: session.path), "--session saves after every turn")
+
+    // The saved chat continues with --resume: the earlier prompt is in its transcript.
+    let resumed = try chat(["--resume", saved.path])
+    mark = try resumed.waitFor(">>> ")
+    resumed.send("/show transcript\r")
+    mark = try resumed.waitFor("What is the capital of France?", after: mark)
+    resumed.send("/show parameters\r")
+    mark = try resumed.waitFor("max-tokens       2000", after: mark)
+    resumed.send("\u{4}")
+    #expect(try resumed.waitForExit() == 0)
+  }
+
+  @Test(.enabled(if: modelIsPresent))
+  func seededTopKIsReproducibleAcrossRuns() throws {
+    defer { state.remove() }
+    var replies: [String] = []
+    for _ in 0..<2 {
+      let terminal = try chat(["--max-tokens", "12", "--no-history"])
+      var mark = try terminal.waitFor(">>> ")
+      terminal.send("/set sampling top-k 5 seed 7\r")
+      mark = try terminal.waitFor("sampling top-k 5 seed 7", after: mark)
+      terminal.send("Name three colors.\r")
+      let start = try terminal.waitFor("Name three colors.", after: mark)
+      let end = try terminal.waitFor("Context Window:", after: start)
+      replies.append(String(terminal.output[start..<end]))
+      terminal.send("/bye\r")
+      #expect(try terminal.waitForExit() == 0)
+    }
+    #expect(replies[0] == replies[1])
+    #expect(replies[0].contains("reply [12 tokens]"))
+  }
+
+  @Test(.enabled(if: modelIsPresent))
+  func smallContextOverflowsIsSummarisedAndGoesOn() throws {
+    defer { state.remove() }
+    let terminal = try chat(["--context-size", "160", "--max-tokens", "16", "--sampling", "greedy", "--no-history"])
+    var mark = try terminal.waitFor(">>> ")
+    let topics = ["the history of Rome", "how bread is baked", "why the sea is salty", "how bees make honey"]
+    for topic in topics where !terminal.output.contains("context full") {
+      terminal.send(
+        "Please explain to me in a few plain sentences, as a teacher would, \(topic), and why it matters.\r")
+      mark = try terminal.waitFor("Context Window: ", after: mark)
+    }
+    let notice = try #require(terminal.output.range(of: "context full — "))
+    #expect(terminal.output.contains("context full — summarised"))
+    // The chat went on: the prompt that overflowed was answered after the notice.
+    #expect(terminal.output[notice.upperBound...].contains("/160 tokens"))
+    terminal.send("/bye\r")
+    #expect(try terminal.waitForExit() == 0)
+  }
+
+  @Test(.enabled(if: modelIsPresent))
+  func pipedStandardInputAnswersOnceWithoutChrome() throws {
+    defer { state.remove() }
+    let process = Process()
+    process.executableURL = try FMBinary.url()
+    process.arguments = ["chat", "--model", "smollm2-135m", "--max-tokens", "6", "--sampling", "greedy"]
+    process.environment = environment
+    let input = Pipe()
+    let output = Pipe()
+    let errors = Pipe()
+    process.standardInput = input
+    process.standardOutput = output
+    process.standardError = errors
+    try process.run()
+    input.fileHandleForWriting.write(Data("Say hello.".utf8))
+    try input.fileHandleForWriting.close()
+    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0)
+    #expect(!text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
+    #expect(!text.contains("\u{1B}"), "no escape codes into a pipe")
+    #expect(!text.contains("Context Window"), "no chrome when standard output is not a terminal")
+    #expect(!text.contains(">>>"))
+  }
+
+  @Test(arguments: [["--temperature", "7"], ["--bogus"], ["--sampling", "top-k:0"], ["--session", "../x"]])
+  func usageErrorsExit64(arguments: [String]) throws {
+    defer { state.remove() }
+    let process = Process()
+    process.executableURL = try FMBinary.url()
+    process.arguments = ["chat"] + arguments + ["hello"]
+    process.environment = environment
+    process.standardOutput = Pipe()
+    let errors = Pipe()
+    process.standardError = errors
+    try process.run()
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 64)
+    let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    #expect(message.hasPrefix("fm: "))
+  }
+}

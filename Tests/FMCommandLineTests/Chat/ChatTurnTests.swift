@@ -1,0 +1,80 @@
+import FMTestSupport
+import Foundation
+import FoundationModels
+import InferenceEngine
+import Testing
+
+@testable import FMCommandLine
+
+/// A chat turn on a scripted model (no weights): streaming, the token line, and recovery from
+/// a full context window.
+@Suite final class ChatTurnTests {
+  private let directory: TemporaryDirectory
+  private let out = CapturedOutput()
+  private let err = CapturedOutput()
+
+  init() throws {
+    directory = try TemporaryDirectory()
+  }
+
+  deinit {
+    directory.remove()
+  }
+
+  private func turn(contextSize: Int, maximumTokens: Int? = nil) -> ChatTurn {
+    let model = SystemLanguageModel.scripted(
+      .replying("The sea is calm today.", tokens: ["The", " sea", " is", " calm", " today", "."]),
+      contextSize: contextSize)
+    var settings = ChatSettings(model: "scripted")
+    settings.maximumResponseTokens = maximumTokens
+    let context = CommandContext(
+      environment: [:], standardOutput: out.output, standardError: err.output,
+      modelStore: ModelStore(directory: directory.url, source: LocalPartSource([:])))
+    return ChatTurn(
+      conversation: ChatConversation(settings: settings, model: model), context: context, work: InterruptibleWork(),
+      showsStatus: true)
+  }
+
+  @Test func replyStreamsThenTheTokenLine() async {
+    let turn = turn(contextSize: 4096)
+    #expect(await turn.send("Hi") == .answered)
+    #expect(out.text == "The sea is calm today.\n")
+    // Into a pipe, standard output gets only the reply; the token line goes to standard error.
+    #expect(err.text.hasPrefix("prompt ["))
+    #expect(err.text.contains("reply [6 tokens]"))
+    #expect(err.text.contains("Context Window: "))
+    #expect(err.text.hasSuffix("/4096 tokens\n"))
+    #expect(turn.conversation.transcript.count == 2)
+  }
+
+  @Test func overflowIsSummarisedAndThePromptAnswered() async throws {
+    let turn = turn(contextSize: 1200, maximumTokens: 20)
+    let prompt = String(repeating: "Tell me about the sea. ", count: 12)
+    var outcomes: [ChatTurn.Outcome] = []
+    for _ in 0..<8 where !err.text.contains("context full") { outcomes.append(await turn.send(prompt)) }
+    #expect(outcomes.allSatisfy { $0 == .answered }, "\(err.text)")
+    #expect(err.text.contains("context full — summarised"), "\(err.text)")
+    let transcript = turn.conversation.transcript
+    // The summary, then the prompt that overflowed and its answer.
+    #expect(transcript.count == 3)
+    #expect(TranscriptText.text(of: transcript[0]).hasPrefix(ContextCompactor.summaryPrefix))
+    #expect(TranscriptText.text(of: transcript[2]) == "The sea is calm today.")
+  }
+
+  @Test func summariserThatOverflowsFallsBackToTheLatestMessages() async throws {
+    // The summary instructions alone do not fit this context, so summarising fails.
+    let turn = turn(contextSize: 200, maximumTokens: 20)
+    var outcomes: [ChatTurn.Outcome] = []
+    for _ in 0..<8 where !err.text.contains("context full") { outcomes.append(await turn.send("Hi there")) }
+    #expect(outcomes.allSatisfy { $0 == .answered }, "\(err.text)")
+    #expect(err.text.contains("context full — kept the latest messages, dropped"), "\(err.text)")
+    #expect(err.text.contains("summarising failed"))
+    #expect(TranscriptText.text(of: try #require(turn.conversation.transcript.last)) == "The sea is calm today.")
+  }
+
+  @Test func compactingNothingSaysSo() async {
+    let turn = turn(contextSize: 4096)
+    #expect(await !turn.compact(reason: nil))
+    #expect(err.text == "Nothing to summarise.\n")
+  }
+}
