@@ -45,4 +45,15 @@ import Testing
     let header = try await TestModels.smolLM2().tokenize("<|im_start|>assistant\n", parseSpecial: true).count
     #expect(response.usage.inputTokens == beforeResponse + header)
   }
+
+  @Test func countsOfPartsAddUpToTheTranscript() async throws {
+    let instructions = Instructions("Be brief.")
+    let entries: [Transcript.Entry] = [
+      .instructions(.init(segments: [.text(.init(content: "Be brief."))], toolDefinitions: [])),
+      .prompt(.init(segments: [.text(.init(content: "How is the sea?"))])),
+    ]
+    let whole = try await model.tokenCount(for: entries)
+    let parts = try await model.tokenCount(for: instructions) + model.tokenCount(for: "How is the sea?")
+    #expect(whole == parts)
+  }
 }

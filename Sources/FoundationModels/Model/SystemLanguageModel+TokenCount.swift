@@ -1,8 +1,10 @@
 extension SystemLanguageModel {
   /// Matches FoundationModels `tokenCount(for:)` for a prompt: the tokens of the user turn the
-  /// chat template renders around it.
+  /// chat template renders around it (what the prompt adds to a session's context).
   public func tokenCount(for prompt: some PromptRepresentable) async throws -> Int {
-    try await tokenCount(for: [.prompt(Transcript.Prompt(segments: prompt.promptRepresentation.segments))])
+    let entry = Transcript.Entry.prompt(Transcript.Prompt(segments: prompt.promptRepresentation.segments))
+    // A lone prompt renders after the template's default system prompt; leave that out.
+    return try await tokenCount(for: [entry]) - tokenCount(for: [Transcript.Entry]())
   }
 
   /// Matches FoundationModels `tokenCount(for:)` for instructions: the system turn they become.
