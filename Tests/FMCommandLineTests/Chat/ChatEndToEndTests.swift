@@ -125,22 +125,11 @@ import Testing
   @Test(.enabled(if: modelIsPresent))
   func pipedStandardInputAnswersOnceWithoutChrome() throws {
     defer { state.remove() }
-    let process = Process()
-    process.executableURL = try FMBinary.url()
-    process.arguments = ["chat", "--model", "smollm2-135m", "--max-tokens", "6", "--sampling", "greedy"]
-    process.environment = environment
-    let input = Pipe()
-    let output = Pipe()
-    let errors = Pipe()
-    process.standardInput = input
-    process.standardOutput = output
-    process.standardError = errors
-    try process.run()
-    input.fileHandleForWriting.write(Data("Say hello.".utf8))
-    try input.fileHandleForWriting.close()
-    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0)
+    let result = try FMBinary.run(
+      ["chat", "--model", "smollm2-135m", "--max-tokens", "6", "--sampling", "greedy"], input: "Say hello.",
+      environment: environment)
+    let text = result.standardOutput
+    #expect(result.status == 0)
     #expect(!text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
     #expect(!text.contains("\u{1B}"), "no escape codes into a pipe")
     #expect(!text.contains("Context Window"), "no chrome when standard output is not a terminal")
@@ -150,17 +139,9 @@ import Testing
   @Test(arguments: [["--temperature", "7"], ["--bogus"], ["--sampling", "top-k:0"], ["--session", "../x"]])
   func usageErrorsExit64(arguments: [String]) throws {
     defer { state.remove() }
-    let process = Process()
-    process.executableURL = try FMBinary.url()
-    process.arguments = ["chat"] + arguments + ["hello"]
-    process.environment = environment
-    process.standardOutput = Pipe()
-    let errors = Pipe()
-    process.standardError = errors
-    try process.run()
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 64)
-    let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let result = try FMBinary.run(["chat"] + arguments + ["hello"], environment: environment)
+    #expect(result.status == 64)
+    let message = result.standardError
     #expect(message.hasPrefix("fm: "))
   }
 }
