@@ -148,3 +148,45 @@ import Testing
     #expect(error?.message.count ?? 0 > path.count + 20, "the message says why: \(error?.message ?? "")")
   }
 }
+
+@Suite struct LlamaPrefillCancellationTests {
+  @Test func cancellingDuringALongPrefillStopsItAndKeepsWhatWasEvaluated() async throws {
+    let model = try await TestModels.smolLM2()
+    let session = InferenceSession(model: model, configuration: ContextConfiguration(contextSize: 2048, batchSize: 64))
+    let text = String(repeating: "The river runs to the sea and the sea is wide and deep. ", count: 110)
+    let prompt = Array(model.tokenize(text, parseSpecial: false).prefix(1500))
+    let started = ContinuousClock.now
+    let consumer = Task {
+      for try await _ in session.generate(GenerationRequest(promptTokens: prompt, maximumTokens: 4)) {}
+    }
+    try await Task.sleep(for: .milliseconds(300))
+    consumer.cancel()
+    _ = await consumer.result
+    let cached = try await session.cachedTokens()
+    let stoppedAfter = ContinuousClock.now - started
+    #expect(cached.count < prompt.count, "the prefill was stopped part-way")
+    #expect(cached == Array(prompt.prefix(cached.count)), "the cache holds exactly the evaluated prefix")
+    #expect(stoppedAfter < .seconds(4))
+    // The next request reuses what was evaluated and completes.
+    let next = Array(prompt.prefix(cached.count + 8))
+    let result = try await session.record(GenerationRequest(promptTokens: next, maximumTokens: 2))
+    #expect(result.summary.usage.cachedPromptTokens == cached.count)
+  }
+
+  @Test func anUnknownArchitectureIsAClearError() throws {
+    let source = try Data(contentsOf: URL(fileURLWithPath: TestModels.smolLM2Path))
+    var bytes = [UInt8](source)
+    // Rename the architecture in the GGUF header ("llama" → "lxxma"): same length, same layout.
+    let key = Array("general.architecture".utf8)
+    let keyIndex = try #require(bytes.indices.first { bytes[$0..<min($0 + key.count, bytes.count)].elementsEqual(key) })
+    let valueIndex = keyIndex + key.count + 4 + 8  // type (u32), string length (u64)
+    #expect(Array(bytes[valueIndex..<valueIndex + 5]) == Array("llama".utf8))
+    bytes.replaceSubrange(valueIndex..<valueIndex + 5, with: Array("lxxma".utf8))
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("fm-arch-\(UUID().uuidString).gguf").path
+    try Data(bytes).write(to: URL(fileURLWithPath: path))
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let error = #expect(throws: EngineError.self) { try LlamaModel(path: path) }
+    #expect(error?.code == .unsupportedArchitecture)
+    #expect(error?.message.contains("lxxma") == true)
+  }
+}
