@@ -164,8 +164,8 @@ extension JSONGrammar.StringSpec {
     if let maxLength, Int(c.length) >= maxLength { return nil }
     c.length = Int32(min(Int(c.length) + 1, lengthCap))
     for i in automata.indices {
-      guard let next = automata[i].next(c.regexStates[i], value) else { return nil }
-      c.regexStates[i] = next
+      guard let next = automata[i].next(c.regexState(i), value) else { return nil }
+      c.setRegexState(i, next)
     }
     if let names, c.nameNode >= 0 {
       if let s = Unicode.Scalar(value) {
