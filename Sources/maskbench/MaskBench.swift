@@ -9,6 +9,8 @@ struct MaskBench {
   var p6Schemas = 100
   var vocabularySize = 151_936
   var verbose = false
+  /// A GGUF file whose tokenizer vocabulary replaces the synthetic one for P6.
+  var ggufPath: String?
   /// When set, run the JSON-Schema-Test-Suite in this folder instead of the corpus.
   var suiteDirectory: URL?
   /// Keywords outside every JSON Schema vocabulary are annotations here (validators ignore
@@ -30,12 +32,13 @@ struct MaskBench {
       case "--p6-schemas": p6Schemas = args.popFirst().flatMap { Int($0) } ?? p6Schemas
       case "--vocabulary-size": vocabularySize = args.popFirst().flatMap { Int($0) } ?? vocabularySize
       case "--verbose": verbose = true
+      case "--gguf-vocabulary": ggufPath = args.popFirst()
       case "--test-suite": suiteDirectory = args.popFirst().map { URL(fileURLWithPath: $0) }
       case "--accept-unknown-keywords": options.acceptsUnknownKeywords = true
       case "--strict": options.acceptsUnknownKeywords = false
       case "--closed-objects": options.closesObjectsByDefault = true
       default:
-        print("usage: maskbench [--test-suite DIR] [--data DIR] [--limit N] [--p6-schemas N] [--vocabulary-size N] [--verbose] [--strict] [--closed-objects]")
+        print("usage: maskbench [--test-suite DIR] [--gguf-vocabulary FILE] [--data DIR] [--limit N] [--p6-schemas N] [--vocabulary-size N] [--verbose] [--strict] [--closed-objects]")
         exit(2)
       }
     }
@@ -152,7 +155,20 @@ struct MaskBench {
       ("figure", "P7"), ("schemas", compileMs.count), ("median_ms", compileMs.percentile(50)),
       ("p99_ms", compileMs.percentile(99)), ("max_ms", compileMs.max), ("target_median_ms", 5.0),
     ]))
-    runP6(compiled, vocabulary: vocabulary)
+    if let ggufPath {
+      do {
+        let (real, seconds) = try measure { try GGUFVocabulary.load(path: ggufPath) }
+        print(jsonLine([
+          ("figure", "vocabulary"), ("source", ggufPath), ("tokens", real.count), ("trieNodes", real.trieNodeCount),
+          ("buildSeconds", seconds),
+        ]))
+        runP6(compiled, vocabulary: real)
+      } catch {
+        print("maskbench: \(error)")
+      }
+    } else {
+      runP6(compiled, vocabulary: vocabulary)
+    }
   }
 
   /// Mask time per generated token: for a sample of accepted schemas, a fresh constraint
