@@ -93,7 +93,11 @@ struct MaskBench {
       for i in testCase.instances where i.isValid { texts.append(Array(i.data.compactText.utf8)) }
     }
     let (vocabulary, vocabularySeconds) = measure { SyntheticVocabulary.build(size: vocabularySize, corpusTexts: texts) }
-    print(jsonLine([("figure", "vocabulary"), ("tokens", vocabulary.count), ("trieNodes", vocabulary.trieNodeCount), ("buildSeconds", vocabularySeconds)]))
+    print(jsonLine([
+      ("figure", "vocabulary"), ("source", "synthetic"), ("tokens", vocabulary.count),
+      ("trieNodes", vocabulary.trieNodeCount), ("nonPlainTrieNodes", vocabulary.nonPlainTrieNodeCount),
+      ("buildSeconds", vocabularySeconds),
+    ]))
 
     var tallies: [String: SubsetTally] = [:]
     var compileMs = Samples()
@@ -160,6 +164,7 @@ struct MaskBench {
         let (real, seconds) = try measure { try GGUFVocabulary.load(path: ggufPath) }
         print(jsonLine([
           ("figure", "vocabulary"), ("source", ggufPath), ("tokens", real.count), ("trieNodes", real.trieNodeCount),
+          ("nonPlainTrieNodes", real.nonPlainTrieNodeCount),
           ("buildSeconds", seconds),
         ]))
         runP6(compiled, vocabulary: real)
@@ -177,6 +182,8 @@ struct MaskBench {
     var cached = Samples()
     var uncached = Samples()
     var inconsistent = 0
+    var bruteForceChecks = 0
+    var bruteForceMismatches = 0
     var steps = 0
     let candidates = compiled.filter { $0.0.testCase.instances.contains { $0.isValid } }
     guard !candidates.isEmpty else { return }
@@ -190,6 +197,10 @@ struct MaskBench {
         let tokens = vocabulary.greedyTokenize(text)
       else { continue }
       let constraint = TokenConstraint(automaton: automaton, vocabulary: vocabulary)
+      // A second automaton answers the brute-force checks, so they warm no cache the
+      // timed one uses.
+      guard let checker = (try? ConstraintAutomaton(document)).map({ TokenConstraint(automaton: $0, vocabulary: vocabulary) })
+      else { continue }
       for token in tokens + vocabulary.endOfSequenceTokens {
         // As deployed: the per-state cache, cold automaton states included.
         let (mask, seconds) = measure { constraint.allowedTokens() }
@@ -197,19 +208,32 @@ struct MaskBench {
         let (_, walkSeconds) = measure { constraint.allowedTokens(cached: false) }
         cached.append(seconds * 1e6)
         uncached.append(walkSeconds * 1e6)
+        if verbose, seconds > 0.001, ProcessInfo.processInfo.environment["MASKBENCH_DEBUG"] != nil {
+          print(automaton.debugDescription(of: constraint.state).replacingOccurrences(of: "GuidedDecoding.", with: ""))
+        }
         if verbose, seconds > 0.001 {
           print("SLOW \(c.name) \(Int(seconds * 1e6))us states=\(automaton.stateCount) at=\(String(decoding: text.prefix(60), as: UTF8.self))")
         }
         steps += 1
         if !mask.contains(token) { inconsistent += 1 }
+        // Every 25th step, compare the whole mask with token-by-token checks.
+        if steps % 25 == 0 {
+          bruteForceChecks += 1
+          for id in 0..<vocabulary.count where mask.contains(id) != checker.allows(token: id) {
+            bruteForceMismatches += 1
+            if verbose { print("MASK MISMATCH \(c.name) token \(id) \(vocabulary.tokens[id])") }
+          }
+        }
         try? constraint.accept(token: token)
+        try? checker.accept(token: token)
       }
     }
     print(jsonLine([
       ("figure", "P6"), ("vocabulary", vocabulary.count), ("steps", steps), ("median_us", cached.percentile(50)),
       ("p99_us", cached.percentile(99)), ("max_us", cached.max), ("uncached_median_us", uncached.percentile(50)),
       ("uncached_p99_us", uncached.percentile(99)),
-      ("maskMissingNextToken", inconsistent), ("target_median_us", 100.0), ("target_p99_us", 1000.0),
+      ("maskMissingNextToken", inconsistent), ("masksCheckedAgainstBruteForce", bruteForceChecks),
+      ("bruteForceMismatches", bruteForceMismatches), ("target_median_us", 100.0), ("target_p99_us", 1000.0),
     ]))
   }
 }

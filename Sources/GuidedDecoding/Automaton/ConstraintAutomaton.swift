@@ -23,8 +23,8 @@ public final class ConstraintAutomaton {
   private(set) var table: UnsafeMutablePointer<Int32>
   private var tableCapacity: Int
   private var completionMemo: [CompletionKey: Bool] = [:]
-  /// Per state: -2 not computed, -1 not inside plain string content, else the limit.
-  private var plainLimits: [Int32] = []
+  /// Per state: the `plainSplit` answer once computed (limit -1: not applicable).
+  private var plainSplits: [(limit: Int, rest: State?)?] = []
 
   static let dead: Int32 = -1
   static let unknown: Int32 = -2
@@ -116,7 +116,7 @@ public final class ConstraintAutomaton {
     configurationIDs[stacks] = id
     configurations.append(Array(stacks))
     finishable.append(stacks.contains { canFinish($0) })
-    plainLimits.append(-2)
+    plainSplits.append(nil)
     return id
   }
 
@@ -128,35 +128,36 @@ public final class ConstraintAutomaton {
     return !spec.isBounded || spec.acceptsFinal(cursor.text)
   }
 
-  /// When every stack of `state` is inside string content that takes any character (no
-  /// pattern, not tracking a key name, between characters): how many more characters fit
-  /// (`Int32.max` for no limit). `nil` otherwise.
-  func plainRunLimit(_ state: State) -> Int? {
+  /// How `state` splits for mask computation: the stacks inside string content that takes
+  /// any character (no pattern, between characters; keys included, since a plain token can
+  /// never close a key) and how many more characters fit for them (`Int.max` for no
+  /// limit), plus a state made of the other stacks, if any. `nil` when no stack qualifies.
+  ///
+  /// A token is allowed when some stack allows it, so the mask is the plain tokens that
+  /// fit, plus whatever the full state allows among the other tokens, plus whatever the
+  /// other stacks allow.
+  func plainSplit(_ state: State) -> (limit: Int, rest: State?)? {
     let i = Int(state.id)
-    if plainLimits[i] == -2 {
-      var limit: Int32 = -1
-      for stack in configurations[i] {
-        let room: Int32
-        switch stack.last {
-        case .string(let node, let cursor)?:
-          guard case .string(let spec) = grammar.nodes[Int(node)], spec.automata.isEmpty, cursor.isBetweenScalars
-          else { return setPlainLimit(i, -1) }
-          room = spec.maxLength.map { Int32($0) - cursor.length } ?? Int32.max
-        case .key(_, let cursor)? where cursor.isBetweenScalars && cursor.nameNode < 0:
-          room = Int32.max
-        default:
-          return setPlainLimit(i, -1)
+    if let known = plainSplits[i] { return known.limit < 0 ? nil : (known.limit, known.rest) }
+    var limit = -1
+    var others = Set<[MatcherFrame]>()
+    for stack in configurations[i] {
+      switch stack.last {
+      case .string(let node, let cursor)? where cursor.isBetweenScalars:
+        if case .string(let spec) = grammar.nodes[Int(node)], spec.automata.isEmpty {
+          limit = max(limit, spec.maxLength.map { $0 - Int(cursor.length) } ?? Int.max)
+        } else {
+          others.insert(stack)
         }
-        limit = max(limit, room)
+      case .key(_, let cursor)? where cursor.isBetweenScalars:
+        limit = Int.max
+      default:
+        others.insert(stack)
       }
-      plainLimits[i] = limit
     }
-    return plainLimits[i] < 0 ? nil : Int(plainLimits[i])
-  }
-
-  private func setPlainLimit(_ i: Int, _ value: Int32) -> Int? {
-    plainLimits[i] = value
-    return value < 0 ? nil : Int(value)
+    let rest = limit >= 0 && !others.isEmpty ? State(id: intern(others)) : nil
+    plainSplits[i] = (limit, rest)
+    return limit < 0 ? nil : (limit, rest)
   }
 
   /// Memoised `StringSpec.canComplete`.

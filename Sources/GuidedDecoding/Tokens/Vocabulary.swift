@@ -68,6 +68,9 @@ public final class Vocabulary: Sendable {
   /// Number of trie nodes (diagnostics).
   public var trieNodeCount: Int { trie.nodeCount }
 
+  /// Number of trie nodes of the tokens that are not plain string content (diagnostics).
+  public var nonPlainTrieNodeCount: Int { nonPlainTrie.nodeCount }
+
   /// The longest token in bytes.
   var maxDepth: Int { trie.maxDepth }
 }
