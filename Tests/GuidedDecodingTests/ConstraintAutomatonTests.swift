@@ -186,6 +186,8 @@ struct OutputCase: CustomTestStringConvertible, Sendable {
     OutputCase(tree, #"{"v":1}"#, true),
     OutputCase(tree, #"{"v":1,"kids":[{"v":2,"kids":[{"v":3}]},{"v":4}]}"#, true),
     OutputCase(tree, #"{"v":1,"kids":[{"v":2,"kids":[{}]}]}"#, false),
+    OutputCase(##"{"type":"array","items":{"$ref":"#item"},"$defs":{"i":{"$anchor":"item","type":"integer"}}}"##, "[1,2]", true),
+    OutputCase(##"{"type":"array","items":{"$ref":"#item"},"$defs":{"i":{"$anchor":"item","type":"integer"}}}"##, "[\"a\"]", false),
   ])
   func recursionThroughReferences(c: OutputCase) throws {
     #expect(try automaton(c.schema).accepts(c.text) == c.accepted)
