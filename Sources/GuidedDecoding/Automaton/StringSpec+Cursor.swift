@@ -49,13 +49,17 @@ extension JSONGrammar.StringSpec {
   static let resolvedFlag: UInt32 = 0x8000_0000
 
   private func jointClass(of scalar: UInt32) -> Int {
-    var lo = 0
-    var hi = representatives.count - 1
-    while lo < hi {
-      let mid = (lo + hi + 1) / 2
-      if representatives[mid] <= scalar { lo = mid } else { hi = mid - 1 }
+    representatives.intervalIndex(of: scalar)
+  }
+
+  /// Every pattern's state after `scalar`, or `nil` when one of them rejects it.
+  private func step(_ states: [Int32], _ scalar: UInt32) -> [Int32]? {
+    var next = states
+    for j in automata.indices {
+      guard let n = automata[j].next(next[j], scalar) else { return nil }
+      next[j] = n
     }
-    return lo
+    return next
   }
 
   private func utf8Range(_ c: StringCursor) -> (UInt32, UInt32) {
@@ -184,16 +188,9 @@ extension JSONGrammar.StringSpec {
       var candidate = max(low, start)
       if (0xD800...0xDFFF).contains(candidate) { candidate = 0xE000 }
       guard candidate <= min(high, end) else { continue }
-      var states = c.regexStates
-      var alive = true
-      for j in automata.indices {
-        guard let next = automata[j].next(states[j], candidate) else {
-          alive = false
-          break
-        }
-        states[j] = next
+      if let states = step(c.regexStates, candidate), complete(states, min(Int(c.length) + 1, lengthCap)) {
+        return true
       }
-      if alive, complete(states, min(Int(c.length) + 1, lengthCap)) { return true }
     }
     return false
   }
@@ -221,16 +218,7 @@ extension JSONGrammar.StringSpec {
       if k.length >= minLength, zip(automata, k.states).allSatisfy({ $0.accepting[Int($1)] }) { return true }
       if let maxLength, k.length >= maxLength { continue }
       for rep in representatives {
-        var next = k.states
-        var alive = true
-        for j in automata.indices {
-          guard let n = automata[j].next(next[j], rep) else {
-            alive = false
-            break
-          }
-          next[j] = n
-        }
-        guard alive else { continue }
+        guard let next = step(k.states, rep) else { continue }
         let key = Key(states: next, length: min(k.length + 1, cap))
         if seen.insert(key).inserted { queue.append(key) }
       }

@@ -44,15 +44,6 @@ final class CodePointAutomaton: Sendable {
       }
     }
     let boundaries = cuts.sorted()
-    func classOf(_ c: UInt32) -> Int {
-      var lo = 0
-      var hi = boundaries.count - 1
-      while lo < hi {
-        let mid = (lo + hi + 1) / 2
-        if boundaries[mid] <= c { lo = mid } else { hi = mid - 1 }
-      }
-      return lo
-    }
     // Which classes each interned set covers.
     let setClasses: [[Bool]] = nfa.sets.map { set in boundaries.map { set.contains($0) } }
 
@@ -114,21 +105,14 @@ final class CodePointAutomaton: Sendable {
     }
     guard live[Int(start)] else { throw SchemaError.invalidPattern(source, reason: "matches nothing") }
     self.boundaries = boundaries
-    self.asciiClasses = (0..<128).map { UInt16(classOf(UInt32($0))) }
+    self.asciiClasses = (0..<128).map { UInt16(boundaries.intervalIndex(of: UInt32($0))) }
     self.transitions = transitions
     self.accepting = accepting
     self.start = start
   }
 
   func classIndex(of c: UInt32) -> Int {
-    if c < 128 { return Int(asciiClasses[Int(c)]) }
-    var lo = 0
-    var hi = boundaries.count - 1
-    while lo < hi {
-      let mid = (lo + hi + 1) / 2
-      if boundaries[mid] <= c { lo = mid } else { hi = mid - 1 }
-    }
-    return lo
+    c < 128 ? Int(asciiClasses[Int(c)]) : boundaries.intervalIndex(of: c)
   }
 
   /// The state after reading scalar `c`, or `nil` when no match is possible any more.
