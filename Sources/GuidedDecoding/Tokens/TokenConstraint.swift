@@ -76,16 +76,18 @@ public final class TokenConstraint {
   /// Whether `token` may come next (without building a mask).
   public func allows(token: Int) -> Bool {
     guard !hasEnded, token >= 0, token < vocabulary.count else { return false }
-    if vocabulary.endOfSequenceTokens.contains(token) { return automaton.isComplete(state) }
-    if vocabulary.specialTokens.contains(token) { return false }
-    return automaton.next(state, bytes: vocabulary.tokens[token]) != nil
+    switch vocabulary.kinds[token] {
+    case 2: return automaton.isComplete(state)
+    case 1: return false
+    default: return automaton.next(state, bytes: vocabulary.tokens[token]) != nil
+    }
   }
 
   /// Advances by a sampled token.
   /// - Throws: `ConstraintError.tokenNotAllowed` (the state is unchanged).
   public func accept(token: Int) throws {
     guard allows(token: token) else { throw ConstraintError.tokenNotAllowed(token) }
-    if vocabulary.endOfSequenceTokens.contains(token) {
+    if vocabulary.kinds[token] == 2 {
       hasEnded = true
       return
     }
