@@ -149,7 +149,7 @@ struct MaskBench {
         ("figure", "maskbench"), ("subset", subset), ("schemas", t.schemas), ("accepted", t.accepted),
         ("acceptedShare", Double(t.accepted) / Double(max(t.schemas, 1))), ("acceptedStrict", t.acceptedStrict),
         ("instances", t.instances), ("correct", t.correct),
-        ("instanceAccuracy", Double(t.correct) / Double(max(t.instances, 1))),
+        ("instanceAccuracy", t.instances == 0 ? Double.nan : Double(t.correct) / Double(t.instances)),
         ("overConstrained", t.overConstrained), ("underConstrained", t.underConstrained),
         ("unsupported", unsupported.map { ($0.key, $0.value) }),
         ("otherErrors", t.otherErrors.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }),
@@ -208,10 +208,8 @@ struct MaskBench {
         let (_, walkSeconds) = measure { constraint.allowedTokens(cached: false) }
         cached.append(seconds * 1e6)
         uncached.append(walkSeconds * 1e6)
-        if verbose, seconds > 0.001, ProcessInfo.processInfo.environment["MASKBENCH_DEBUG"] != nil {
-          print(automaton.debugDescription(of: constraint.state).replacingOccurrences(of: "GuidedDecoding.", with: ""))
-        }
         if verbose, seconds > 0.001 {
+          print(automaton.debugDescription(of: constraint.state).replacingOccurrences(of: "GuidedDecoding.", with: ""))
           print("SLOW \(c.name) \(Int(seconds * 1e6))us states=\(automaton.stateCount) at=\(String(decoding: text.prefix(60), as: UTF8.self))")
         }
         steps += 1
