@@ -117,6 +117,18 @@ struct OutputCase: CustomTestStringConvertible, Sendable {
     #expect(!a.allowsPrefix("3"))
     #expect(!a.allowsPrefix("21"))
     #expect(!a.allowsPrefix("-"))
+    // Adding digits reaches [D·10^k, (D+1)·10^k), not everything above D·10.
+    let b = try automaton(#"{"type":"integer","exclusiveMinimum":100,"maximum":250}"#)
+    #expect(!b.allowsPrefix("3"))
+    #expect(b.allowsPrefix("10"))
+    #expect(!b.allowsPrefix("100"))
+    #expect(b.allowsPrefix("101"))
+    let c = try automaton(#"{"type":"number","minimum":0.5,"maximum":40}"#)
+    #expect(!c.allowsPrefix("41"))
+    #expect(!c.allowsPrefix("400"))
+    #expect(c.allowsPrefix("40."))
+    #expect(!c.allowsPrefix("40.1"))
+    #expect(!c.allowsPrefix("0.4"))
   }
 
   @Test(arguments: [
