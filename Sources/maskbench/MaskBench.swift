@@ -9,6 +9,8 @@ struct MaskBench {
   var p6Schemas = 100
   var vocabularySize = 151_936
   var verbose = false
+  /// Random generations per accepted schema (`--fuzz N`); 0 skips the fuzz run.
+  var fuzzRuns = 0
   /// A GGUF file whose tokenizer vocabulary replaces the synthetic one for P6.
   var ggufPath: String?
   /// When set, run the JSON-Schema-Test-Suite in this folder instead of the corpus.
@@ -32,13 +34,14 @@ struct MaskBench {
       case "--p6-schemas": p6Schemas = args.popFirst().flatMap { Int($0) } ?? p6Schemas
       case "--vocabulary-size": vocabularySize = args.popFirst().flatMap { Int($0) } ?? vocabularySize
       case "--verbose": verbose = true
+      case "--fuzz": fuzzRuns = args.popFirst().flatMap { Int($0) } ?? 5
       case "--gguf-vocabulary": ggufPath = args.popFirst()
       case "--test-suite": suiteDirectory = args.popFirst().map { URL(fileURLWithPath: $0) }
       case "--accept-unknown-keywords": options.acceptsUnknownKeywords = true
       case "--strict": options.acceptsUnknownKeywords = false
       case "--closed-objects": options.closesObjectsByDefault = true
       default:
-        print("usage: maskbench [--test-suite DIR] [--gguf-vocabulary FILE] [--data DIR] [--limit N] [--p6-schemas N] [--vocabulary-size N] [--verbose] [--strict] [--closed-objects]")
+        print("usage: maskbench [--test-suite DIR] [--gguf-vocabulary FILE] [--data DIR] [--limit N] [--p6-schemas N] [--vocabulary-size N] [--verbose] [--fuzz N] [--strict] [--closed-objects]")
         exit(2)
       }
     }
@@ -159,6 +162,13 @@ struct MaskBench {
       ("figure", "P7"), ("schemas", compileMs.count), ("median_ms", compileMs.percentile(50)),
       ("p99_ms", compileMs.percentile(99)), ("max_ms", compileMs.max), ("target_median_ms", 5.0),
     ]))
+    if fuzzRuns > 0 {
+      // A smaller vocabulary (single bytes and the most frequent pieces) keeps this fast.
+      let small = Vocabulary(
+        tokens: Array(vocabulary.tokens.prefix(4096)) + [Array("<|endoftext|>".utf8)], endOfSequenceTokens: [4096])
+      FuzzRun(runsPerSchema: fuzzRuns, vocabulary: small, verbose: verbose)
+        .run(compiled.map { ($0.0.name, $0.1) })
+    }
     if let ggufPath {
       do {
         let (real, seconds) = try measure { try GGUFVocabulary.load(path: ggufPath) }

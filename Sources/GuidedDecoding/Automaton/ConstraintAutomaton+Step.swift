@@ -167,6 +167,8 @@ extension ConstraintAutomaton {
       c.phase = .exponentMark
     case (.exponentMark, UInt8(ascii: "+")), (.exponentMark, UInt8(ascii: "-")): c.phase = .exponentSign
     case (.exponentMark, _) where isDigit, (.exponentSign, _) where isDigit, (.exponentDigits, _) where isDigit:
+      guard c.exponentLength < 3 else { return nil }
+      c.exponentLength += 1
       c.phase = .exponentDigits
     default: return nil
     }

@@ -150,6 +150,11 @@ public final class ConstraintAutomaton {
     return !spec.isBounded || spec.acceptsFinal(cursor.text)
   }
 
+  /// The fewest frames any stack of `state` has open (how much structure is left to close).
+  func openFrames(_ state: Int32) -> Int {
+    configurations[Int(state)].map { stacks[Int($0)].count }.min() ?? 0
+  }
+
   /// How `state` splits for mask computation: the stacks inside string content that takes
   /// any character (no pattern, between characters; keys included, since a plain token can
   /// never close a key) and how many more characters fit for them (`Int.max` for no

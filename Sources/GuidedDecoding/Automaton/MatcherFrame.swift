@@ -61,6 +61,8 @@ struct NumberCursor: Hashable, Sendable {
     case start, minus, zero, integerDigits, dot, fractionDigits, exponentMark, exponentSign, exponentDigits
   }
   var phase: Phase = .start
+  /// Exponent digits so far: at most 3 are generated (beyond, no `Double` can hold it).
+  var exponentLength: UInt8 = 0
   /// The text so far, kept only when the number has bounds.
   var text: [UInt8] = []
 
