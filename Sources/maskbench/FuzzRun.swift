@@ -27,6 +27,10 @@ struct FuzzRun {
     var unclosed = 0
     var invalid = 0
     for (name, document) in documents {
+      let started = ContinuousClock.now
+      defer {
+        if verbose, ContinuousClock.now - started > .seconds(1) { print("SLOW FUZZ \(name) \(ContinuousClock.now - started)") }
+      }
       guard let automaton = try? ConstraintAutomaton(document) else { continue }
       let constraint = TokenConstraint(automaton: automaton, vocabulary: vocabulary)
       let validator = SchemaValidator(definitions: document.definitions)
