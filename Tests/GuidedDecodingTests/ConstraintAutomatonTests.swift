@@ -257,6 +257,8 @@ struct OutputCase: CustomTestStringConvertible, Sendable {
     (tree, #"{"v":1,"kids":[{"v":2,"kids":["#, "]}]}"),
     (#"{"type":"string","minLength":3}"#, "\"a", "aa\""),
     (#"{"type":"array","items":{"type":"integer"},"minItems":2}"#, "[", "0,0]"),
+    // A pattern with a long minimum length: answered per pattern state, not by search.
+    (#"{"type":"string","pattern":"^([a-z][0-9])+$","minLength":6}"#, "\"a", "0a0a0\""),
   ])
   func closingBytesCompleteValidly(schema: String, prefix: String, expected: String) throws {
     let a = try automaton(schema)

@@ -204,6 +204,11 @@ extension JSONGrammar.StringSpec {
   /// the length bounds (a search over pattern states and capped lengths).
   func canComplete(states: [Int32], length: Int) -> Bool {
     if automata.isEmpty { return maxLength.map { length <= $0 && minLength <= $0 } ?? true }
+    if maxLength == nil, automata.count == 1 {
+      // Without an upper bound one pattern only has to allow a match long enough; dead
+      // states are already pruned, so any state can reach a match.
+      return automata[0].longestAcceptingPath[Int(states[0])] >= minLength - length
+    }
     struct Key: Hashable {
       var states: [Int32]
       var length: Int
