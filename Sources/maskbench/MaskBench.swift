@@ -9,6 +9,10 @@ struct MaskBench {
   var p6Schemas = 100
   var vocabularySize = 151_936
   var verbose = false
+  /// Random generations per accepted schema (`--fuzz N`); 0 skips the fuzz run.
+  var fuzzRuns = 0
+  /// A GGUF file whose tokenizer vocabulary replaces the synthetic one for P6.
+  var ggufPath: String?
   /// When set, run the JSON-Schema-Test-Suite in this folder instead of the corpus.
   var suiteDirectory: URL?
   /// Keywords outside every JSON Schema vocabulary are annotations here (validators ignore
@@ -30,12 +34,14 @@ struct MaskBench {
       case "--p6-schemas": p6Schemas = args.popFirst().flatMap { Int($0) } ?? p6Schemas
       case "--vocabulary-size": vocabularySize = args.popFirst().flatMap { Int($0) } ?? vocabularySize
       case "--verbose": verbose = true
+      case "--fuzz": fuzzRuns = args.popFirst().flatMap { Int($0) } ?? 5
+      case "--gguf-vocabulary": ggufPath = args.popFirst()
       case "--test-suite": suiteDirectory = args.popFirst().map { URL(fileURLWithPath: $0) }
       case "--accept-unknown-keywords": options.acceptsUnknownKeywords = true
       case "--strict": options.acceptsUnknownKeywords = false
       case "--closed-objects": options.closesObjectsByDefault = true
       default:
-        print("usage: maskbench [--test-suite DIR] [--data DIR] [--limit N] [--p6-schemas N] [--vocabulary-size N] [--verbose] [--strict] [--closed-objects]")
+        print("usage: maskbench [--test-suite DIR] [--gguf-vocabulary FILE] [--data DIR] [--limit N] [--p6-schemas N] [--vocabulary-size N] [--verbose] [--fuzz N] [--strict] [--closed-objects]")
         exit(2)
       }
     }
@@ -90,7 +96,11 @@ struct MaskBench {
       for i in testCase.instances where i.isValid { texts.append(Array(i.data.compactText.utf8)) }
     }
     let (vocabulary, vocabularySeconds) = measure { SyntheticVocabulary.build(size: vocabularySize, corpusTexts: texts) }
-    print(jsonLine([("figure", "vocabulary"), ("tokens", vocabulary.count), ("trieNodes", vocabulary.trieNodeCount), ("buildSeconds", vocabularySeconds)]))
+    print(jsonLine([
+      ("figure", "vocabulary"), ("source", "synthetic"), ("tokens", vocabulary.count),
+      ("trieNodes", vocabulary.trieNodeCount), ("nonPlainTrieNodes", vocabulary.nonPlainTrieNodeCount),
+      ("buildSeconds", vocabularySeconds),
+    ]))
 
     var tallies: [String: SubsetTally] = [:]
     var compileMs = Samples()
@@ -142,7 +152,7 @@ struct MaskBench {
         ("figure", "maskbench"), ("subset", subset), ("schemas", t.schemas), ("accepted", t.accepted),
         ("acceptedShare", Double(t.accepted) / Double(max(t.schemas, 1))), ("acceptedStrict", t.acceptedStrict),
         ("instances", t.instances), ("correct", t.correct),
-        ("instanceAccuracy", Double(t.correct) / Double(max(t.instances, 1))),
+        ("instanceAccuracy", t.instances == 0 ? Double.nan : Double(t.correct) / Double(t.instances)),
         ("overConstrained", t.overConstrained), ("underConstrained", t.underConstrained),
         ("unsupported", unsupported.map { ($0.key, $0.value) }),
         ("otherErrors", t.otherErrors.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }),
@@ -152,7 +162,28 @@ struct MaskBench {
       ("figure", "P7"), ("schemas", compileMs.count), ("median_ms", compileMs.percentile(50)),
       ("p99_ms", compileMs.percentile(99)), ("max_ms", compileMs.max), ("target_median_ms", 5.0),
     ]))
-    runP6(compiled, vocabulary: vocabulary)
+    if fuzzRuns > 0 {
+      // A smaller vocabulary (single bytes and the most frequent pieces) keeps this fast.
+      let small = Vocabulary(
+        tokens: Array(vocabulary.tokens.prefix(4096)) + [Array("<|endoftext|>".utf8)], endOfSequenceTokens: [4096])
+      FuzzRun(runsPerSchema: fuzzRuns, vocabulary: small, verbose: verbose)
+        .run(compiled.map { ($0.0.name, $0.1) })
+    }
+    if let ggufPath {
+      do {
+        let (real, seconds) = try measure { try GGUFVocabulary.load(path: ggufPath) }
+        print(jsonLine([
+          ("figure", "vocabulary"), ("source", ggufPath), ("tokens", real.count), ("trieNodes", real.trieNodeCount),
+          ("nonPlainTrieNodes", real.nonPlainTrieNodeCount),
+          ("buildSeconds", seconds),
+        ]))
+        runP6(compiled, vocabulary: real)
+      } catch {
+        print("maskbench: \(error)")
+      }
+    } else {
+      runP6(compiled, vocabulary: vocabulary)
+    }
   }
 
   /// Mask time per generated token: for a sample of accepted schemas, a fresh constraint
@@ -161,6 +192,8 @@ struct MaskBench {
     var cached = Samples()
     var uncached = Samples()
     var inconsistent = 0
+    var bruteForceChecks = 0
+    var bruteForceMismatches = 0
     var steps = 0
     let candidates = compiled.filter { $0.0.testCase.instances.contains { $0.isValid } }
     guard !candidates.isEmpty else { return }
@@ -174,6 +207,10 @@ struct MaskBench {
         let tokens = vocabulary.greedyTokenize(text)
       else { continue }
       let constraint = TokenConstraint(automaton: automaton, vocabulary: vocabulary)
+      // A second automaton answers the brute-force checks, so they warm no cache the
+      // timed one uses.
+      guard let checker = (try? ConstraintAutomaton(document)).map({ TokenConstraint(automaton: $0, vocabulary: vocabulary) })
+      else { continue }
       for token in tokens + vocabulary.endOfSequenceTokens {
         // As deployed: the per-state cache, cold automaton states included.
         let (mask, seconds) = measure { constraint.allowedTokens() }
@@ -182,18 +219,29 @@ struct MaskBench {
         cached.append(seconds * 1e6)
         uncached.append(walkSeconds * 1e6)
         if verbose, seconds > 0.001 {
+          print(automaton.debugDescription(of: constraint.state).replacingOccurrences(of: "GuidedDecoding.", with: ""))
           print("SLOW \(c.name) \(Int(seconds * 1e6))us states=\(automaton.stateCount) at=\(String(decoding: text.prefix(60), as: UTF8.self))")
         }
         steps += 1
         if !mask.contains(token) { inconsistent += 1 }
+        // Every 25th step, compare the whole mask with token-by-token checks.
+        if steps % 25 == 0 {
+          bruteForceChecks += 1
+          for id in 0..<vocabulary.count where mask.contains(id) != checker.allows(token: id) {
+            bruteForceMismatches += 1
+            if verbose { print("MASK MISMATCH \(c.name) token \(id) \(vocabulary.tokens[id])") }
+          }
+        }
         try? constraint.accept(token: token)
+        try? checker.accept(token: token)
       }
     }
     print(jsonLine([
       ("figure", "P6"), ("vocabulary", vocabulary.count), ("steps", steps), ("median_us", cached.percentile(50)),
       ("p99_us", cached.percentile(99)), ("max_us", cached.max), ("uncached_median_us", uncached.percentile(50)),
       ("uncached_p99_us", uncached.percentile(99)),
-      ("maskMissingNextToken", inconsistent), ("target_median_us", 100.0), ("target_p99_us", 1000.0),
+      ("maskMissingNextToken", inconsistent), ("masksCheckedAgainstBruteForce", bruteForceChecks),
+      ("bruteForceMismatches", bruteForceMismatches), ("target_median_us", 100.0), ("target_p99_us", 1000.0),
     ]))
   }
 }

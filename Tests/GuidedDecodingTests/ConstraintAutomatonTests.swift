@@ -117,6 +117,18 @@ struct OutputCase: CustomTestStringConvertible, Sendable {
     #expect(!a.allowsPrefix("3"))
     #expect(!a.allowsPrefix("21"))
     #expect(!a.allowsPrefix("-"))
+    // Adding digits reaches [D·10^k, (D+1)·10^k), not everything above D·10.
+    let b = try automaton(#"{"type":"integer","exclusiveMinimum":100,"maximum":250}"#)
+    #expect(!b.allowsPrefix("3"))
+    #expect(b.allowsPrefix("10"))
+    #expect(!b.allowsPrefix("100"))
+    #expect(b.allowsPrefix("101"))
+    let c = try automaton(#"{"type":"number","minimum":0.5,"maximum":40}"#)
+    #expect(!c.allowsPrefix("41"))
+    #expect(!c.allowsPrefix("400"))
+    #expect(c.allowsPrefix("40."))
+    #expect(!c.allowsPrefix("40.1"))
+    #expect(!c.allowsPrefix("0.4"))
   }
 
   @Test(arguments: [
@@ -186,6 +198,8 @@ struct OutputCase: CustomTestStringConvertible, Sendable {
     OutputCase(tree, #"{"v":1}"#, true),
     OutputCase(tree, #"{"v":1,"kids":[{"v":2,"kids":[{"v":3}]},{"v":4}]}"#, true),
     OutputCase(tree, #"{"v":1,"kids":[{"v":2,"kids":[{}]}]}"#, false),
+    OutputCase(##"{"type":"array","items":{"$ref":"#item"},"$defs":{"i":{"$anchor":"item","type":"integer"}}}"##, "[1,2]", true),
+    OutputCase(##"{"type":"array","items":{"$ref":"#item"},"$defs":{"i":{"$anchor":"item","type":"integer"}}}"##, "[\"a\"]", false),
   ])
   func recursionThroughReferences(c: OutputCase) throws {
     #expect(try automaton(c.schema).accepts(c.text) == c.accepted)
@@ -243,6 +257,8 @@ struct OutputCase: CustomTestStringConvertible, Sendable {
     (tree, #"{"v":1,"kids":[{"v":2,"kids":["#, "]}]}"),
     (#"{"type":"string","minLength":3}"#, "\"a", "aa\""),
     (#"{"type":"array","items":{"type":"integer"},"minItems":2}"#, "[", "0,0]"),
+    // A pattern with a long minimum length: answered per pattern state, not by search.
+    (#"{"type":"string","pattern":"^([a-z][0-9])+$","minLength":6}"#, "\"a", "0a0a0\""),
   ])
   func closingBytesCompleteValidly(schema: String, prefix: String, expected: String) throws {
     let a = try automaton(schema)

@@ -26,46 +26,52 @@ extension ConstraintAutomaton {
   ///
   /// The caller reserves `closingBytes(from:).count` tokens of budget (a token is at least
   /// one byte, so this is a safe upper bound on tokens) and, when the budget runs out,
-  /// feeds these bytes instead of sampling. The search is breadth-first over automaton
-  /// states, so the result is the shortest completion for all common schemas; among
-  /// digits it tries only a few per position, which can make a bounded number's completion
-  /// longer than the very shortest.
-  /// - Returns: `nil` only if the search exceeds `maxStates` (pathological schemas).
-  public func closingBytes(from state: State, maxStates: Int = 20_000) -> [UInt8]? {
+  /// feeds these bytes instead of sampling.
+  ///
+  /// The search is depth-first and greedy: at each step it tries first the bytes that close
+  /// the most open structure (fewest matcher frames afterwards), then readable filler, the
+  /// smallest digits, and so on, never revisiting a state. Breadth-first search would find
+  /// the very shortest completion but explodes on deep structures (every `\u` escape and
+  /// digit is a new state); the greedy completion is the shortest one in common cases and
+  /// short in all.
+  /// - Returns: `nil` only if the search visits more than `maxStates` states.
+  public func closingBytes(from state: State, maxStates: Int = 50_000) -> [UInt8]? {
     if finishable[Int(state.id)] { return [] }
-    var parent: [Int32: (Int32, UInt8)] = [state.id: (-1, 0)]
-    var queue: [Int32] = [state.id]
-    var head = 0
-    // Why this order: a byte only wins where it reaches a new state first; readable
-    // filler inside strings, the smallest digits, then closers.
-    let preferred = Array("\"a019}]:,-. e{[tfn".utf8)
+    // Why this order among equally deep choices: readable filler inside strings, the
+    // smallest digits, then structure.
+    let preferred = Array("\"a0}]:,19-. e{[tfn".utf8)
     let order = preferred + (0...255).map { UInt8($0) }.filter { !preferred.contains($0) }
-    while head < queue.count {
-      let s = queue[head]
-      head += 1
-      var sawDigit = false
-      for b in order {
-        let isDigit = b >= 48 && b <= 57
-        // A live digit already tried at this position stands for the others.
-        if isDigit, sawDigit, b != UInt8(ascii: "9") { continue }
-        let t = transition(s, b)
-        guard t >= 0 else { continue }
-        if isDigit { sawDigit = true }
-        guard parent[t] == nil else { continue }
-        parent[t] = (s, b)
-        if finishable[Int(t)] {
-          var bytes: [UInt8] = []
-          var cursor = t
-          while let (p, byte) = parent[cursor], p >= 0 {
-            bytes.append(byte)
-            cursor = p
-          }
-          return bytes.reversed()
-        }
-        queue.append(t)
-        if queue.count > maxStates { return nil }
+    var visited: Set<Int32> = [state.id]
+    var path: [UInt8] = []
+    // Each level holds the candidate moves from one state, best first.
+    var levels: [[(byte: UInt8, target: Int32)]] = [candidates(from: state.id, order: order)]
+    while let last = levels.last {
+      guard let move = last.first else {
+        levels.removeLast()
+        if !path.isEmpty { path.removeLast() }
+        continue
       }
+      levels[levels.count - 1].removeFirst()
+      guard visited.insert(move.target).inserted else { continue }
+      path.append(move.byte)
+      if finishable[Int(move.target)] { return path }
+      if visited.count > maxStates { return nil }
+      levels.append(candidates(from: move.target, order: order))
     }
     return nil
+  }
+
+  /// Live moves from `state`, one per target, ordered by how much structure is left open
+  /// afterwards and then by `order`.
+  private func candidates(from state: Int32, order: [UInt8]) -> [(byte: UInt8, target: Int32)] {
+    var seen: Set<Int32> = []
+    var moves: [(byte: UInt8, target: Int32, depth: Int, rank: Int)] = []
+    for (rank, b) in order.enumerated() {
+      let t = transition(state, b)
+      guard t >= 0, seen.insert(t).inserted else { continue }
+      moves.append((b, t, openFrames(t), rank))
+    }
+    moves.sort { ($0.depth, $0.rank) < ($1.depth, $1.rank) }
+    return moves.map { ($0.byte, $0.target) }
   }
 }

@@ -16,15 +16,19 @@ public final class ConstraintAutomaton {
   }
 
   let grammar: JSONGrammar
-  private(set) var configurations: [[[MatcherFrame]]] = []
-  private var configurationIDs: [Set<[MatcherFrame]>: Int32] = [:]
+  /// Every distinct stack seen, by id: each stack is hashed once, when first built.
+  private var stackIDs: [[MatcherFrame]: Int32] = [:]
+  private var stacks: [[MatcherFrame]] = []
+  /// Per state, the sorted ids of its stacks.
+  private var configurations: [[Int32]] = []
+  private var configurationIDs: [[Int32]: Int32] = [:]
   private(set) var finishable: [Bool] = []
   /// `state * 256 + byte` → next state, `dead` or `unknown`.
   private(set) var table: UnsafeMutablePointer<Int32>
   private var tableCapacity: Int
   private var completionMemo: [CompletionKey: Bool] = [:]
-  /// Per state: -2 not computed, -1 not inside plain string content, else the limit.
-  private var plainLimits: [Int32] = []
+  /// Per state: the `plainSplit` answer once computed (limit -1: not applicable).
+  private var plainSplits: [(limit: Int, rest: State?)?] = []
 
   static let dead: Int32 = -1
   static let unknown: Int32 = -2
@@ -51,7 +55,7 @@ public final class ConstraintAutomaton {
     self.grammar = grammar
     tableCapacity = 64
     table = .allocate(capacity: tableCapacity * 256)
-    _ = intern([[.value(grammar.root)]])
+    _ = intern([[MatcherFrame.value(grammar.root)]])
   }
 
   deinit {
@@ -93,17 +97,35 @@ public final class ConstraintAutomaton {
   }
 
   private func computeTransition(_ state: Int32, _ byte: UInt8) -> Int32 {
-    var result = Set<[MatcherFrame]>()
-    for stack in configurations[Int(state)] {
-      step(stack, byte, into: &result)
+    var result: [[MatcherFrame]] = []
+    for stackID in configurations[Int(state)] {
+      step(stacks[Int(stackID)], byte, into: &result)
     }
     let target = result.isEmpty ? Self.dead : intern(result)
     table[Int(state) &<< 8 | Int(byte)] = target
     return target
   }
 
-  private func intern(_ stacks: Set<[MatcherFrame]>) -> Int32 {
-    if let id = configurationIDs[stacks] { return id }
+  private func intern(_ produced: [[MatcherFrame]]) -> Int32 {
+    var ids: [Int32] = []
+    ids.reserveCapacity(produced.count)
+    for stack in produced {
+      if let id = stackIDs[stack] {
+        ids.append(id)
+      } else {
+        let id = Int32(stacks.count)
+        stacks.append(stack)
+        stackIDs[stack] = id
+        ids.append(id)
+      }
+    }
+    ids.sort()
+    if ids.count > 1 {
+      var unique: [Int32] = [ids[0]]
+      for id in ids.dropFirst() where id != unique[unique.count - 1] { unique.append(id) }
+      ids = unique
+    }
+    if let id = configurationIDs[ids] { return id }
     let id = Int32(configurations.count)
     if configurations.count == tableCapacity {
       let bigger = UnsafeMutablePointer<Int32>.allocate(capacity: tableCapacity * 2 * 256)
@@ -113,10 +135,10 @@ public final class ConstraintAutomaton {
       tableCapacity *= 2
     }
     (table + Int(id) * 256).initialize(repeating: Self.unknown, count: 256)
-    configurationIDs[stacks] = id
-    configurations.append(Array(stacks))
-    finishable.append(stacks.contains { canFinish($0) })
-    plainLimits.append(-2)
+    configurationIDs[ids] = id
+    configurations.append(ids)
+    finishable.append(ids.contains { canFinish(stacks[Int($0)]) })
+    plainSplits.append(nil)
     return id
   }
 
@@ -128,35 +150,41 @@ public final class ConstraintAutomaton {
     return !spec.isBounded || spec.acceptsFinal(cursor.text)
   }
 
-  /// When every stack of `state` is inside string content that takes any character (no
-  /// pattern, not tracking a key name, between characters): how many more characters fit
-  /// (`Int32.max` for no limit). `nil` otherwise.
-  func plainRunLimit(_ state: State) -> Int? {
-    let i = Int(state.id)
-    if plainLimits[i] == -2 {
-      var limit: Int32 = -1
-      for stack in configurations[i] {
-        let room: Int32
-        switch stack.last {
-        case .string(let node, let cursor)?:
-          guard case .string(let spec) = grammar.nodes[Int(node)], spec.automata.isEmpty, cursor.isBetweenScalars
-          else { return setPlainLimit(i, -1) }
-          room = spec.maxLength.map { Int32($0) - cursor.length } ?? Int32.max
-        case .key(_, let cursor)? where cursor.isBetweenScalars && cursor.nameNode < 0:
-          room = Int32.max
-        default:
-          return setPlainLimit(i, -1)
-        }
-        limit = max(limit, room)
-      }
-      plainLimits[i] = limit
-    }
-    return plainLimits[i] < 0 ? nil : Int(plainLimits[i])
+  /// The fewest frames any stack of `state` has open (how much structure is left to close).
+  func openFrames(_ state: Int32) -> Int {
+    configurations[Int(state)].map { stacks[Int($0)].count }.min() ?? 0
   }
 
-  private func setPlainLimit(_ i: Int, _ value: Int32) -> Int? {
-    plainLimits[i] = value
-    return value < 0 ? nil : Int(value)
+  /// How `state` splits for mask computation: the stacks inside string content that takes
+  /// any character (no pattern, between characters; keys included, since a plain token can
+  /// never close a key) and how many more characters fit for them (`Int.max` for no
+  /// limit), plus a state made of the other stacks, if any. `nil` when no stack qualifies.
+  ///
+  /// A token is allowed when some stack allows it, so the mask is the plain tokens that
+  /// fit, plus whatever the full state allows among the other tokens, plus whatever the
+  /// other stacks allow.
+  func plainSplit(_ state: State) -> (limit: Int, rest: State?)? {
+    let i = Int(state.id)
+    if let known = plainSplits[i] { return known.limit < 0 ? nil : (known.limit, known.rest) }
+    var limit = -1
+    var others: [[MatcherFrame]] = []
+    for stack in configurations[i].map({ stacks[Int($0)] }) {
+      switch stack.last {
+      case .string(let node, let cursor)? where cursor.isBetweenScalars:
+        if case .string(let spec) = grammar.nodes[Int(node)], spec.automata.isEmpty {
+          limit = max(limit, spec.maxLength.map { $0 - Int(cursor.length) } ?? Int.max)
+        } else {
+          others.append(stack)
+        }
+      case .key(_, let cursor)? where cursor.isBetweenScalars:
+        limit = Int.max
+      default:
+        others.append(stack)
+      }
+    }
+    let rest = limit >= 0 && !others.isEmpty ? State(id: intern(others)) : nil
+    plainSplits[i] = (limit, rest)
+    return limit < 0 ? nil : (limit, rest)
   }
 
   /// Memoised `StringSpec.canComplete`.
@@ -172,7 +200,7 @@ public final class ConstraintAutomaton {
 extension ConstraintAutomaton {
   /// The matcher stacks a state stands for, one per line (diagnostics).
   public func debugDescription(of state: State) -> String {
-    configurations[Int(state.id)].map { stack in stack.map { "\($0)" }.joined(separator: " / ") }
+    configurations[Int(state.id)].map { stacks[Int($0)].map { "\($0)" }.joined(separator: " / ") }
       .joined(separator: "\n")
   }
 }

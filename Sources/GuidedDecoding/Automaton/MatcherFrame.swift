@@ -21,8 +21,10 @@ enum MatcherFrame: Hashable, Sendable {
 struct StringCursor: Hashable, Sendable {
   /// Scalars so far, capped at the spec's `lengthCap`.
   var length: Int32 = 0
-  /// State of each pattern automaton of the spec.
-  var regexStates: [Int32] = []
+  /// State of each pattern automaton of the spec (at most two: `pattern` and `format`).
+  /// Two fields, not an array: cursors are hashed on every new transition.
+  private var regexState0: Int32 = -1
+  private var regexState1: Int32 = -1
   /// Position in the object's name trie (additional keys only); -1 once distinct.
   var nameNode: Int32 = -1
   /// 0: plain; 1: after `\`; 2…5: inside `\u` after (escape - 2) hex digits.
@@ -36,6 +38,21 @@ struct StringCursor: Hashable, Sendable {
   var pending: UInt32 = 0
 
   var isBetweenScalars: Bool { escape == 0 && utf8Remaining == 0 }
+
+  init(regexStates: [Int32] = [], nameNode: Int32 = -1) {
+    regexState0 = regexStates.first ?? -1
+    regexState1 = regexStates.count > 1 ? regexStates[1] : -1
+    self.nameNode = nameNode
+  }
+
+  /// The pattern states in spec order.
+  var regexStates: [Int32] { [regexState0, regexState1].filter { $0 >= 0 } }
+
+  func regexState(_ i: Int) -> Int32 { i == 0 ? regexState0 : regexState1 }
+
+  mutating func setRegexState(_ i: Int, _ state: Int32) {
+    if i == 0 { regexState0 = state } else { regexState1 = state }
+  }
 }
 
 /// Position inside a number.
@@ -44,6 +61,8 @@ struct NumberCursor: Hashable, Sendable {
     case start, minus, zero, integerDigits, dot, fractionDigits, exponentMark, exponentSign, exponentDigits
   }
   var phase: Phase = .start
+  /// Exponent digits so far: at most 3 are generated (beyond, no `Double` can hold it).
+  var exponentLength: UInt8 = 0
   /// The text so far, kept only when the number has bounds.
   var text: [UInt8] = []
 

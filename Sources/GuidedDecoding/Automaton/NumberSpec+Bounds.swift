@@ -97,8 +97,21 @@ extension JSONGrammar.NumberSpec {
       candidates.append(Interval(low: magnitude, lowClosed: true, high: magnitude.adding(unit), highClosed: false))
     }
     if dot == nil, integerDigits != [UInt8(ascii: "0")] {
-      let grown = Self.decimal(integerDigits + [UInt8(ascii: "0")], fractionCount: 0)
-      candidates.append(Interval(low: grown, lowClosed: true, high: nil, highClosed: false))
+      // k more integer digits give [D·10^k, (D+1)·10^k): one interval per k, not one
+      // interval from D·10 upwards (after "3", nothing in 100...250 can be reached).
+      let growthBound = negative ? bounds.minimum : bounds.maximum
+      guard let growthBound else { return true }  // the intervals run past any other bound
+      let next = magnitude.adding(ExactDecimal(1))
+      var k = 1
+      while magnitude.magnitudeOrder + k <= max(growthBound.magnitudeOrder, 0) + 1 {
+        let low = magnitude.shifted(by: k)
+        let high = next.shifted(by: k)
+        candidates.append(
+          isInteger
+            ? Interval(low: low, lowClosed: true, high: high.adding(ExactDecimal(-1)), highClosed: true)
+            : Interval(low: low, lowClosed: true, high: high, highClosed: false))
+        k += 1
+      }
     }
     for var c in candidates {
       if negative { c = c.negated }

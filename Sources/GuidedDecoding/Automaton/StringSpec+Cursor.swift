@@ -49,13 +49,17 @@ extension JSONGrammar.StringSpec {
   static let resolvedFlag: UInt32 = 0x8000_0000
 
   private func jointClass(of scalar: UInt32) -> Int {
-    var lo = 0
-    var hi = representatives.count - 1
-    while lo < hi {
-      let mid = (lo + hi + 1) / 2
-      if representatives[mid] <= scalar { lo = mid } else { hi = mid - 1 }
+    representatives.intervalIndex(of: scalar)
+  }
+
+  /// Every pattern's state after `scalar`, or `nil` when one of them rejects it.
+  private func step(_ states: [Int32], _ scalar: UInt32) -> [Int32]? {
+    var next = states
+    for j in automata.indices {
+      guard let n = automata[j].next(next[j], scalar) else { return nil }
+      next[j] = n
     }
-    return lo
+    return next
   }
 
   private func utf8Range(_ c: StringCursor) -> (UInt32, UInt32) {
@@ -164,8 +168,8 @@ extension JSONGrammar.StringSpec {
     if let maxLength, Int(c.length) >= maxLength { return nil }
     c.length = Int32(min(Int(c.length) + 1, lengthCap))
     for i in automata.indices {
-      guard let next = automata[i].next(c.regexStates[i], value) else { return nil }
-      c.regexStates[i] = next
+      guard let next = automata[i].next(c.regexState(i), value) else { return nil }
+      c.setRegexState(i, next)
     }
     if let names, c.nameNode >= 0 {
       if let s = Unicode.Scalar(value) {
@@ -184,16 +188,9 @@ extension JSONGrammar.StringSpec {
       var candidate = max(low, start)
       if (0xD800...0xDFFF).contains(candidate) { candidate = 0xE000 }
       guard candidate <= min(high, end) else { continue }
-      var states = c.regexStates
-      var alive = true
-      for j in automata.indices {
-        guard let next = automata[j].next(states[j], candidate) else {
-          alive = false
-          break
-        }
-        states[j] = next
+      if let states = step(c.regexStates, candidate), complete(states, min(Int(c.length) + 1, lengthCap)) {
+        return true
       }
-      if alive, complete(states, min(Int(c.length) + 1, lengthCap)) { return true }
     }
     return false
   }
@@ -207,6 +204,11 @@ extension JSONGrammar.StringSpec {
   /// the length bounds (a search over pattern states and capped lengths).
   func canComplete(states: [Int32], length: Int) -> Bool {
     if automata.isEmpty { return maxLength.map { length <= $0 && minLength <= $0 } ?? true }
+    if maxLength == nil, automata.count == 1 {
+      // Without an upper bound one pattern only has to allow a match long enough; dead
+      // states are already pruned, so any state can reach a match.
+      return automata[0].longestAcceptingPath[Int(states[0])] >= minLength - length
+    }
     struct Key: Hashable {
       var states: [Int32]
       var length: Int
@@ -221,16 +223,7 @@ extension JSONGrammar.StringSpec {
       if k.length >= minLength, zip(automata, k.states).allSatisfy({ $0.accepting[Int($1)] }) { return true }
       if let maxLength, k.length >= maxLength { continue }
       for rep in representatives {
-        var next = k.states
-        var alive = true
-        for j in automata.indices {
-          guard let n = automata[j].next(next[j], rep) else {
-            alive = false
-            break
-          }
-          next[j] = n
-        }
-        guard alive else { continue }
+        guard let next = step(k.states, rep) else { continue }
         let key = Key(states: next, length: min(k.length + 1, cap))
         if seen.insert(key).inserted { queue.append(key) }
       }

@@ -119,6 +119,11 @@ public struct ExactDecimal: Sendable, Hashable, Comparable, CustomStringConverti
   /// The decimal position just above the most significant digit (`123` → 3, `0.05` → -1).
   var magnitudeOrder: Int { digits.count + exponent }
 
+  /// The value times `10^k`.
+  public func shifted(by k: Int) -> ExactDecimal {
+    ExactDecimal(isNegative: isNegative, digits: digits, exponent: exponent + k)
+  }
+
   /// The value with its sign flipped.
   public var negated: ExactDecimal {
     ExactDecimal(isNegative: !isNegative, digits: digits, exponent: exponent)

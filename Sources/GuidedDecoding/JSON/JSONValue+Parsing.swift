@@ -146,7 +146,6 @@ private struct JSONReader {
 
   mutating func readString() throws -> String {
     position += 1
-    var scalars = String.UnicodeScalarView()
     var runStart = position
     var result = ""
     while true {
@@ -154,7 +153,6 @@ private struct JSONReader {
       let b = bytes[position]
       if b == UInt8(ascii: "\"") {
         result += String(decoding: bytes[runStart..<position], as: UTF8.self)
-        result.unicodeScalars.append(contentsOf: scalars)
         position += 1
         return result
       }
@@ -189,7 +187,6 @@ private struct JSONReader {
         default: throw error("invalid escape")
         }
         runStart = position
-        scalars = String.UnicodeScalarView()
         continue
       }
       position += 1

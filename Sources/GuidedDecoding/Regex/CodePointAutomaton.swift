@@ -12,6 +12,9 @@ final class CodePointAutomaton: Sendable {
   let transitions: [Int32]
   let accepting: [Bool]
   let start: Int32
+  /// Per state, the longest path to an accepting state (`Int.max` when a cycle makes it
+  /// unbounded), so "can it still match with at least n more characters?" is one lookup.
+  let longestAcceptingPath: [Int]
 
   var classCount: Int { boundaries.count }
   var stateCount: Int { accepting.count }
@@ -44,15 +47,6 @@ final class CodePointAutomaton: Sendable {
       }
     }
     let boundaries = cuts.sorted()
-    func classOf(_ c: UInt32) -> Int {
-      var lo = 0
-      var hi = boundaries.count - 1
-      while lo < hi {
-        let mid = (lo + hi + 1) / 2
-        if boundaries[mid] <= c { lo = mid } else { hi = mid - 1 }
-      }
-      return lo
-    }
     // Which classes each interned set covers.
     let setClasses: [[Bool]] = nfa.sets.map { set in boundaries.map { set.contains($0) } }
 
@@ -114,21 +108,59 @@ final class CodePointAutomaton: Sendable {
     }
     guard live[Int(start)] else { throw SchemaError.invalidPattern(source, reason: "matches nothing") }
     self.boundaries = boundaries
-    self.asciiClasses = (0..<128).map { UInt16(classOf(UInt32($0))) }
+    self.asciiClasses = (0..<128).map { UInt16(boundaries.intervalIndex(of: UInt32($0))) }
     self.transitions = transitions
     self.accepting = accepting
     self.start = start
+    self.longestAcceptingPath = Self.longestPaths(transitions: transitions, accepting: accepting, classCount: classCount)
+  }
+
+  /// Longest path from each state to acceptance over live states; a reachable cycle makes
+  /// it unbounded (every live state can still reach acceptance).
+  private static func longestPaths(transitions: [Int32], accepting: [Bool], classCount: Int) -> [Int] {
+    let count = accepting.count
+    // -1: not visited yet; Int.min: no accepting path (cannot happen for live states).
+    var result = [Int](repeating: -1, count: count)
+    var onStack = [Bool](repeating: false, count: count)
+    // Iterative depth-first search: (state, next class to look at).
+    for root in 0..<count where result[root] == -1 {
+      var stack: [(Int, Int)] = [(root, 0)]
+      onStack[root] = true
+      var longest = [Int: Int]()
+      longest[root] = accepting[root] ? 0 : Int.min
+      while let (s, c) = stack.last {
+        if c == classCount {
+          stack.removeLast()
+          onStack[s] = false
+          result[s] = max(longest[s] ?? Int.min, accepting[s] ? 0 : Int.min)
+          if let (p, _) = stack.last {
+            let through = result[s] == Int.max ? Int.max : (result[s] == Int.min ? Int.min : result[s] + 1)
+            longest[p] = max(longest[p] ?? Int.min, through)
+          }
+          continue
+        }
+        stack[stack.count - 1].1 += 1
+        let t = Int(transitions[s * classCount + c])
+        guard t >= 0 else { continue }
+        if onStack[t] {
+          longest[s] = Int.max
+        } else if result[t] >= 0 || result[t] == Int.max {
+          let through = result[t] == Int.max ? Int.max : result[t] + 1
+          longest[s] = max(longest[s] ?? Int.min, through)
+        } else if result[t] == Int.min {
+          continue
+        } else {
+          onStack[t] = true
+          longest[t] = accepting[t] ? 0 : Int.min
+          stack.append((t, 0))
+        }
+      }
+    }
+    return result
   }
 
   func classIndex(of c: UInt32) -> Int {
-    if c < 128 { return Int(asciiClasses[Int(c)]) }
-    var lo = 0
-    var hi = boundaries.count - 1
-    while lo < hi {
-      let mid = (lo + hi + 1) / 2
-      if boundaries[mid] <= c { lo = mid } else { hi = mid - 1 }
-    }
-    return lo
+    c < 128 ? Int(asciiClasses[Int(c)]) : boundaries.intervalIndex(of: c)
   }
 
   /// The state after reading scalar `c`, or `nil` when no match is possible any more.

@@ -69,3 +69,17 @@ struct CodePointSet: Hashable, Sendable {
     return result
   }
 }
+
+extension Array where Element == UInt32 {
+  /// For sorted interval starts (the first being 0), the index of the interval holding
+  /// `value`: the last start not above it.
+  func intervalIndex(of value: UInt32) -> Int {
+    var lo = 0
+    var hi = count - 1
+    while lo < hi {
+      let mid = (lo + hi + 1) / 2
+      if self[mid] <= value { lo = mid } else { hi = mid - 1 }
+    }
+    return lo
+  }
+}

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The working state of one `JSONSchemaParser.parse` call: lowers schema objects and
 /// resolves local `$ref` pointers into a definitions table keyed by the pointer.
 struct SchemaLowering {
@@ -167,11 +169,32 @@ struct SchemaLowering {
     return .ref(pointer)
   }
 
+  /// The subschema named `name` by `$anchor` (or by a draft-4..7 `$id`/`id` of `#name`).
+  private static func anchor(_ name: String, in value: JSONValue) -> JSONValue? {
+    switch value {
+    case .object(let members):
+      if value["$anchor"] == .string(name) || value["$id"] == .string("#" + name) || value["id"] == .string("#" + name) {
+        return value
+      }
+      for m in members where m.key != "enum" && m.key != "const" {
+        if let found = anchor(name, in: m.value) { return found }
+      }
+      return nil
+    case .array(let elements):
+      for e in elements {
+        if let found = anchor(name, in: e) { return found }
+      }
+      return nil
+    default:
+      return nil
+    }
+  }
+
   /// Follows a local reference such as `#/$defs/Node` (JSON Pointer, URI-escaped).
   static func resolve(pointer: String, in document: JSONValue) -> JSONValue? {
     let fragment = pointer.dropFirst().removingPercentEncoding ?? String(pointer.dropFirst())
     if fragment.isEmpty { return document }
-    guard fragment.hasPrefix("/") else { return nil }
+    guard fragment.hasPrefix("/") else { return anchor(fragment, in: document) }
     var current = document
     for rawToken in fragment.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
       let token = rawToken.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
@@ -189,5 +212,3 @@ struct SchemaLowering {
     return current
   }
 }
-
-import Foundation

@@ -49,18 +49,22 @@ public final class TokenConstraint {
 
   private func computeMask(_ start: Int32) -> TokenMask {
     var mask: TokenMask
-    let trie: TokenTrie
-    if let limit = automaton.plainRunLimit(ConstraintAutomaton.State(id: start)) {
-      // Inside a string every plain token that fits is allowed; walk only the others.
-      mask = vocabulary.plainMasks[min(limit, vocabulary.plainMasks.count - 1)]
-      trie = vocabulary.nonPlainTrie
+    var walks: [(TokenTrie, Int32)]
+    if let split = automaton.plainSplit(ConstraintAutomaton.State(id: start)) {
+      // Inside a string every plain token that fits is allowed; walk only the others, and
+      // walk everything for the stacks that are not inside such a string.
+      mask = vocabulary.plainMasks[min(split.limit, vocabulary.plainMasks.count - 1)]
+      walks = [(vocabulary.nonPlainTrie, start)]
+      if let rest = split.rest { walks.append((vocabulary.trie, rest.id)) }
     } else {
       mask = TokenMask(count: vocabulary.count)
-      trie = vocabulary.trie
+      walks = [(vocabulary.trie, start)]
     }
     mask.withMutableWords { words in
       depthStates.withUnsafeMutableBufferPointer { scratch in
-        trie.walk(from: start, automaton: automaton, words: words, scratch: scratch)
+        for (trie, from) in walks {
+          trie.walk(from: from, automaton: automaton, words: words, scratch: scratch)
+        }
       }
     }
     if automaton.isComplete(ConstraintAutomaton.State(id: start)) {
@@ -72,16 +76,18 @@ public final class TokenConstraint {
   /// Whether `token` may come next (without building a mask).
   public func allows(token: Int) -> Bool {
     guard !hasEnded, token >= 0, token < vocabulary.count else { return false }
-    if vocabulary.endOfSequenceTokens.contains(token) { return automaton.isComplete(state) }
-    if vocabulary.specialTokens.contains(token) { return false }
-    return automaton.next(state, bytes: vocabulary.tokens[token]) != nil
+    switch vocabulary.kinds[token] {
+    case 2: return automaton.isComplete(state)
+    case 1: return false
+    default: return automaton.next(state, bytes: vocabulary.tokens[token]) != nil
+    }
   }
 
   /// Advances by a sampled token.
   /// - Throws: `ConstraintError.tokenNotAllowed` (the state is unchanged).
   public func accept(token: Int) throws {
     guard allows(token: token) else { throw ConstraintError.tokenNotAllowed(token) }
-    if vocabulary.endOfSequenceTokens.contains(token) {
+    if vocabulary.kinds[token] == 2 {
       hasEnded = true
       return
     }

@@ -15,6 +15,8 @@ public final class Vocabulary: Sendable {
   /// Tokens that never appear in JSON output (includes the end-of-sequence tokens).
   public let specialTokens: Set<Int>
 
+  /// Per token id: 0 text, 1 special, 2 end of sequence (an array: checked on every token).
+  let kinds: [UInt8]
   /// All text tokens.
   let trie: TokenTrie
   /// Text tokens that are not plain string content.
@@ -31,6 +33,10 @@ public final class Vocabulary: Sendable {
     self.endOfSequenceTokens = endOfSequenceTokens
     let special = specialTokens.union(endOfSequenceTokens)
     self.specialTokens = special
+    var kinds = [UInt8](repeating: 0, count: tokens.count)
+    for t in special where kinds.indices.contains(t) { kinds[t] = 1 }
+    for t in endOfSequenceTokens where kinds.indices.contains(t) { kinds[t] = 2 }
+    self.kinds = kinds
     let text = tokens.indices.filter { !special.contains($0) }
     trie = TokenTrie(tokens: tokens, ids: text)
     let lengths = text.map { (id: $0, length: Self.plainLength(tokens[$0])) }
@@ -67,6 +73,9 @@ public final class Vocabulary: Sendable {
 
   /// Number of trie nodes (diagnostics).
   public var trieNodeCount: Int { trie.nodeCount }
+
+  /// Number of trie nodes of the tokens that are not plain string content (diagnostics).
+  public var nonPlainTrieNodeCount: Int { nonPlainTrie.nodeCount }
 
   /// The longest token in bytes.
   var maxDepth: Int { trie.maxDepth }
