@@ -1,9 +1,8 @@
 import Foundation
-import FoundationModels
 import InferenceEngine
 
 /// P10: model load to first token with a warm page cache, as whole processes: `fm-bench
-/// load-child` (a session answering "Hi" with one token) against `llama-bench -p 8 -n 1` doing the same.
+/// load-child` (load, 8-token prompt, one token) against `llama-bench -p 8 -n 1` doing the same.
 struct LoadFigure {
   let modelPath: String
   let runs: Int
@@ -28,10 +27,12 @@ struct LoadFigure {
       pass: ratio <= 1.1)
   }
 
-  /// The child process: a session on the model answers a short prompt with one token, the
-  /// path an app takes from launch to its first token.
+  /// The child process: the same work as the reference — load the model, evaluate an 8-token
+  /// prompt, produce one token — through the shared model loader and an inference session.
   static func child(modelPath: String) async throws {
-    let session = LanguageModelSession(model: SystemLanguageModel(path: URL(fileURLWithPath: modelPath)))
-    try await session.respond(to: "Hi", options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 1))
+    let model = try await ModelLoader.model(at: modelPath)
+    let session = InferenceSession(model: model)
+    let prompt = Array(model.tokenize("The quick brown fox jumps over the lazy dog", parseSpecial: false).prefix(8))
+    for try await _ in session.generate(GenerationRequest(promptTokens: prompt, maximumTokens: 1)) {}
   }
 }

@@ -68,6 +68,7 @@ struct SessionFigures {
     let chat = LanguageModelSession(model: model, transcript: Transcript(entries: entries))
     let options = GenerationOptions(sampling: .greedy, maximumResponseTokens: 16)
     var perTurn: [Int: Double] = [:]
+    var evaluated: [Int: Int] = [:]
     var warm = Measurements()
     var cold = Measurements()
     for turn in 1...20 {
@@ -81,18 +82,24 @@ struct SessionFigures {
       }
       let usage = try await chat.respond(to: prompt, options: options).usage
       perTurn[turn] = usage.timeToFirstToken
+      evaluated[turn] = usage.inputTokens - usage.cachedInputTokens
+      progress("P3 turn \(turn): \(usage.inputTokens) input tokens, \(evaluated[turn] ?? 0) evaluated, TTFT \(usage.timeToFirstToken) s")
       if turn > 1 { warm.append(usage.timeToFirstToken) }
     }
     let speedup = cold.median / warm.median
-    let flatness = (perTurn[20] ?? 0) / max(perTurn[2] ?? 1, 1e-9)
+    // Single turns are noisy on a shared machine: compare turns 2-4 with turns 18-20.
+    let early = Measurements(values: (2...4).compactMap { perTurn[$0] })
+    let late = Measurements(values: (18...20).compactMap { perTurn[$0] })
+    let flatness = late.median / max(early.median, 1e-9)
     return FigureReport(
       id: "P3", figure: "time to first token, ~2,000-token history (reference: a new session from the transcript)",
       unit: "seconds", ours: warm, reference: cold, ratio: Measurements.rounded(speedup),
-      target: ">= 10x faster; turn 20 within 1.2x of turn 2", pass: speedup >= 10 && flatness <= 1.2,
+      target: ">= 10x faster; turns 18-20 within 1.2x of turns 2-4", pass: speedup >= 10 && flatness <= 1.2,
       notes: [
-        "history_tokens": "\(historyTokens)", "turn2_seconds": "\(Measurements.rounded(perTurn[2] ?? 0))",
-        "turn20_seconds": "\(Measurements.rounded(perTurn[20] ?? 0))",
-        "turn20_over_turn2": "\(Measurements.rounded(flatness))",
+        "history_tokens": "\(historyTokens)", "turns2to4_median_seconds": "\(Measurements.rounded(early.median))",
+        "turns18to20_median_seconds": "\(Measurements.rounded(late.median))",
+        "late_over_early": "\(Measurements.rounded(flatness))",
+        "evaluated_tokens_turn2": "\(evaluated[2] ?? 0)", "evaluated_tokens_turn20": "\(evaluated[20] ?? 0)",
       ])
   }
 

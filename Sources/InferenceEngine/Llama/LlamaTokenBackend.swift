@@ -48,15 +48,6 @@ final class LlamaTokenBackend: TokenBackend {
         let backend = Unmanaged<LlamaTokenBackend>.fromOpaque(data).takeUnretainedValue()
         return backend.abortFlag?.isCancelled ?? false
       }, Unmanaged.passUnretained(self).toOpaque())
-    try warmUp()
-  }
-
-  /// Runs one throw-away decode, as llama.cpp's own tools do at start-up, so that the first
-  /// real request does not pay for allocating compute buffers and touching the weights.
-  private func warmUp() throws {
-    let token = model.tokenize(" ", parseSpecial: false).first ?? 0
-    _ = try evaluate([token], cancellation: CancellationFlag())
-    truncateCache(to: 0)
   }
 
   deinit {
