@@ -35,6 +35,7 @@ do {
     try await LoadFigure.child(modelPath: modelPath)
     exit(0)
   }
+  let baselineBytes = ProcessMemory.residentBytes()
   progress("loading \(modelPath)")
   let model = try await ModelLoader.model(at: modelPath)
   let engine = EngineFigures(model: model, modelPath: modelPath, runs: runs)
@@ -44,7 +45,7 @@ do {
     case "p1": try await session.decodeThroughput().print()
     case "p2": try await engine.prefillThroughput().print()
     case "p3": try await session.prefixCacheTimeToFirstToken().print()
-    case "p8": try await session.memoryOverhead(keyValueCacheBytes: model.keyValueCacheBytes(contextSize: 4096)).print()
+    case "p8": try await session.memoryOverhead(keyValueCacheBytes: model.keyValueCacheBytes(contextSize: 4096), baselineBytes: baselineBytes).print()
     case "p10": try LoadFigure(modelPath: modelPath, runs: runs).measure().print()
     case "p4", "p5", "guided":
       for report in try await GuidedFigures(modelPath: modelPath, tokenModel: model, schemaCount: schemas).measure() {

@@ -41,6 +41,7 @@ public final class LlamaModel: TokenModel, @unchecked Sendable {
         "cannot load \(path): \(log.isEmpty ? "llama.cpp rejected the file" : log)")
     }
     handle = loaded
+    MappedWeights.releaseResidentPages(of: path)
     // llama_model_get_vocab: owned by the model, valid as long as it is.
     guard let vocab = llama_model_get_vocab(loaded) else {
       llama_model_free(loaded)
