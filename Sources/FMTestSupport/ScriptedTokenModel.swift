@@ -1,6 +1,5 @@
 import Foundation
 import InferenceEngine
-import Synchronization
 
 /// A model without weights, for testing everything above the forward pass: a fixed vocabulary
 /// of byte strings and a script that decides which token the "model" prefers next.
@@ -18,13 +17,6 @@ public final class ScriptedTokenModel: TokenModel, @unchecked Sendable {
   public let chatTemplate = ChatTemplate(defaultSystemPrompt: nil, supportsTools: true)
   public let baseLogit: Float = 0
   private let script: Script
-  private let statistics = Mutex(Statistics())
-
-  /// Counts of what backends of this model evaluated, for assertions about cache reuse.
-  public struct Statistics: Sendable {
-    public var evaluatedTokens = 0
-    public var evaluateCalls = 0
-  }
 
   /// - Parameters:
   ///   - tokens: the vocabulary; token ids are indices. Single bytes are added for any byte not
@@ -76,8 +68,6 @@ public final class ScriptedTokenModel: TokenModel, @unchecked Sendable {
     return model
   }
 
-  public var statisticsSnapshot: Statistics { statistics.withLock { $0 } }
-
   public var vocabularySize: Int { vocabulary.count }
 
   public func tokenize(_ text: String, parseSpecial: Bool) -> [Token] {
@@ -112,13 +102,6 @@ public final class ScriptedTokenModel: TokenModel, @unchecked Sendable {
   }
 
   fileprivate func preferences(after context: [Token]) -> [Token: Float] { script(context) }
-
-  fileprivate func record(evaluated count: Int) {
-    statistics.withLock {
-      $0.evaluatedTokens += count
-      $0.evaluateCalls += 1
-    }
-  }
 }
 
 /// Lets a script refer to the model it belongs to without a retain cycle.
@@ -157,7 +140,6 @@ final class ScriptedTokenBackend: TokenBackend {
       if flag.isCancelled { throw EngineError(.cancelled, "cancelled during prompt evaluation") }
       cachedTokens.append(token)
     }
-    model.record(evaluated: tokens.count)
     logits.update(repeating: model.baseLogit)
     for (token, value) in model.preferences(after: cachedTokens) { logits[Int(token)] = value }
     return UnsafeBufferPointer(logits)

@@ -124,7 +124,9 @@ struct GuidedFigures {
         "-n", "\(budget)", "--temp", "0", "-no-cnv", "--no-display-prompt", "--no-warmup", "-c", "4096",
       ])
     let wall = elapsed(since: start)
-    return (wall - Self.loadSeconds(in: log), output)
+    // llama-completion marks the end of the sequence in its output.
+    let text = output.replacingOccurrences(of: "[end of text]", with: "")
+    return (wall - Self.loadSeconds(in: log), text)
   }
 
   /// The "load time" llama.cpp reports in its performance summary.

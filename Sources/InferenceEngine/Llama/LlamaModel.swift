@@ -104,18 +104,8 @@ public final class LlamaModel: TokenModel, @unchecked Sendable {
     return buffer.prefix(Int(max(length, 0))).map { UInt8(bitPattern: $0) }
   }
 
-  /// The token's text as stored in the vocabulary, control tokens included (`<|im_end|>`).
-  public func tokenText(_ token: Token) -> String {
-    llama_vocab_get_text(vocab, token).map { String(cString: $0) } ?? ""
-  }
-
   public func isEndOfGeneration(_ token: Token) -> Bool {
     llama_vocab_is_eog(vocab, token)
-  }
-
-  /// Whether a token is a control token (turn markers, end of sequence).
-  public func isControl(_ token: Token) -> Bool {
-    llama_vocab_is_control(vocab, token)
   }
 
   /// Bytes of the key/value cache for `contextSize` tokens at llama.cpp's default f16 cache type.
