@@ -27,7 +27,10 @@ while index < arguments.count {
   }
   index += 1
 }
-if figures.isEmpty || figures == ["all"] { figures = ["p1", "p2", "p3", "p8", "p10"] }
+if figures.isEmpty || figures == ["all"] { figures = ["p1", "p2", "p3", "p4", "p8", "p10"] }
+// P4 and P5 come from the same runs.
+figures = figures.map { $0 == "p5" || $0 == "guided" ? "p4" : $0 }
+figures = figures.enumerated().filter { figures.firstIndex(of: $0.element) == $0.offset }.map(\.element)
 
 do {
   let modelPath = BenchModels.path(for: modelArgument)
@@ -47,7 +50,7 @@ do {
     case "p3": try await session.prefixCacheTimeToFirstToken().print()
     case "p8": try await session.memoryOverhead(keyValueCacheBytes: model.keyValueCacheBytes(contextSize: 4096), baselineBytes: baselineBytes).print()
     case "p10": try LoadFigure(modelPath: modelPath, runs: runs).measure().print()
-    case "p4", "p5", "guided":
+    case "p4":
       for report in try await GuidedFigures(modelPath: modelPath, tokenModel: model, schemaCount: schemas).measure() {
         report.print()
       }
