@@ -155,18 +155,19 @@ import Testing
     let session = InferenceSession(model: model, configuration: ContextConfiguration(contextSize: 2048, batchSize: 64))
     let text = String(repeating: "The river runs to the sea and the sea is wide and deep. ", count: 110)
     let prompt = Array(model.tokenize(text, parseSpecial: false).prefix(1500))
-    let started = ContinuousClock.now
     let consumer = Task {
       for try await _ in session.generate(GenerationRequest(promptTokens: prompt, maximumTokens: 4)) {}
     }
     try await Task.sleep(for: .milliseconds(300))
+    let cancelled = ContinuousClock.now
     consumer.cancel()
     _ = await consumer.result
-    let cached = try await session.cachedTokens()
-    let stoppedAfter = ContinuousClock.now - started
+    let cached = try await session.cachedTokens()  // runs once the generation job has ended
+    let stoppedAfter = ContinuousClock.now - cancelled
     #expect(cached.count < prompt.count, "the prefill was stopped part-way")
     #expect(cached == Array(prompt.prefix(cached.count)), "the cache holds exactly the evaluated prefix")
-    #expect(stoppedAfter < .seconds(4))
+    // Well under the full prefill (1,500 tokens), even on a busy machine.
+    #expect(stoppedAfter < .seconds(5), "took \(stoppedAfter) to stop")
     // The next request reuses what was evaluated and completes.
     let next = Array(prompt.prefix(cached.count + 8))
     let result = try await session.record(GenerationRequest(promptTokens: next, maximumTokens: 2))
