@@ -19,6 +19,12 @@ struct GuidedFigures {
     var schemaText: String
     var document: SchemaDocument
     var prompt: String
+
+    /// The prompt with the schema described in it, as the session words it with
+    /// `includeSchemaInPrompt` (the default), for the sides that do not add it themselves.
+    var promptWithSchema: String {
+      prompt + "\n\nRespond with a JSON object that follows this JSON schema:\n" + schemaText
+    }
   }
 
   /// The first schemas of the subset (by file name) that both sides accept.
@@ -66,7 +72,7 @@ struct GuidedFigures {
         ourValid += 1
         constrainedRates.append(rate(response.usage))
         let free = try await LanguageModelSession(model: model).respond(
-          to: testCase.prompt + "\n\nRespond with a JSON object that follows this JSON schema:\n" + testCase.schemaText,
+          to: testCase.promptWithSchema,
           options: GenerationOptions(sampling: .greedy, maximumResponseTokens: max(2, response.usage.outputTokens)))
         freeRates.append(rate(free.usage))
       }
@@ -111,13 +117,12 @@ struct GuidedFigures {
     let schemaFile = directory.appendingPathComponent("fm-bench-schema.json")
     let promptFile = directory.appendingPathComponent("fm-bench-prompt.txt")
     try testCase.schemaText.write(to: schemaFile, atomically: true, encoding: .utf8)
-    let user = testCase.prompt + "\n\nRespond with a JSON object that follows this JSON schema:\n" + testCase.schemaText
-    try tokenModel.chatTemplate.render([ChatMessage(role: .user, content: user)]).text
+    try tokenModel.chatTemplate.render([ChatMessage(role: .user, content: testCase.promptWithSchema)]).text
       .write(to: promptFile, atomically: true, encoding: .utf8)
     let executable = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
       .deletingLastPathComponent().appendingPathComponent(".deps/llama/bin/llama-completion").path
     let start = DispatchTime.now()
-    let (output, log) = try runProcessCapturingError(
+    let (output, log) = try runProcess(
       executable,
       [
         "-m", modelPath, "-t", "\(CPUTopology.physicalCores)", "-f", promptFile.path, "-jf", schemaFile.path,
@@ -137,24 +142,4 @@ struct GuidedFigures {
     }
     return 0
   }
-}
-
-/// Runs a program and returns its standard output and standard error.
-func runProcessCapturingError(_ executable: String, _ arguments: [String]) throws -> (String, String) {
-  let process = Process()
-  process.executableURL = URL(fileURLWithPath: executable)
-  process.arguments = arguments
-  let output = Pipe()
-  let error = FileManager.default.temporaryDirectory.appendingPathComponent("fm-bench-stderr.txt")
-  FileManager.default.createFile(atPath: error.path, contents: nil)
-  let errorHandle = try FileHandle(forWritingTo: error)
-  process.standardOutput = output
-  process.standardError = errorHandle
-  process.standardInput = FileHandle.nullDevice
-  try process.run()
-  let data = output.fileHandleForReading.readDataToEndOfFile()
-  process.waitUntilExit()
-  try errorHandle.close()
-  let log = (try? String(contentsOf: error, encoding: .utf8)) ?? ""
-  return (String(decoding: data, as: UTF8.self), log)
 }

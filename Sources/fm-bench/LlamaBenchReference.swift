@@ -40,25 +40,34 @@ struct LlamaBenchReference {
   }
 
   private func run(_ arguments: [String]) throws -> String {
-    try runProcess(executable, arguments)
+    try runProcess(executable, arguments).output
   }
 }
 
-/// Runs a program to completion and returns its standard output.
-func runProcess(_ executable: String, _ arguments: [String]) throws -> String {
+/// Runs a program to completion and returns its standard output and standard error.
+/// - Throws: `BenchError` when it exits with a non-zero status.
+func runProcess(_ executable: String, _ arguments: [String]) throws -> (output: String, log: String) {
   let process = Process()
   process.executableURL = URL(fileURLWithPath: executable)
   process.arguments = arguments
   let output = Pipe()
+  // Standard error goes to a file: reading two pipes in turn could block on a full one.
+  let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("fm-bench-\(UUID().uuidString).log")
+  _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
+  defer { try? FileManager.default.removeItem(at: errorFile) }
+  let errorHandle = try FileHandle(forWritingTo: errorFile)
   process.standardOutput = output
-  process.standardError = FileHandle.nullDevice
+  process.standardError = errorHandle
+  process.standardInput = FileHandle.nullDevice
   try process.run()
   let data = output.fileHandleForReading.readDataToEndOfFile()
   process.waitUntilExit()
+  try errorHandle.close()
   guard process.terminationStatus == 0 else {
     throw BenchError("\(executable) exited with \(process.terminationStatus)")
   }
-  return String(decoding: data, as: UTF8.self)
+  let log = (try? String(contentsOf: errorFile, encoding: .utf8)) ?? ""
+  return (String(decoding: data, as: UTF8.self), log)
 }
 
 struct BenchError: Error, CustomStringConvertible {

@@ -33,7 +33,8 @@ figures = figures.map { $0 == "p5" || $0 == "guided" ? "p4" : $0 }
 figures = figures.enumerated().filter { figures.firstIndex(of: $0.element) == $0.offset }.map(\.element)
 
 do {
-  let modelPath = BenchModels.path(for: modelArgument)
+  // The same resolution as `fm`: a catalogue name in the model cache, or a GGUF path.
+  let modelPath = try ModelStore().resolve(modelArgument).path.path
   if figures == ["load-child"] {
     try await LoadFigure.child(modelPath: modelPath)
     exit(0)
