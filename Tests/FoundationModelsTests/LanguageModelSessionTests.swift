@@ -119,6 +119,17 @@ import Testing
     #expect(response.usage.outputTokens == 2)
   }
 
+  @Test func aNonPositiveTokenBudgetIsAClearErrorAndChangesNothing() async throws {
+    let session = LanguageModelSession(model: model())
+    await #expect {
+      try await session.respond(to: "Sea?", options: GenerationOptions(maximumResponseTokens: 0))
+    } throws: { error in
+      "\(error.localizedDescription)".contains("maximumResponseTokens must be positive")
+    }
+    #expect(session.transcript.isEmpty)
+    #expect(try await session.respond(to: "Sea?").content == Self.reply)
+  }
+
   @Test func aSessionFromATranscriptContinuesIt() async throws {
     let model = model()
     let first = LanguageModelSession(model: model, instructions: "Be brief.")
