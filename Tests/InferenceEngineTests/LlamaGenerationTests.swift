@@ -152,22 +152,20 @@ import Testing
 @Suite struct LlamaPrefillCancellationTests {
   @Test func cancellingDuringALongPrefillStopsItAndKeepsWhatWasEvaluated() async throws {
     let model = try await TestModels.smolLM2()
-    let session = InferenceSession(model: model, configuration: ContextConfiguration(contextSize: 2048, batchSize: 64))
+    // One batch holds the whole prompt, so only llama.cpp's abort callback can stop it part-way:
+    // without it, the single llama_decode would run to the end and cache every token.
+    let session = InferenceSession(model: model, configuration: ContextConfiguration(contextSize: 2048, batchSize: 1536))
     let text = String(repeating: "The river runs to the sea and the sea is wide and deep. ", count: 110)
     let prompt = Array(model.tokenize(text, parseSpecial: false).prefix(1500))
     let consumer = Task {
       for try await _ in session.generate(GenerationRequest(promptTokens: prompt, maximumTokens: 4)) {}
     }
     try await Task.sleep(for: .milliseconds(300))
-    let cancelled = ContinuousClock.now
     consumer.cancel()
     _ = await consumer.result
     let cached = try await session.cachedTokens()  // runs once the generation job has ended
-    let stoppedAfter = ContinuousClock.now - cancelled
-    #expect(cached.count < prompt.count, "the prefill was stopped part-way")
+    #expect(cached.count < prompt.count, "the prefill was stopped inside its one llama_decode call")
     #expect(cached == Array(prompt.prefix(cached.count)), "the cache holds exactly the evaluated prefix")
-    // Well under the full prefill (1,500 tokens), even on a busy machine.
-    #expect(stoppedAfter < .seconds(5), "took \(stoppedAfter) to stop")
     // The next request reuses what was evaluated and completes.
     let next = Array(prompt.prefix(cached.count + 8))
     let result = try await session.record(GenerationRequest(promptTokens: next, maximumTokens: 2))
