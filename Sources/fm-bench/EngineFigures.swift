@@ -57,15 +57,3 @@ struct EngineFigures {
       ])
   }
 }
-
-/// Reads the process's memory figures from /proc.
-enum ProcessMemory {
-  static func residentBytes() -> Int {
-    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
-    for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
-      let kilobytes = line.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
-      return kilobytes * 1024
-    }
-    return 0
-  }
-}

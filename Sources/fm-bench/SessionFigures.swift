@@ -103,26 +103,40 @@ struct SessionFigures {
       ])
   }
 
-  /// P8: resident memory after a few chat turns, against model file size plus KV cache size.
+  /// P8: resident memory after each turn of a chat, against model file size plus KV cache size.
+  ///
+  /// The turns ask for varied text, so that many distinct tokens go through the model (each
+  /// reads its own row of the token-embedding table); the figure is the largest reading.
   /// - Parameter baselineBytes: resident memory of this process before the model was loaded
   ///   (the Swift runtime and libraries), reported beside the figure.
   func memoryOverhead(keyValueCacheBytes: Int, baselineBytes: Int) async throws -> FigureReport {
     let chat = LanguageModelSession(model: model)
-    for prompt in ["Write a paragraph about the ocean.", "Go on.", "And then?"] {
-      try await chat.respond(to: prompt, options: GenerationOptions(maximumResponseTokens: 64))
-    }
-    let resident = Double(ProcessMemory.residentBytes())
-    let fileSize = Double((try? FileManager.default.attributesOfItem(atPath: modelPath)[.size] as? Int) ?? 0)
-    let overheadMB = (resident - fileSize - Double(keyValueCacheBytes)) / 1_048_576
+    let prompts = [
+      "Write a paragraph about the ocean.", "Go on.", "Now describe a mountain village in winter.",
+      "List ten programming languages and one strength of each.", "Translate your last answer into French.",
+      "Write a short poem about trains.", "Explain how a compiler works.", "Summarise our conversation.",
+    ]
     var ours = Measurements()
-    ours.append(resident / 1_048_576)
+    var largest = (resident: 0, mappedFile: 0)
+    for prompt in prompts {
+      try await chat.respond(to: prompt, options: GenerationOptions(maximumResponseTokens: 96))
+      let resident = ProcessMemory.residentBytes()
+      ours.append(Double(resident) / 1_048_576)
+      if resident > largest.resident {
+        largest = (resident, ProcessMemory.residentBytes(ofMappedFile: modelPath))
+      }
+    }
+    let fileSize = Double((try? FileManager.default.attributesOfItem(atPath: modelPath)[.size] as? Int) ?? 0)
+    let overheadMB = (Double(largest.resident) - fileSize - Double(keyValueCacheBytes)) / 1_048_576
     var reference = Measurements()
     reference.append((fileSize + Double(keyValueCacheBytes)) / 1_048_576)
     return FigureReport(
-      id: "P8", figure: "resident memory during chat vs model file + KV cache", unit: "MB", ours: ours,
-      reference: reference, ratio: nil, target: "overhead < 64 MB", pass: overheadMB < 64,
+      id: "P8", figure: "resident memory during chat (largest after each of 8 turns) vs model file + KV cache",
+      unit: "MB", ours: ours, reference: reference, ratio: nil, target: "overhead < 64 MB", pass: overheadMB < 64,
       notes: [
         "overhead_mb": "\(Measurements.rounded(overheadMB))", "context_size": "\(model.contextSize)",
+        "turns": "\(prompts.count)", "history_tokens": "\(try await model.tokenCount(for: chat.transcript))",
+        "resident_model_file_mb": "\(Measurements.rounded(Double(largest.mappedFile) / 1_048_576))",
         "process_baseline_mb": "\(Measurements.rounded(Double(baselineBytes) / 1_048_576))",
       ])
   }

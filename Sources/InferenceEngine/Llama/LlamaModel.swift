@@ -20,6 +20,8 @@ public final class LlamaModel: TokenModel, @unchecked Sendable {
 
   let handle: Handle
   private let vocab: OpaquePointer
+  /// Mapped pages to drop after load and after evaluations.
+  let unusedPages: UnusedWeightPages
 
   /// Loads a GGUF file.
   /// - Throws: `EngineError` — `.modelNotFound`, `.invalidModelFile` (not GGUF, truncated,
@@ -33,15 +35,15 @@ public final class LlamaModel: TokenModel, @unchecked Sendable {
       llama_model_load_from_file(path, parameters)
     }
     guard let loaded else {
-      if log.contains("unknown model architecture") {
-        throw EngineError(.unsupportedArchitecture, "\(path): \(log)")
+      if log.text.contains("unknown model architecture") {
+        throw EngineError(.unsupportedArchitecture, "\(path): \(log.text)")
       }
       throw EngineError(
         .invalidModelFile,
-        "cannot load \(path): \(log.isEmpty ? "llama.cpp rejected the file" : log)")
+        "cannot load \(path): \(log.text.isEmpty ? "llama.cpp rejected the file" : log.text)")
     }
     handle = loaded
-    MappedWeights.releaseResidentPages(of: path)
+    unusedPages = UnusedWeightPages(path: path, repackedTensors: log.repackedTensors)
     // llama_model_get_vocab: owned by the model, valid as long as it is.
     guard let vocab = llama_model_get_vocab(loaded) else {
       llama_model_free(loaded)

@@ -32,7 +32,7 @@ final class LlamaTokenBackend: TokenBackend {
     parameters.no_perf = true
     let (created, log) = LlamaRuntime.capturingLog { llama_init_from_model(model.handle, parameters) }
     guard let created else {
-      throw EngineError(.contextCreationFailed, "cannot create a llama.cpp context: \(log)")
+      throw EngineError(.contextCreationFailed, "cannot create a llama.cpp context: \(log.text)")
     }
     self.model = model
     context = created
@@ -88,6 +88,7 @@ final class LlamaTokenBackend: TokenBackend {
       cachedTokens.append(contentsOf: tokens[start..<end])
       start = end
     }
+    model.unusedPages.releaseAfterEvaluation()
     // llama_get_logits_ith(-1): logits of the last token of the last batch, n_vocab floats.
     guard let logits = llama_get_logits_ith(context, -1) else {
       throw EngineError(.decodeFailed, "llama.cpp returned no logits")
