@@ -1,5 +1,5 @@
 import Foundation
-import FoundationModels
+@_spi(Benchmarks) import FoundationModels
 import GuidedDecoding
 import InferenceEngine
 
@@ -18,36 +18,56 @@ struct GuidedFigures {
     var name: String
     var schemaText: String
     var document: SchemaDocument
+    var schema: GenerationSchema
     var prompt: String
 
-    /// The prompt with the schema described in it, as the session words it with
+    /// The prompt with the schema described in it, exactly as the session words it with
     /// `includeSchemaInPrompt` (the default), for the sides that do not add it themselves.
     var promptWithSchema: String {
-      prompt + "\n\nRespond with a JSON object that follows this JSON schema:\n" + schemaText
+      prompt + "\n\n" + schema.promptInstruction
     }
   }
 
-  /// The first schemas of the subset (by file name) that both sides accept.
+  /// `schemaCount` schemas spread evenly over the subset (sorted by file name; from each
+  /// evenly spaced position, the first schema that both sides accept), so that one family of
+  /// near-identical schemas does not make up the sample.
   func cases() throws -> [Case] {
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
       .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/data/maskbench-dev")
     let files = try FileManager.default.contentsOfDirectory(atPath: root.path)
       .filter { $0.hasPrefix("Glaiveai2K---") }.sorted()
     var cases: [Case] = []
-    for file in files where cases.count < schemaCount {
-      guard let data = FileManager.default.contents(atPath: root.appendingPathComponent(file).path),
-        let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-        let schema = object["schema"],
-        let schemaData = try? JSONSerialization.data(withJSONObject: schema, options: [.sortedKeys])
-      else { continue }
-      let text = String(decoding: schemaData, as: UTF8.self)
-      guard let document = try? JSONSchemaParser().parse(text), (try? GenerationSchema(jsonSchema: text)) != nil else {
-        continue
+    var next = 0
+    for slot in 0..<schemaCount {
+      next = max(next, slot * files.count / max(schemaCount, 1))
+      while next < files.count {
+        defer { next += 1 }
+        if let testCase = Self.testCase(file: files[next], in: root) {
+          cases.append(testCase)
+          break
+        }
       }
-      let topic = (schema as? [String: Any])?["description"] as? String ?? file.replacingOccurrences(of: "Glaiveai2K---", with: "")
-      cases.append(Case(name: file, schemaText: text, document: document, prompt: "Fill in realistic values for: \(topic)"))
     }
     return cases
+  }
+
+  /// The schema of one corpus file with a prompt made from its name ("book_flight_05dcf13f.json"
+  /// asks for "book flight"), or nil when either side cannot take the schema.
+  private static func testCase(file: String, in root: URL) -> Case? {
+    guard let data = FileManager.default.contents(atPath: root.appendingPathComponent(file).path),
+      let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+      let schemaObject = object["schema"],
+      let schemaData = try? JSONSerialization.data(withJSONObject: schemaObject, options: [.sortedKeys])
+    else { return nil }
+    let text = String(decoding: schemaData, as: UTF8.self)
+    guard let document = try? JSONSchemaParser().parse(text), let schema = try? GenerationSchema(jsonSchema: text) else {
+      return nil
+    }
+    var words = file.replacingOccurrences(of: "Glaiveai2K---", with: "").replacingOccurrences(of: ".json", with: "")
+      .split(separator: "_")
+    if words.count > 1 { words.removeLast() }  // the hash
+    let topic = (schemaObject as? [String: Any])?["description"] as? String ?? words.joined(separator: " ")
+    return Case(name: file, schemaText: text, document: document, schema: schema, prompt: "Fill in realistic values for: \(topic)")
   }
 
   /// P4 and P5 together: each schema runs ours (constrained), free generation of the same
@@ -63,7 +83,7 @@ struct GuidedFigures {
     var logRatios: [Double] = []
     for (index, testCase) in cases.enumerated() {
       progress("P4/P5 schema \(index + 1)/\(cases.count): \(testCase.name)")
-      let schema = try GenerationSchema(jsonSchema: testCase.schemaText)
+      let schema = testCase.schema
       let options = GenerationOptions(sampling: .greedy, maximumResponseTokens: budget)
       let start = DispatchTime.now()
       let response = try? await LanguageModelSession(model: model).respond(to: testCase.prompt, schema: schema, options: options)
@@ -79,6 +99,11 @@ struct GuidedFigures {
       let (theirs, output) = try referenceRun(testCase)
       let valid = isValid(output, testCase.document)
       if valid { theirValid += 1 }
+      let usage = response.map {
+        "\($0.usage.inputTokens) prompt tokens, first token at \(Measurements.rounded($0.usage.timeToFirstToken)) s, \($0.usage.outputTokens) output tokens"
+      }
+      progress(
+        "  ours \(Measurements.rounded(ours)) s (\(usage ?? "failed")); llama-completion \(Measurements.rounded(theirs)) s\(valid ? "" : " (invalid)")")
       ourSeconds.append(ours)
       theirSeconds.append(theirs)
       logRatios.append(log(theirs / ours))
@@ -111,7 +136,8 @@ struct GuidedFigures {
   }
 
   /// Runs llama-completion on the same rendered prompt with the schema as its grammar.
-  /// - Returns: wall seconds less the model load time it reports, and its output.
+  /// - Returns: the seconds it reports for prompt evaluation, generation and sampling (the
+  ///   grammar works in sampling), and its output.
   private func referenceRun(_ testCase: Case) throws -> (Double, String) {
     let directory = FileManager.default.temporaryDirectory
     let schemaFile = directory.appendingPathComponent("fm-bench-schema.json")
@@ -121,25 +147,32 @@ struct GuidedFigures {
       .write(to: promptFile, atomically: true, encoding: .utf8)
     let executable = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
       .deletingLastPathComponent().appendingPathComponent(".deps/llama/bin/llama-completion").path
-    let start = DispatchTime.now()
     let (output, log) = try runProcess(
       executable,
       [
         "-m", modelPath, "-t", "\(CPUTopology.physicalCores)", "-f", promptFile.path, "-jf", schemaFile.path,
         "-n", "\(budget)", "--temp", "0", "-no-cnv", "--no-display-prompt", "--no-warmup", "-c", "4096",
       ])
-    let wall = elapsed(since: start)
     // llama-completion marks the end of the sequence in its output.
     let text = output.replacingOccurrences(of: "[end of text]", with: "")
-    return (wall - Self.loadSeconds(in: log), text)
+    guard let seconds = Self.workSeconds(in: log) else {
+      throw BenchError("llama-completion printed no performance summary:\n\(log.suffix(2000))")
+    }
+    return (seconds, text)
   }
 
-  /// The "load time" llama.cpp reports in its performance summary.
-  static func loadSeconds(in log: String) -> Double {
-    for line in log.split(separator: "\n") where line.contains("load time =") {
-      let number = line.split(separator: "=").last?.split(separator: " ").first.flatMap { Double($0) }
-      return (number ?? 0) / 1000
+  /// The sum of the "prompt eval time", "eval time" and "sampling time" lines of llama.cpp's
+  /// performance summary. Its "load time" is not the model load: it runs from context creation
+  /// to the end of the first decode, so it holds the prompt evaluation.
+  static func workSeconds(in log: String) -> Double? {
+    var milliseconds: [String: Double] = [:]
+    for line in log.split(separator: "\n") {
+      let parts = line.split(separator: "=", maxSplits: 1)
+      guard parts.count == 2 else { continue }
+      let label = parts[0].split(separator: ":").last?.trimmingCharacters(in: .whitespaces) ?? ""
+      guard ["prompt eval time", "eval time", "sampling time"].contains(label), milliseconds[label] == nil else { continue }
+      milliseconds[label] = parts[1].split(separator: " ").first.flatMap { Double($0) } ?? 0
     }
-    return 0
+    return milliseconds.count == 3 ? milliseconds.values.reduce(0, +) / 1000 : nil
   }
 }

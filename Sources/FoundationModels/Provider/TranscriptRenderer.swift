@@ -58,9 +58,14 @@ struct TranscriptRenderer {
     return (messages, tools)
   }
 
-  /// The text that asks for JSON of a schema, as put into a prompt.
+  /// The text that asks for JSON of a schema, as put into a prompt: the schema's outline
+  /// (see `SchemaOutline`), or its JSON when it has no outline.
   static func schemaInstruction(_ schema: GenerationSchema) -> String {
-    "Respond with a JSON object that follows this JSON schema:\n" + schemaJSON(schema)
+    let json = schemaJSON(schema)
+    guard let outline = SchemaOutline.text(ofJSONSchema: json) else {
+      return "Respond with JSON that follows this JSON schema:\n" + json
+    }
+    return "Respond with JSON of this shape:\n" + outline
   }
 
   static func schemaJSON(_ schema: GenerationSchema) -> String {
@@ -82,5 +87,13 @@ struct TranscriptRenderer {
 extension Transcript.Entry {
   var isInstructions: Bool {
     if case .instructions = self { true } else { false }
+  }
+}
+
+extension GenerationSchema {
+  /// The text `includeSchemaInPrompt` adds to the prompt, for benchmarks that give another
+  /// engine exactly the prompt this framework renders.
+  @_spi(Benchmarks) public var promptInstruction: String {
+    TranscriptRenderer.schemaInstruction(self)
   }
 }

@@ -40,31 +40,39 @@ struct Generator {
       let budget = min(
         (request.maximumTokens ?? .max) - loop.generated.count,
         backend.contextLength - backend.cachedTokens.count - 1)
-      let (next, forced) = try loop.nextTokens(logits: logits, budget: budget)
-      for token in next {
-        if model.isEndOfGeneration(token) {
-          stopReason = .endOfTurn
+      var (next, forced) = try loop.nextTokens(logits: logits, budget: budget)
+      var batch: [Token] = []
+      while true {
+        for token in next {
+          if model.isEndOfGeneration(token) {
+            stopReason = .endOfTurn
+            break decoding
+          }
+          try request.constraint?.accept(token)
+          loop.append(token, forced: forced)
+          batch.append(token)
+          progress?.record(generated: loop.generated.count)
+          if firstTokenTime == nil { firstTokenTime = .now() }
+          emit(loop.decoder.decode(model.piece(of: token)))
+        }
+        if request.constraint?.mustEnd == true {
+          stopReason = .constraintComplete
           break decoding
         }
-        try request.constraint?.accept(token)
-        loop.append(token, forced: forced)
-        progress?.record(generated: loop.generated.count)
-        if firstTokenTime == nil { firstTokenTime = .now() }
-        emit(loop.decoder.decode(model.piece(of: token)))
+        if let maximum = request.maximumTokens, loop.generated.count >= maximum {
+          stopReason = .maximumTokens
+          break decoding
+        }
+        if backend.cachedTokens.count + batch.count >= backend.contextLength {
+          stopReason = .contextFull
+          break decoding
+        }
+        // Forced text right after a sampled token goes into the same batch: the logits that
+        // follow the sampled token would pick nothing, so one decode does the work of two.
+        guard !forced, let more = request.constraint?.forcedTokens(), !more.isEmpty else { break }
+        (next, forced) = (more, true)
       }
-      if request.constraint?.mustEnd == true {
-        stopReason = .constraintComplete
-        break
-      }
-      if let maximum = request.maximumTokens, loop.generated.count >= maximum {
-        stopReason = .maximumTokens
-        break
-      }
-      if backend.cachedTokens.count + next.count >= backend.contextLength {
-        stopReason = .contextFull
-        break
-      }
-      logits = try backend.evaluate(next[...], cancellation: cancellation)
+      logits = try backend.evaluate(batch[...], cancellation: cancellation)
     }
     emit(loop.decoder.finish())
 
