@@ -18,9 +18,11 @@ struct LlamaBenchReference {
   }
 
   /// Tokens per second of one llama-bench test (`-p N -n 0` or `-p 0 -n N`), one repetition.
-  func tokensPerSecond(prompt: Int, generate: Int) throws -> Double {
+  /// - Parameter depth: tokens already in the context before the test (`-d`).
+  func tokensPerSecond(prompt: Int, generate: Int, depth: Int = 0) throws -> Double {
     let output = try run([
-      "-m", modelPath, "-t", "\(threads)", "-p", "\(prompt)", "-n", "\(generate)", "-r", "1", "-o", "jsonl",
+      "-m", modelPath, "-t", "\(threads)", "-p", "\(prompt)", "-n", "\(generate)", "-d", "\(depth)", "-r", "1",
+      "-o", "jsonl",
     ])
     for line in output.split(separator: "\n") {
       guard let data = line.data(using: .utf8),

@@ -69,6 +69,7 @@ struct SessionFigures {
     let options = GenerationOptions(sampling: .greedy, maximumResponseTokens: 16)
     var perTurn: [Int: Double] = [:]
     var evaluated: [Int: Int] = [:]
+    var cached: [Int: Int] = [:]
     var warm = Measurements()
     var cold = Measurements()
     for turn in 1...20 {
@@ -83,6 +84,7 @@ struct SessionFigures {
       let usage = try await chat.respond(to: prompt, options: options).usage
       perTurn[turn] = usage.timeToFirstToken
       evaluated[turn] = usage.inputTokens - usage.cachedInputTokens
+      cached[turn] = usage.cachedInputTokens
       progress("P3 turn \(turn): \(usage.inputTokens) input tokens, \(evaluated[turn] ?? 0) evaluated, TTFT \(usage.timeToFirstToken) s")
       if turn > 1 { warm.append(usage.timeToFirstToken) }
     }
@@ -91,6 +93,13 @@ struct SessionFigures {
     let early = Measurements(values: (2...4).compactMap { perTurn[$0] })
     let late = Measurements(values: (18...20).compactMap { perTurn[$0] })
     let flatness = late.median / max(early.median, 1e-9)
+    // The same work for llama.cpp alone: the new tokens of turn 3 and of turn 19 evaluated
+    // after that turn's history. Attention over a longer history costs more whoever runs it.
+    progress("P3 reference growth: llama-bench at the depths of turns 3 and 19")
+    let reference = try LlamaBenchReference(modelPath: modelPath, threads: threads)
+    let referenceEarly = try reference.tokensPerSecond(prompt: evaluated[3] ?? 30, generate: 0, depth: cached[3] ?? 0)
+    let referenceLate = try reference.tokensPerSecond(prompt: evaluated[19] ?? 30, generate: 0, depth: cached[19] ?? 0)
+    let referenceGrowth = (Double(evaluated[19] ?? 30) / referenceLate) / (Double(evaluated[3] ?? 30) / referenceEarly)
     return FigureReport(
       id: "P3", figure: "time to first token, ~2,000-token history (reference: a new session from the transcript)",
       unit: "seconds", ours: warm, reference: cold, ratio: Measurements.rounded(speedup),
@@ -99,6 +108,8 @@ struct SessionFigures {
         "history_tokens": "\(historyTokens)", "turns2to4_median_seconds": "\(Measurements.rounded(early.median))",
         "turns18to20_median_seconds": "\(Measurements.rounded(late.median))",
         "late_over_early": "\(Measurements.rounded(flatness))",
+        "llama_bench_late_over_early": "\(Measurements.rounded(referenceGrowth))",
+        "history_tokens_turn3": "\(cached[3] ?? 0)", "history_tokens_turn19": "\(cached[19] ?? 0)",
         "evaluated_tokens_turn2": "\(evaluated[2] ?? 0)", "evaluated_tokens_turn20": "\(evaluated[20] ?? 0)",
       ])
   }
