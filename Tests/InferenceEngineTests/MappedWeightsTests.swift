@@ -5,75 +5,11 @@ import Testing
 
 @testable import InferenceEngine
 
-/// Writes small GGUF v3 files: metadata, tensor infos and zeroed data.
-private struct GGUFFileWriter {
-  var alignment: Int?
-  /// Name and data size; tensors are laid out in this order.
-  var tensors: [(name: String, bytes: Int)]
-
-  func data() -> Data {
-    var out = Data("GGUF".utf8)
-    append(UInt32(3), to: &out)
-    append(UInt64(tensors.count), to: &out)
-    append(UInt64(alignment == nil ? 2 : 3), to: &out)
-    // A string array and a scalar before the alignment, as real files have.
-    appendString("tokenizer.ggml.tokens", to: &out)
-    append(UInt32(9), to: &out)
-    append(UInt32(8), to: &out)
-    append(UInt64(3), to: &out)
-    for token in ["a", "bc", "<|im_end|>"] { appendString(token, to: &out) }
-    appendString("general.name", to: &out)
-    append(UInt32(8), to: &out)
-    appendString("test", to: &out)
-    if let alignment {
-      appendString("general.alignment", to: &out)
-      append(UInt32(4), to: &out)
-      append(UInt32(alignment), to: &out)
-    }
-    var offset = 0
-    for tensor in tensors {
-      appendString(tensor.name, to: &out)
-      append(UInt32(1), to: &out)
-      append(UInt64(tensor.bytes), to: &out)
-      append(UInt32(1), to: &out)  // GGML_TYPE_F16: two bytes per element; the size is what matters
-      append(UInt64(offset), to: &out)
-      offset += padded(tensor.bytes)
-    }
-    out.append(Data(count: padded(out.count) - out.count))
-    out.append(Data(count: offset))
-    return out
-  }
-
-  /// Where each tensor's data starts in the file written by `data()`.
-  func expectedStarts(fileLength: Int) -> [Int] {
-    let dataBytes = tensors.reduce(0) { $0 + padded($1.bytes) }
-    var start = fileLength - dataBytes
-    return tensors.map { tensor in
-      defer { start += padded(tensor.bytes) }
-      return start
-    }
-  }
-
-  private func padded(_ count: Int) -> Int {
-    let alignment = alignment ?? 32
-    return (count + alignment - 1) / alignment * alignment
-  }
-
-  private func append<T: FixedWidthInteger>(_ value: T, to data: inout Data) {
-    withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) }
-  }
-
-  private func appendString(_ text: String, to data: inout Data) {
-    append(UInt64(text.utf8.count), to: &data)
-    data.append(contentsOf: Array(text.utf8))
-  }
-}
-
 @Suite struct GGUFTensorTableTests {
   @Test(arguments: [nil, 64, 4096])
   func rangesRunFromEachTensorToTheNext(alignment: Int?) throws {
     let writer = GGUFFileWriter(
-      alignment: alignment, tensors: [("token_embd.weight", 100), ("output.weight", 5000), ("blk.0.ffn_up.weight", 33)])
+      alignment: alignment, sizes: [("token_embd.weight", 100), ("output.weight", 5000), ("blk.0.ffn_up.weight", 33)])
     let directory = try TemporaryDirectory()
     let file = directory.url.appendingPathComponent("model.gguf")
     let data = writer.data()
@@ -87,7 +23,7 @@ private struct GGUFFileWriter {
   }
 
   @Test func truncatedHeaderIsRejected() throws {
-    let data = GGUFFileWriter(alignment: nil, tensors: [("token_embd.weight", 64)]).data()
+    let data = GGUFFileWriter(alignment: nil, sizes: [("token_embd.weight", 64)]).data()
     let directory = try TemporaryDirectory()
     let file = directory.url.appendingPathComponent("model.gguf")
     try data.prefix(60).write(to: file)
@@ -122,10 +58,10 @@ private struct GGUFFileWriter {
     let directory = try TemporaryDirectory()
     let separate = directory.url.appendingPathComponent("separate.gguf")
     let writer = GGUFFileWriter(
-      alignment: nil, tensors: [("token_embd.weight", 4096), ("output.weight", 4096), ("blk.0.ffn_up.weight", 4096)])
+      alignment: nil, sizes: [("token_embd.weight", 4096), ("output.weight", 4096), ("blk.0.ffn_up.weight", 4096)])
     try writer.data().write(to: separate)
     let tied = directory.url.appendingPathComponent("tied.gguf")
-    try GGUFFileWriter(alignment: nil, tensors: [("token_embd.weight", 4096), ("blk.0.ffn_up.weight", 4096)]).data()
+    try GGUFFileWriter(alignment: nil, sizes: [("token_embd.weight", 4096), ("blk.0.ffn_up.weight", 4096)]).data()
       .write(to: tied)
 
     let ranges = try GGUFTensorTable(path: separate.path).ranges
@@ -180,5 +116,85 @@ private struct GGUFFileWriter {
     touchAll()
     weights.releaseAll()
     #expect(try presentPages(mapped, count: pageCount).allSatisfy { !$0 })
+  }
+}
+
+/// A one-layer llama model with zero weights, small enough to write in a test but with
+/// q4_0 matrices large enough (several pages each) for llama.cpp's CPU backend to repack.
+private enum TinyRepackedModel {
+  static let width = 512
+  static let hidden = 1024
+  static let vocabulary = 64
+
+  static func write(to url: URL) throws {
+    func q4_0(_ columns: Int, _ rows: Int, _ name: String) -> GGUFFileWriter.Tensor {
+      // q4_0: blocks of 32 values in 18 bytes (an f16 scale and 16 bytes of nibbles).
+      .init(name: name, dimensions: [columns, rows], type: 2, bytes: rows * columns / 32 * 18)
+    }
+    func f32(_ dimensions: [Int], _ name: String) -> GGUFFileWriter.Tensor {
+      .init(name: name, dimensions: dimensions, type: 0, bytes: dimensions.reduce(4, *))
+    }
+    let writer = GGUFFileWriter(
+      metadata: [
+        ("general.architecture", .string("llama")), ("llama.context_length", .uint32(256)),
+        ("llama.embedding_length", .uint32(UInt32(width))), ("llama.block_count", .uint32(1)),
+        ("llama.feed_forward_length", .uint32(UInt32(hidden))), ("llama.attention.head_count", .uint32(8)),
+        ("llama.attention.head_count_kv", .uint32(8)), ("llama.attention.layer_norm_rms_epsilon", .float32(1e-5)),
+        ("llama.vocab_size", .uint32(UInt32(vocabulary))), ("tokenizer.ggml.model", .string("none")),
+        ("tokenizer.chat_template", .string("{% for m in messages %}<|im_start|>{{ m.role }}\n{{ m.content }}<|im_end|>\n{% endfor %}")),
+      ],
+      tensors: [
+        f32([width, vocabulary], "token_embd.weight"), f32([width], "output_norm.weight"),
+        q4_0(width, vocabulary, "output.weight"), f32([width], "blk.0.attn_norm.weight"),
+        q4_0(width, width, "blk.0.attn_q.weight"), q4_0(width, width, "blk.0.attn_k.weight"),
+        q4_0(width, width, "blk.0.attn_v.weight"), q4_0(width, width, "blk.0.attn_output.weight"),
+        f32([width], "blk.0.ffn_norm.weight"), q4_0(width, hidden, "blk.0.ffn_gate.weight"),
+        q4_0(hidden, width, "blk.0.ffn_down.weight"), q4_0(width, hidden, "blk.0.ffn_up.weight"),
+      ])
+    try writer.data().write(to: url)
+  }
+}
+
+@Suite struct RepackedWeightPagesTests {
+  /// llama.cpp names the tensors it repacks only in a debug log line; if that line changes,
+  /// this fails rather than the release quietly doing nothing.
+  @Test func repackedWeightsAndTheEmbeddingTableAreUnmappedAfterAnEvaluation() throws {
+    let directory = try TemporaryDirectory()
+    let file = directory.url.appendingPathComponent("tiny.gguf")
+    try TinyRepackedModel.write(to: file)
+    let model = try LlamaModel(path: file.path)
+    let tensors = try GGUFTensorTable(path: file.path).ranges
+    let matrices = ["output", "blk.0.attn_q", "blk.0.attn_k", "blk.0.attn_v", "blk.0.attn_output", "blk.0.ffn_gate", "blk.0.ffn_down", "blk.0.ffn_up"]
+    #expect(Set(model.unusedPages.repackedRanges) == Set(matrices.compactMap { tensors[$0 + ".weight"] }))
+    #expect(model.unusedPages.repackedRanges.count == matrices.count)
+    #expect(model.unusedPages.embeddingRange == tensors["token_embd.weight"])
+
+    let backend = try model.makeBackend(ContextConfiguration(contextSize: 64, batchSize: 64, threads: 1))
+    _ = try backend.evaluate([1, 2, 3][...], cancellation: CancellationFlag())
+    let weights = MappedWeights(path: file.path)
+    let released = model.unusedPages.repackedRanges + [try #require(model.unusedPages.embeddingRange)]
+    #expect(try wholePagesMapped(in: released, of: weights) == 0)
+  }
+
+  /// How many whole pages inside `ranges` (file offsets) are mapped in this process.
+  private func wholePagesMapped(in ranges: [Range<Int>], of weights: MappedWeights) throws -> Int {
+    let page = Int(getpagesize())
+    let mapping = try #require(weights.mappings.first)
+    let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/self/pagemap"))
+    defer { try? handle.close() }
+    var mapped = 0
+    for range in ranges {
+      let first = (range.lowerBound + page - 1) / page * page
+      let last = range.upperBound / page * page
+      guard first < last else { continue }
+      let address = Int(mapping.start) + first - mapping.fileOffset
+      try handle.seek(toOffset: UInt64(address / page * 8))
+      let data = try #require(try handle.read(upToCount: (last - first) / page * 8))
+      for index in 0..<(last - first) / page {
+        let entry = data.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self) }
+        if entry >> 63 == 1 { mapped += 1 }
+      }
+    }
+    return mapped
   }
 }
