@@ -52,7 +52,8 @@ struct GGUFTensorTable {
       let dimensions = try reader.integer(UInt32.self)
       try reader.skip(Int(dimensions) * 8)
       _ = try reader.integer(UInt32.self)
-      offsets.append((name, Int(try reader.integer(UInt64.self))))
+      // Checked against the file's length first, so the sums below cannot overflow.
+      offsets.append((name, try reader.count()))
     }
     guard alignment > 0 else { throw Malformed() }
     let dataStart = (reader.position + alignment - 1) / alignment * alignment
@@ -97,7 +98,7 @@ private struct GGUFReader {
     return T(littleEndian: raw.loadUnaligned(as: T.self))
   }
 
-  /// A 64-bit count, refused when it could not fit in the file.
+  /// A 64-bit count or offset, refused when it could not fit in the file.
   mutating func count() throws -> Int {
     let value = try integer(UInt64.self)
     guard value <= UInt64(bytes.count) else { throw GGUFTensorTable.Malformed() }
