@@ -27,7 +27,8 @@ struct EngineFigures {
   /// is reported beside it: llama.cpp's prefill is a few percent slower there.
   func prefillThroughput() async throws -> FigureReport {
     let reference = try LlamaBenchReference(modelPath: modelPath, threads: threads)
-    let filler = String(repeating: "The quick brown fox jumps over the lazy dog while the river keeps flowing. ", count: 60)
+    let filler = String(
+      repeating: "The quick brown fox jumps over the lazy dog while the river keeps flowing. ", count: 60)
     let prompt = Array(model.tokenize(filler, parseSpecial: false).prefix(512))
     let request = GenerationRequest(promptTokens: prompt, maximumTokens: 1)
     // Like llama-bench: one untimed warm-up run, then each timed run on an emptied cache.

@@ -60,14 +60,17 @@ struct GuidedFigures {
       let schemaData = try? JSONSerialization.data(withJSONObject: schemaObject, options: [.sortedKeys])
     else { return nil }
     let text = String(decoding: schemaData, as: UTF8.self)
-    guard let document = try? JSONSchemaParser().parse(text), let schema = try? GenerationSchema(jsonSchema: text) else {
+    guard let document = try? JSONSchemaParser().parse(text), let schema = try? GenerationSchema(jsonSchema: text)
+    else {
       return nil
     }
     var words = file.replacingOccurrences(of: "Glaiveai2K---", with: "").replacingOccurrences(of: ".json", with: "")
       .split(separator: "_")
     if words.count > 1 { words.removeLast() }  // the hash
     let topic = (schemaObject as? [String: Any])?["description"] as? String ?? words.joined(separator: " ")
-    return Case(name: file, schemaText: text, document: document, schema: schema, prompt: "Fill in realistic values for: \(topic)")
+    return Case(
+      name: file, schemaText: text, document: document, schema: schema, prompt: "Fill in realistic values for: \(topic)"
+    )
   }
 
   /// P4 and P5 together: each schema runs ours (constrained), free generation of the same
@@ -86,7 +89,8 @@ struct GuidedFigures {
       let schema = testCase.schema
       let options = GenerationOptions(sampling: .greedy, maximumResponseTokens: budget)
       let start = DispatchTime.now()
-      let response = try? await LanguageModelSession(model: model).respond(to: testCase.prompt, schema: schema, options: options)
+      let response = try? await LanguageModelSession(model: model).respond(
+        to: testCase.prompt, schema: schema, options: options)
       let ours = elapsed(since: start)
       if let response, isValid(response.rawContent.jsonString, testCase.document) {
         ourValid += 1
@@ -103,7 +107,8 @@ struct GuidedFigures {
         "\($0.usage.inputTokens) prompt tokens, first token at \(Measurements.rounded($0.usage.timeToFirstToken)) s, \($0.usage.outputTokens) output tokens"
       }
       progress(
-        "  ours \(Measurements.rounded(ours)) s (\(usage ?? "failed")); llama-completion \(Measurements.rounded(theirs)) s\(valid ? "" : " (invalid)")")
+        "  ours \(Measurements.rounded(ours)) s (\(usage ?? "failed")); llama-completion \(Measurements.rounded(theirs)) s\(valid ? "" : " (invalid)")"
+      )
       ourSeconds.append(ours)
       theirSeconds.append(theirs)
       logRatios.append(log(theirs / ours))
@@ -113,10 +118,13 @@ struct GuidedFigures {
     return [
       FigureReport(
         id: "P4", figure: "constrained output tokens/s (forced tokens counted) vs free generation of the same length",
-        unit: "tokens/s", ours: constrainedRates, reference: freeRates, ratio: Measurements.rounded(p4), target: ">= 1.0",
+        unit: "tokens/s", ours: constrainedRates, reference: freeRates, ratio: Measurements.rounded(p4),
+        target: ">= 1.0",
         pass: p4 >= 1.0, notes: ["schemas": "\(cases.count)"]),
       FigureReport(
-        id: "P5", figure: "wall time to a complete schema-valid object vs llama-completion --json-schema-file (geometric mean of reference/ours)",
+        id: "P5",
+        figure:
+          "wall time to a complete schema-valid object vs llama-completion --json-schema-file (geometric mean of reference/ours)",
         unit: "seconds", ours: ourSeconds, reference: theirSeconds, ratio: Measurements.rounded(p5), target: ">= 2",
         pass: p5 >= 2,
         notes: [
@@ -131,7 +139,9 @@ struct GuidedFigures {
   }
 
   private func isValid(_ text: String, _ document: SchemaDocument) -> Bool {
-    guard let value = try? JSONValue(parsing: text.trimmingCharacters(in: .whitespacesAndNewlines)) else { return false }
+    guard let value = try? JSONValue(parsing: text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+      return false
+    }
     return (try? SchemaValidator(definitions: document.definitions).validate(value, against: document.root)) ?? false
   }
 
@@ -170,7 +180,9 @@ struct GuidedFigures {
       let parts = line.split(separator: "=", maxSplits: 1)
       guard parts.count == 2 else { continue }
       let label = parts[0].split(separator: ":").last?.trimmingCharacters(in: .whitespaces) ?? ""
-      guard ["prompt eval time", "eval time", "sampling time"].contains(label), milliseconds[label] == nil else { continue }
+      guard ["prompt eval time", "eval time", "sampling time"].contains(label), milliseconds[label] == nil else {
+        continue
+      }
       milliseconds[label] = parts[1].split(separator: " ").first.flatMap { Double($0) } ?? 0
     }
     return milliseconds.count == 3 ? milliseconds.values.reduce(0, +) / 1000 : nil

@@ -56,7 +56,8 @@ struct SessionFigures {
   /// turn answered by a new session built from the transcript (what peers do every turn:
   /// evaluate the whole conversation again).
   func prefixCacheTimeToFirstToken() async throws -> FigureReport {
-    let paragraph = String(repeating: "Rivers carry water from the mountains to the sea, shaping valleys and plains. ", count: 6)
+    let paragraph = String(
+      repeating: "Rivers carry water from the mountains to the sea, shaping valleys and plains. ", count: 6)
     var entries: [Transcript.Entry] = [
       .instructions(.init(segments: [.text(.init(content: "You are a helpful assistant."))], toolDefinitions: []))
     ]
@@ -85,7 +86,9 @@ struct SessionFigures {
       perTurn[turn] = usage.timeToFirstToken
       evaluated[turn] = usage.inputTokens - usage.cachedInputTokens
       cached[turn] = usage.cachedInputTokens
-      progress("P3 turn \(turn): \(usage.inputTokens) input tokens, \(evaluated[turn] ?? 0) evaluated, TTFT \(usage.timeToFirstToken) s")
+      progress(
+        "P3 turn \(turn): \(usage.inputTokens) input tokens, \(evaluated[turn] ?? 0) evaluated, TTFT \(usage.timeToFirstToken) s"
+      )
       if turn > 1 { warm.append(usage.timeToFirstToken) }
     }
     let speedup = cold.median / warm.median

@@ -50,7 +50,9 @@ import Testing
 
 @Suite struct UnusedWeightPagesTests {
   @Test func repackedTensorNamesComeFromTheCPUBackendLog() {
-    #expect(LlamaRuntime.repackedTensorName(in: "repack: repack tensor blk.0.attn_q.weight with q4_K_8x8\n") == "blk.0.attn_q.weight")
+    #expect(
+      LlamaRuntime.repackedTensorName(in: "repack: repack tensor blk.0.attn_q.weight with q4_K_8x8\n")
+        == "blk.0.attn_q.weight")
     #expect(LlamaRuntime.repackedTensorName(in: "load_tensors: CPU_REPACK model buffer size = 596.53 MiB\n") == nil)
   }
 
@@ -127,7 +129,7 @@ private enum TinyRepackedModel {
   static let vocabulary = 64
 
   static func write(to url: URL) throws {
-    func q4_0(_ columns: Int, _ rows: Int, _ name: String) -> GGUFFileWriter.Tensor {
+    func quantized4Bit(_ columns: Int, _ rows: Int, _ name: String) -> GGUFFileWriter.Tensor {
       // q4_0: blocks of 32 values in 18 bytes (an f16 scale and 16 bytes of nibbles).
       .init(name: name, dimensions: [columns, rows], type: 2, bytes: rows * columns / 32 * 18)
     }
@@ -141,15 +143,18 @@ private enum TinyRepackedModel {
         ("llama.feed_forward_length", .uint32(UInt32(hidden))), ("llama.attention.head_count", .uint32(8)),
         ("llama.attention.head_count_kv", .uint32(8)), ("llama.attention.layer_norm_rms_epsilon", .float32(1e-5)),
         ("llama.vocab_size", .uint32(UInt32(vocabulary))), ("tokenizer.ggml.model", .string("none")),
-        ("tokenizer.chat_template", .string("{% for m in messages %}<|im_start|>{{ m.role }}\n{{ m.content }}<|im_end|>\n{% endfor %}")),
+        (
+          "tokenizer.chat_template",
+          .string("{% for m in messages %}<|im_start|>{{ m.role }}\n{{ m.content }}<|im_end|>\n{% endfor %}")
+        ),
       ],
       tensors: [
         f32([width, vocabulary], "token_embd.weight"), f32([width], "output_norm.weight"),
-        q4_0(width, vocabulary, "output.weight"), f32([width], "blk.0.attn_norm.weight"),
-        q4_0(width, width, "blk.0.attn_q.weight"), q4_0(width, width, "blk.0.attn_k.weight"),
-        q4_0(width, width, "blk.0.attn_v.weight"), q4_0(width, width, "blk.0.attn_output.weight"),
-        f32([width], "blk.0.ffn_norm.weight"), q4_0(width, hidden, "blk.0.ffn_gate.weight"),
-        q4_0(hidden, width, "blk.0.ffn_down.weight"), q4_0(width, hidden, "blk.0.ffn_up.weight"),
+        quantized4Bit(width, vocabulary, "output.weight"), f32([width], "blk.0.attn_norm.weight"),
+        quantized4Bit(width, width, "blk.0.attn_q.weight"), quantized4Bit(width, width, "blk.0.attn_k.weight"),
+        quantized4Bit(width, width, "blk.0.attn_v.weight"), quantized4Bit(width, width, "blk.0.attn_output.weight"),
+        f32([width], "blk.0.ffn_norm.weight"), quantized4Bit(width, hidden, "blk.0.ffn_gate.weight"),
+        quantized4Bit(hidden, width, "blk.0.ffn_down.weight"), quantized4Bit(width, hidden, "blk.0.ffn_up.weight"),
       ])
     try writer.data().write(to: url)
   }
@@ -164,7 +169,10 @@ private enum TinyRepackedModel {
     try TinyRepackedModel.write(to: file)
     let model = try LlamaModel(path: file.path)
     let tensors = try GGUFTensorTable(path: file.path).ranges
-    let matrices = ["output", "blk.0.attn_q", "blk.0.attn_k", "blk.0.attn_v", "blk.0.attn_output", "blk.0.ffn_gate", "blk.0.ffn_down", "blk.0.ffn_up"]
+    let matrices = [
+      "output", "blk.0.attn_q", "blk.0.attn_k", "blk.0.attn_v", "blk.0.attn_output", "blk.0.ffn_gate", "blk.0.ffn_down",
+      "blk.0.ffn_up",
+    ]
     #expect(Set(model.unusedPages.repackedRanges) == Set(matrices.compactMap { tensors[$0 + ".weight"] }))
     #expect(model.unusedPages.repackedRanges.count == matrices.count)
     #expect(model.unusedPages.embeddingRange == tensors["token_embd.weight"])

@@ -76,7 +76,8 @@ struct TranscriptRenderer {
   static func toolJSON(_ definition: Transcript.ToolDefinition) -> String {
     let name = jsonString(definition.name)
     let description = jsonString(definition.description)
-    return #"{"type":"function","function":{"name":\#(name),"description":\#(description),"parameters":\#(schemaJSON(definition.parameters))}}"#
+    return
+      #"{"type":"function","function":{"name":\#(name),"description":\#(description),"parameters":\#(schemaJSON(definition.parameters))}}"#
   }
 
   private static func jsonString(_ text: String) -> String {

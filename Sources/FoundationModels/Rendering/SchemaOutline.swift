@@ -81,7 +81,8 @@ struct SchemaOutline {
   private mutating func object(_ node: JSONValue, indent: String) -> String {
     guard case .object(let properties)? = node["properties"], !properties.isEmpty else {
       if let additional = node["additionalProperties"], additional != .bool(false) {
-        return "{ [key: string]: " + type(of: additional == .bool(true) ? .object([]) : additional, indent: indent) + " }"
+        return "{ [key: string]: " + type(of: additional == .bool(true) ? .object([]) : additional, indent: indent)
+          + " }"
       }
       return "{}"
     }

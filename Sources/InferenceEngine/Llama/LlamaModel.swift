@@ -132,7 +132,8 @@ public final class LlamaModel: TokenModel, @unchecked Sendable {
     defer { (roles + contents).forEach { free($0) } }
     let chat = zip(roles, contents).map { llama_chat_message(role: $0, content: $1) }
     var buffer = [CChar](repeating: 0, count: 4096)
-    var length = llama_chat_apply_template(template, chat, chat.count, addGenerationPrompt, &buffer, Int32(buffer.count))
+    var length = llama_chat_apply_template(
+      template, chat, chat.count, addGenerationPrompt, &buffer, Int32(buffer.count))
     if length > Int32(buffer.count) {
       buffer = [CChar](repeating: 0, count: Int(length) + 1)
       length = llama_chat_apply_template(template, chat, chat.count, addGenerationPrompt, &buffer, Int32(buffer.count))

@@ -17,7 +17,8 @@ final class LlamaTokenBackend: TokenBackend {
     guard configuration.contextSize > 0, configuration.contextSize <= model.trainedContextLength else {
       throw EngineError(
         .contextCreationFailed,
-        "context size \(configuration.contextSize) must be between 1 and the model's trained context (\(model.trainedContextLength))")
+        "context size \(configuration.contextSize) must be between 1 and the model's trained context (\(model.trainedContextLength))"
+      )
     }
     var parameters = llama_context_default_params()
     parameters.n_ctx = UInt32(configuration.contextSize)

@@ -23,7 +23,8 @@ struct MappedWeights: Sendable {
   init(path: String) {
     let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
     // procfs files report size 0; read to the end rather than by size.
-    let maps = (try? FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/self/maps")).readToEnd())
+    let maps =
+      (try? FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/self/maps")).readToEnd())
       .map { String(decoding: $0, as: UTF8.self) } ?? ""
     mappings = maps.split(separator: "\n").compactMap { line in
       // "start-end perms offset dev inode path"
