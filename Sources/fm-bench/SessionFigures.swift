@@ -56,15 +56,7 @@ struct SessionFigures {
   /// turn answered by a new session built from the transcript (what peers do every turn:
   /// evaluate the whole conversation again).
   func prefixCacheTimeToFirstToken() async throws -> FigureReport {
-    let paragraph = String(
-      repeating: "Rivers carry water from the mountains to the sea, shaping valleys and plains. ", count: 6)
-    var entries: [Transcript.Entry] = [
-      .instructions(.init(segments: [.text(.init(content: "You are a helpful assistant."))], toolDefinitions: []))
-    ]
-    while try await model.tokenCount(for: entries) < 2000 {
-      entries.append(.prompt(.init(segments: [.text(.init(content: "Tell me about rivers. \(paragraph)"))])))
-      entries.append(.response(.init(assetIDs: [], segments: [.text(.init(content: paragraph))])))
-    }
+    let entries = try await history(ofAtLeast: 2000)
     let historyTokens = try await model.tokenCount(for: entries)
     let chat = LanguageModelSession(model: model, transcript: Transcript(entries: entries))
     let options = GenerationOptions(sampling: .greedy, maximumResponseTokens: 16)
@@ -114,6 +106,59 @@ struct SessionFigures {
         "llama_bench_late_over_early": "\(Measurements.rounded(referenceGrowth))",
         "history_tokens_turn3": "\(cached[3] ?? 0)", "history_tokens_turn19": "\(cached[19] ?? 0)",
         "evaluated_tokens_turn2": "\(evaluated[2] ?? 0)", "evaluated_tokens_turn20": "\(evaluated[20] ?? 0)",
+      ])
+  }
+
+  /// A chat transcript of instructions and `pairs` prompt/response pairs about `subject`,
+  /// every message different.
+  private func history(pairs: Int, subject: String = "Rivers") -> [Transcript.Entry] {
+    var entries: [Transcript.Entry] = [
+      .instructions(.init(segments: [.text(.init(content: "You are a helpful assistant."))], toolDefinitions: []))
+    ]
+    for pair in 0..<pairs {
+      let paragraph = String(
+        repeating: "\(subject) carry water from the mountains to the sea, shaping valleys and plains (\(pair)). ",
+        count: 6)
+      entries.append(.prompt(.init(segments: [.text(.init(content: "Tell me about \(subject). \(paragraph)"))])))
+      entries.append(.response(.init(assetIDs: [], segments: [.text(.init(content: paragraph))])))
+    }
+    return entries
+  }
+
+  /// The shortest such transcript at least `tokens` long as the model counts it.
+  private func history(ofAtLeast tokens: Int) async throws -> [Transcript.Entry] {
+    var pairs = 0
+    while try await model.tokenCount(for: history(pairs: pairs)) < tokens { pairs += 1 }
+    return history(pairs: pairs)
+  }
+
+  /// P9: `tokenCount(for:)` on a ~4,000-token transcript (the model already loaded), in ms:
+  /// asked again about a transcript it has seen (the figure), about one that grew by a turn,
+  /// and about one whose every message is new.
+  func transcriptTokenCount() async throws -> FigureReport {
+    let entries = try await history(ofAtLeast: 4000)
+    let tokens = try await model.tokenCount(for: entries)
+    var milliseconds = Measurements()
+    for _ in 0..<max(runs, 20) {
+      let start = DispatchTime.now()
+      _ = try await model.tokenCount(for: entries)
+      milliseconds.append(elapsed(since: start) * 1000)
+    }
+    let pairs = (entries.count - 1) / 2
+    let grown = history(pairs: pairs + 1)
+    var start = DispatchTime.now()
+    _ = try await model.tokenCount(for: grown + [.prompt(.init(segments: [.text(.init(content: "One more question."))]))])
+    let grownMilliseconds = elapsed(since: start) * 1000
+    start = DispatchTime.now()
+    _ = try await model.tokenCount(for: history(pairs: pairs, subject: "Glaciers"))
+    let newMilliseconds = elapsed(since: start) * 1000
+    return FigureReport(
+      id: "P9", figure: "tokenCount(for:) on a ~4,000-token transcript", unit: "ms", ours: milliseconds,
+      reference: nil, ratio: nil, target: "< 5 ms", pass: milliseconds.median < 5,
+      notes: [
+        "transcript_tokens": "\(tokens)", "entries": "\(entries.count)",
+        "grown_by_a_turn_ms": "\(Measurements.rounded(grownMilliseconds))",
+        "all_messages_new_ms": "\(Measurements.rounded(newMilliseconds))",
       ])
   }
 

@@ -59,6 +59,7 @@ public struct RenderedPrompt: Sendable, Equatable {
 
 extension TokenModel {
   /// Tokenizes a rendered prompt: template text with control tokens, content as plain text.
+  /// The default implementation, without caching.
   public func tokenize(_ prompt: RenderedPrompt) -> [Token] {
     prompt.pieces.flatMap { tokenize($0.text, parseSpecial: $0.isControl) }
   }

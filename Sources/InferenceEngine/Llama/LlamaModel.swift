@@ -22,6 +22,7 @@ public final class LlamaModel: TokenModel, @unchecked Sendable {
   private let vocab: OpaquePointer
   /// Mapped pages to drop after load and after evaluations.
   let unusedPages: UnusedWeightPages
+  private let pieceTokens = PieceTokenCache()
 
   /// Loads a GGUF file.
   /// - Throws: `EngineError` — `.modelNotFound`, `.invalidModelFile` (not GGUF, truncated,
@@ -93,6 +94,13 @@ public final class LlamaModel: TokenModel, @unchecked Sendable {
       count = llama_tokenize(vocab, text, utf8Count, &tokens, Int32(tokens.count), false, parseSpecial)
     }
     return Array(tokens.prefix(Int(max(count, 0))))
+  }
+
+  /// Tokenizes a rendered prompt, reusing the tokens of pieces (message contents) seen recently.
+  public func tokenize(_ prompt: RenderedPrompt) -> [Token] {
+    prompt.pieces.flatMap { piece in
+      pieceTokens.tokens(of: piece) { tokenize($0.text, parseSpecial: $0.isControl) }
+    }
   }
 
   public func piece(of token: Token) -> [UInt8] {

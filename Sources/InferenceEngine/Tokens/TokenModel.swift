@@ -16,6 +16,9 @@ public protocol TokenModel: AnyObject, Sendable {
   ///   control token. Only template text sets it; user content never does, so a user cannot
   ///   forge a turn boundary.
   func tokenize(_ text: String, parseSpecial: Bool) -> [Token]
+  /// Tokenizes a rendered prompt: template text with control tokens, content as plain text,
+  /// each piece on its own.
+  func tokenize(_ prompt: RenderedPrompt) -> [Token]
   /// The bytes a token stands for when it appears in output (empty for control tokens).
   func piece(of token: Token) -> [UInt8]
   /// Whether a token ends the model's turn (end of sequence, end of turn).
