@@ -74,20 +74,20 @@ import Testing
   }
 }
 
-@Suite struct MappedWeightsTests {
-  /// Whether each page of `count` pages from `address` is mapped in this process
-  /// (/proc/self/pagemap: one 64-bit entry per page, bit 63 set when present).
-  private func presentPages(_ address: UnsafeRawPointer, count: Int) throws -> [Bool] {
-    let page = Int(getpagesize())
-    let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/self/pagemap"))
-    defer { try? handle.close() }
-    try handle.seek(toOffset: UInt64(Int(bitPattern: address) / page * 8))
-    let data = try #require(try handle.read(upToCount: count * 8))
-    return (0..<count).map { index in
-      data.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self) } >> 63 == 1
-    }
+/// Whether each of `count` pages from `address` is mapped in this process
+/// (/proc/self/pagemap: one 64-bit entry per page, bit 63 set when present).
+private func presentPages(at address: Int, count: Int) throws -> [Bool] {
+  let page = Int(getpagesize())
+  let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/self/pagemap"))
+  defer { try? handle.close() }
+  try handle.seek(toOffset: UInt64(address / page * 8))
+  let data = try #require(try handle.read(upToCount: count * 8))
+  return (0..<count).map { index in
+    data.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self) } >> 63 == 1
   }
+}
 
+@Suite struct MappedWeightsTests {
   @Test func releasesWholePagesInsideTheRangesAndKeepsTheirNeighbours() throws {
     let page = Int(getpagesize())
     let pageCount = 16
@@ -111,13 +111,13 @@ import Testing
     touchAll()
     // Bytes 2.5 pages to 6.5 pages: only pages 3, 4 and 5 lie wholly inside.
     weights.release(fileRanges: [(page * 5 / 2)..<(page * 13 / 2)])
-    let present = try presentPages(mapped, count: pageCount)
+    let present = try presentPages(at: Int(bitPattern: mapped), count: pageCount)
     #expect(present[3..<6].allSatisfy { !$0 })
     #expect(present[2] && present[6])
 
     touchAll()
     weights.releaseAll()
-    #expect(try presentPages(mapped, count: pageCount).allSatisfy { !$0 })
+    #expect(try presentPages(at: Int(bitPattern: mapped), count: pageCount).allSatisfy { !$0 })
   }
 }
 
@@ -188,20 +188,13 @@ private enum TinyRepackedModel {
   private func wholePagesMapped(in ranges: [Range<Int>], of weights: MappedWeights) throws -> Int {
     let page = Int(getpagesize())
     let mapping = try #require(weights.mappings.first)
-    let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/self/pagemap"))
-    defer { try? handle.close() }
     var mapped = 0
     for range in ranges {
       let first = (range.lowerBound + page - 1) / page * page
       let last = range.upperBound / page * page
       guard first < last else { continue }
       let address = Int(mapping.start) + first - mapping.fileOffset
-      try handle.seek(toOffset: UInt64(address / page * 8))
-      let data = try #require(try handle.read(upToCount: (last - first) / page * 8))
-      for index in 0..<(last - first) / page {
-        let entry = data.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self) }
-        if entry >> 63 == 1 { mapped += 1 }
-      }
+      mapped += try presentPages(at: address, count: (last - first) / page).filter { $0 }.count
     }
     return mapped
   }
