@@ -106,14 +106,15 @@ struct SchemaOutline {
   private mutating func array(_ node: JSONValue, indent: String) -> String {
     let counts = Self.range(
       node["minItems"].flatMap(Self.integer), node["maxItems"].flatMap(Self.integer), unit: "items")
+    let countGuide = Self.guides(counts.map { [$0] } ?? [])
     if case .array(let prefix)? = node["prefixItems"] {
       var elements = prefix.map { type(of: $0, indent: indent) }
       if let rest = node["items"], rest != .bool(false) { elements.append("..." + type(of: rest, indent: indent)) }
-      return "[" + elements.joined(separator: ", ") + "]" + Self.guides(counts.map { [$0] } ?? [])
+      return "[" + elements.joined(separator: ", ") + "]" + countGuide
     }
     var element = node["items"].map { type(of: $0, indent: indent) } ?? "any JSON value"
     if element.contains(" | ") || element.hasSuffix(")") { element = "(" + element + ")" }
-    return element + "[]" + Self.guides(counts.map { [$0] } ?? [])
+    return element + "[]" + countGuide
   }
 
   private func stringGuides(_ node: JSONValue) -> [String] {
@@ -137,12 +138,8 @@ struct SchemaOutline {
     } else if let maximum {
       guides.append("at most " + maximum)
     }
-    if case .number? = node["exclusiveMinimum"], let bound = node["exclusiveMinimum"]?.compactText {
-      guides.append("above " + bound)
-    }
-    if case .number? = node["exclusiveMaximum"], let bound = node["exclusiveMaximum"]?.compactText {
-      guides.append("below " + bound)
-    }
+    if let bound = node["exclusiveMinimum"], case .number = bound { guides.append("above " + bound.compactText) }
+    if let bound = node["exclusiveMaximum"], case .number = bound { guides.append("below " + bound.compactText) }
     return guides
   }
 
