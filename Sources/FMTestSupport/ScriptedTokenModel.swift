@@ -114,25 +114,29 @@ final class ScriptedTokenBackend: TokenBackend {
   let model: ScriptedTokenModel
   let contextLength: Int
   private(set) var cachedTokens: [Token] = []
-  private let logits: UnsafeMutableBufferPointer<Float>
+  /// One buffer per output an evaluation may return.
+  private let logits: [UnsafeMutableBufferPointer<Float>]
 
   init(model: ScriptedTokenModel, contextLength: Int) {
     self.model = model
     self.contextLength = contextLength
-    logits = .allocate(capacity: model.vocabularySize)
+    logits = (0..<Self.maximumOutputs).map { _ in .allocate(capacity: model.vocabularySize) }
   }
 
   deinit {
-    logits.deallocate()
+    for buffer in logits { buffer.deallocate() }
   }
 
   func truncateCache(to count: Int) {
     if count < cachedTokens.count { cachedTokens.removeSubrange(count...) }
   }
 
-  func evaluate(_ tokens: ArraySlice<Token>, cancellation flag: CancellationFlag) throws
-    -> UnsafeBufferPointer<Float>
+  func evaluate(_ tokens: ArraySlice<Token>, outputs: Int, cancellation flag: CancellationFlag) throws
+    -> [UnsafeBufferPointer<Float>]
   {
+    guard outputs >= 1, outputs <= min(tokens.count, Self.maximumOutputs) else {
+      throw EngineError(.invalidRequest, "cannot return \(outputs) logits for \(tokens.count) tokens")
+    }
     guard cachedTokens.count + tokens.count <= contextLength else {
       throw EngineError(.contextFull, "\(cachedTokens.count + tokens.count) tokens do not fit \(contextLength)")
     }
@@ -140,8 +144,12 @@ final class ScriptedTokenBackend: TokenBackend {
       if flag.isCancelled { throw EngineError(.cancelled, "cancelled during prompt evaluation") }
       cachedTokens.append(token)
     }
-    logits.update(repeating: model.baseLogit)
-    for (token, value) in model.preferences(after: cachedTokens) { logits[Int(token)] = value }
-    return UnsafeBufferPointer(logits)
+    return (0..<outputs).map { index in
+      let buffer = logits[index]
+      buffer.update(repeating: model.baseLogit)
+      let context = Array(cachedTokens.dropLast(outputs - 1 - index))
+      for (token, value) in model.preferences(after: context) { buffer[Int(token)] = value }
+      return UnsafeBufferPointer(buffer)
+    }
   }
 }

@@ -11,6 +11,8 @@ struct GuidedFigures {
   let tokenModel: LlamaModel
   let schemaCount: Int
   let budget = 384
+  /// Prints each side's output (and the reference's prompt) to stderr, to see what the time went on.
+  var showOutputs = ProcessInfo.processInfo.environment["FM_BENCH_SHOW"] != nil
 
   var model: SystemLanguageModel { SystemLanguageModel(path: URL(fileURLWithPath: modelPath)) }
 
@@ -109,6 +111,13 @@ struct GuidedFigures {
       progress(
         "  ours \(Measurements.rounded(ours)) s (\(usage ?? "failed")); llama-completion \(Measurements.rounded(theirs)) s\(valid ? "" : " (invalid)")"
       )
+      if showOutputs {
+        progress("  ours: \(response?.rawContent.jsonString ?? "-")\n  theirs: \(output)")
+        let prompt = try tokenModel.chatTemplate.render([ChatMessage(role: .user, content: testCase.promptWithSchema)])
+          .text
+        let saved = FileManager.default.temporaryDirectory.appendingPathComponent("fm-bench-case-\(index + 1).txt")
+        try (prompt + (response?.rawContent.jsonString ?? "")).write(to: saved, atomically: true, encoding: .utf8)
+      }
       ourSeconds.append(ours)
       theirSeconds.append(theirs)
       logRatios.append(log(theirs / ours))

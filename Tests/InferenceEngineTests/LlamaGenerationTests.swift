@@ -42,6 +42,32 @@ import Testing
     #expect(differs, "different seeds should give different samples")
   }
 
+  /// Two logits from one batch equal the logits of evaluating its last token on its own.
+  @Test func theLastTwoOutputsOfABatchMatchEvaluatingThemOneByOne() throws {
+    let tokens = model.tokenize("The sea is calm and the sky is", parseSpecial: false)
+    let configuration = ContextConfiguration(contextSize: 64, batchSize: 64, threads: 1)
+    let together = try model.makeBackend(configuration)
+    let both: [[Float]] = try together.evaluate(tokens[...], outputs: 2, cancellation: CancellationFlag()).map {
+      Array($0)
+    }
+    let apart = try model.makeBackend(configuration)
+    let beforeLast = Array(try apart.evaluate(tokens.dropLast(), cancellation: CancellationFlag()))
+    let last = Array(try apart.evaluate(tokens.suffix(1), cancellation: CancellationFlag()))
+    #expect(both.count == 2)
+    for (batched, alone) in zip(both, [beforeLast, last]) {
+      let largestDifference = zip(batched, alone).map { abs($0 - $1) }.max() ?? 0
+      #expect(largestDifference < 0.01)
+      #expect(Self.argmax(batched) == Self.argmax(alone))
+    }
+    #expect(throws: EngineError.self) {
+      try apart.evaluate(tokens.suffix(1), outputs: 2, cancellation: CancellationFlag())
+    }
+  }
+
+  static func argmax(_ values: [Float]) -> Int {
+    values.indices.max { values[$0] < values[$1] } ?? 0
+  }
+
   @Test func tokenizeDetokenizeRoundTrip() {
     let text = "Hello, wörld! 日本語 🦙 mixed ASCII + ünïcødé, tabs\tand\nnewlines — done."
     let tokens = model.tokenize(text, parseSpecial: false)

@@ -5,7 +5,8 @@ import InferenceEngine
 /// decoding's token-level automaton.
 ///
 /// Forced text (the next key, a closing brace) is tokenized with the model's own tokenizer, as
-/// the model would have written it, and emitted without sampling.
+/// the model would have written it, and emitted without sampling; its last token may give way
+/// to a longer one the model prefers (`extensions(of:)`).
 final class SchemaConstraint: InferenceEngine.TokenConstraint, @unchecked Sendable {
   // Used by one generation on the engine's work queue only.
   private let constraint: GuidedDecoding.TokenConstraint
@@ -37,6 +38,14 @@ final class SchemaConstraint: InferenceEngine.TokenConstraint, @unchecked Sendab
 
   func accept(_ token: Token) throws {
     try constraint.accept(token: Int(token))
+  }
+
+  func extensions(of token: Token) -> [Token] {
+    constraint.extensions(of: Int(token)).map { Token($0) }
+  }
+
+  func acceptExtension(of token: Token, by longer: Token) throws {
+    try constraint.acceptExtension(of: Int(token), by: Int(longer))
   }
 
   var isComplete: Bool { constraint.isComplete }

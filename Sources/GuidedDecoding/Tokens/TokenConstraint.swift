@@ -12,6 +12,8 @@ public final class TokenConstraint {
   /// Whether an end-of-sequence token has been accepted.
   public private(set) var hasEnded = false
   private var maskCache: [Int32: TokenMask] = [:]
+  /// `extensions(of:)` by state and token.
+  private var extensionCache: [Int64: [Int]] = [:]
   private var depthStates: [Int32]
 
   /// Most masks kept; each costs `vocabulary.count / 8` bytes.
@@ -100,6 +102,48 @@ public final class TokenConstraint {
     guard !hasEnded, let next = automaton.next(state, bytes: bytes) else {
       throw ConstraintError.bytesNotAllowed(Array(bytes))
     }
+    state = next
+  }
+
+  /// The tokens longer than `token` that begin with its bytes and whose remaining bytes are
+  /// allowed from the current state, which is the state after `token`: the tokens a model
+  /// could have written in place of `token` and the start of what follows it.
+  ///
+  /// Why: forced text is tokenized on its own, but its last token may be one the model would
+  /// have merged with what comes next (Qwen writes `":[{"` as one token). Offering these lets
+  /// the model choose at that position as if the text had not been forced.
+  public func extensions(of token: Int) -> [Int] {
+    guard !hasEnded, vocabulary.kinds.indices.contains(token), vocabulary.kinds[token] == 0 else { return [] }
+    let key = Int64(state.id) << 32 | Int64(token)
+    if let hit = extensionCache[key] { return hit }
+    var found: [Int] = []
+    if let node = vocabulary.trie.node(spelling: vocabulary.tokens[token]) {
+      var mask = TokenMask(count: vocabulary.count)
+      mask.withMutableWords { words in
+        depthStates.withUnsafeMutableBufferPointer { scratch in
+          vocabulary.trie.walk(from: state.id, below: node, automaton: automaton, words: words, scratch: scratch)
+        }
+      }
+      found = mask.allowedTokens
+    }
+    if extensionCache.count >= maskCacheLimit { extensionCache.removeAll(keepingCapacity: true) }
+    extensionCache[key] = found
+    return found
+  }
+
+  /// Advances from the state after `token` as if `longer`, one of its `extensions`, had been
+  /// accepted in its place.
+  /// - Throws: `ConstraintError.tokenNotAllowed` when `longer` is not an extension of `token`
+  ///   here (the state is unchanged).
+  public func acceptExtension(of token: Int, by longer: Int) throws {
+    guard vocabulary.tokens.indices.contains(token), vocabulary.tokens.indices.contains(longer) else {
+      throw ConstraintError.tokenNotAllowed(longer)
+    }
+    let short = vocabulary.tokens[token]
+    let long = vocabulary.tokens[longer]
+    guard vocabulary.kinds[longer] == 0, long.count > short.count, long.starts(with: short),
+      let next = automaton.next(state, bytes: long[short.count...])
+    else { throw ConstraintError.tokenNotAllowed(longer) }
     state = next
   }
 

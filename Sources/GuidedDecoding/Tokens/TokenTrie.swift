@@ -61,23 +61,39 @@ struct TokenTrie: Sendable {
 
   var nodeCount: Int { nodeByte.count }
 
-  /// Sets in `words` the bit of every token whose bytes the automaton accepts from `start`.
+  /// The node whose path from the root spells `bytes`, if any token starts with them.
+  func node(spelling bytes: [UInt8]) -> Int? {
+    var node = 0
+    for byte in bytes {
+      // Children of `node` are the nodes of its subtree one level down.
+      var child = node + 1
+      let end = Int(subtreeEnd[node])
+      while child < end && nodeByte[child] != byte { child = Int(subtreeEnd[child]) }
+      guard child < end else { return nil }
+      node = child
+    }
+    return node
+  }
+
+  /// Sets in `words` the bit of every token below `root` (strictly longer than its prefix)
+  /// whose bytes after that prefix the automaton accepts from `start`. From the trie's root,
+  /// that is every token the automaton accepts.
   /// - Parameter scratch: at least `maxDepth + 1` entries.
   func walk(
-    from start: Int32, automaton: ConstraintAutomaton, words: UnsafeMutableBufferPointer<UInt64>,
+    from start: Int32, below root: Int = 0, automaton: ConstraintAutomaton, words: UnsafeMutableBufferPointer<UInt64>,
     scratch: UnsafeMutableBufferPointer<Int32>
   ) {
-    let count = nodeByte.count
+    let count = Int(subtreeEnd[root])
     nodeByte.withUnsafeBufferPointer { bytes in
       nodeDepth.withUnsafeBufferPointer { depths in
         subtreeEnd.withUnsafeBufferPointer { ends in
           tokenStart.withUnsafeBufferPointer { starts in
             nodeTokens.withUnsafeBufferPointer { owners in
-              scratch[0] = start
+              scratch[Int(depths[root])] = start
               // Why a local copy: reading the automaton's stored property on every node
               // costs an exclusivity check; it only changes when a transition is built.
               var table = automaton.table
-              var i = 1
+              var i = root + 1
               while i < count {
                 let d = Int(depths[i])
                 let from = scratch[d - 1]

@@ -35,44 +35,95 @@ struct Generator {
     var loop = DecodeState(request: request, model: model)
     var firstTokenTime: DispatchTime?
     var stopReason: StopReason
+    // The tokens taken since the last evaluation, to be evaluated next.
+    var batch: [Token] = []
+    // A token the model chose in place of a forced one (see `heal`): taken, not yet evaluated.
+    var carried: Token?
+
+    func stopCondition() -> StopReason? {
+      if request.constraint?.mustEnd == true { return .constraintComplete }
+      if let maximum = request.maximumTokens, loop.generated.count >= maximum { return .maximumTokens }
+      if backend.cachedTokens.count + batch.count >= backend.contextLength { return .contextFull }
+      return nil
+    }
+    /// Accepts, records and emits `tokens`, then says whether generation ends after them.
+    func take(_ tokens: [Token], forced: Bool) throws -> StopReason? {
+      for token in tokens {
+        if model.isEndOfGeneration(token) { return .endOfTurn }
+        try request.constraint?.accept(token)
+        loop.append(token, forced: forced)
+        batch.append(token)
+        progress?.record(generated: loop.generated.count)
+        if firstTokenTime == nil { firstTokenTime = .now() }
+        emit(loop.decoder.decode(model.piece(of: token)))
+      }
+      return stopCondition()
+    }
+    /// Boundary healing: `logits` precede the last token of the batch, a forced one. When the
+    /// model prefers a longer token that begins with its text, that token replaces it (and is
+    /// returned); the caller drops the forced token from the cache if it was evaluated.
+    func heal(among extensions: [Token], logits: UnsafeBufferPointer<Float>) throws -> Token? {
+      guard let forced = batch.last else { return nil }
+      let chosen = loop.choose(among: [forced] + extensions, logits: logits)
+      guard chosen != forced else { return nil }
+      try request.constraint?.acceptExtension(of: forced, by: chosen)
+      loop.replaceLast(by: chosen)
+      emit(loop.decoder.decode(Array(model.piece(of: chosen).dropFirst(model.piece(of: forced).count))))
+      return chosen
+    }
+
     decoding: while true {
       if cancellation.isCancelled { throw EngineError(.cancelled, "cancelled") }
       let budget = min(
         (request.maximumTokens ?? .max) - loop.generated.count,
         backend.contextLength - backend.cachedTokens.count - 1)
-      var (next, forced) = try loop.nextTokens(logits: logits, budget: budget)
-      var batch: [Token] = []
-      while true {
-        for token in next {
-          if model.isEndOfGeneration(token) {
-            stopReason = .endOfTurn
-            break decoding
-          }
-          try request.constraint?.accept(token)
-          loop.append(token, forced: forced)
-          batch.append(token)
-          progress?.record(generated: loop.generated.count)
-          if firstTokenTime == nil { firstTokenTime = .now() }
-          emit(loop.decoder.decode(model.piece(of: token)))
-        }
-        if request.constraint?.mustEnd == true {
-          stopReason = .constraintComplete
+      batch = []
+      var endsForced: Bool
+      if let token = carried {
+        carried = nil
+        batch = [token]
+        endsForced = false
+        if let stop = stopCondition() {
+          stopReason = stop
           break decoding
         }
-        if let maximum = request.maximumTokens, loop.generated.count >= maximum {
-          stopReason = .maximumTokens
+      } else {
+        let (next, forced) = try loop.nextTokens(logits: logits, budget: budget)
+        if let stop = try take(next, forced: forced) {
+          stopReason = stop
           break decoding
         }
-        if backend.cachedTokens.count + batch.count >= backend.contextLength {
-          stopReason = .contextFull
-          break decoding
-        }
-        // Forced text right after a sampled token goes into the same batch: the logits that
-        // follow the sampled token would pick nothing, so one decode does the work of two.
-        guard !forced, let more = request.constraint?.forcedTokens(), !more.isEmpty else { break }
-        (next, forced) = (more, true)
+        endsForced = forced
       }
-      logits = try backend.evaluate(batch[...], cancellation: cancellation)
+      // Forced text right after a sampled token goes into the same batch: the logits that
+      // follow the sampled token would pick nothing, so one decode does the work of two.
+      if !endsForced, let more = request.constraint?.forcedTokens(), !more.isEmpty {
+        if let stop = try take(more, forced: true) {
+          stopReason = stop
+          break decoding
+        }
+        endsForced = true
+      }
+      var extensions: [Token] = []
+      if endsForced, let constraint = request.constraint, let last = batch.last {
+        extensions = constraint.extensions(of: last)
+        // Like sampling, a longer token must leave the budget to close the output.
+        if !extensions.isEmpty && budget - batch.count <= constraint.tokensToClose().count + 1 { extensions = [] }
+      }
+      if !extensions.isEmpty && batch.count == 1 {
+        // The logits at hand precede the forced token: choose before evaluating it.
+        if let chosen = try heal(among: extensions, logits: logits) {
+          carried = chosen
+          continue decoding
+        }
+        extensions = []
+      }
+      let outputs = try backend.evaluate(batch[...], outputs: extensions.isEmpty ? 1 : 2, cancellation: cancellation)
+      logits = outputs[outputs.count - 1]
+      if !extensions.isEmpty, let chosen = try heal(among: extensions, logits: outputs[0]) {
+        backend.truncateCache(to: backend.cachedTokens.count - 1)
+        carried = chosen
+      }
     }
     emit(loop.decoder.finish())
 
@@ -115,6 +166,21 @@ private struct DecodeState {
   mutating func append(_ token: Token, forced: Bool) {
     generated.append(token)
     if forced { forcedCount += 1 }
+  }
+
+  /// Puts `token`, chosen by the model, in place of the last token, a forced one.
+  mutating func replaceLast(by token: Token) {
+    generated[generated.count - 1] = token
+    forcedCount -= 1
+  }
+
+  /// Samples one of `candidates` by their logits, as if all others were masked.
+  mutating func choose(among candidates: [Token], logits: UnsafeBufferPointer<Float>) -> Token {
+    scratch.withUnsafeMutableBufferPointer { buffer in
+      buffer.update(repeating: -.infinity)
+      for token in candidates { buffer[Int(token)] = logits[Int(token)] }
+      return sampler.sample(UnsafeBufferPointer(buffer))
+    }
   }
 
   /// The tokens to append next and whether they were forced rather than sampled.

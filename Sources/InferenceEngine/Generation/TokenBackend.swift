@@ -9,10 +9,25 @@ public protocol TokenBackend: AnyObject {
   var cachedTokens: [Token] { get }
   /// Drops cached tokens from position `count` on.
   func truncateCache(to count: Int)
-  /// Appends `tokens` to the cache and returns the logits that follow the last of them.
+  /// Appends `tokens` to the cache and returns the logits that follow each of the last
+  /// `outputs` of them, oldest first (`outputs` is at least 1 and at most `tokens.count` and
+  /// `maximumOutputs`).
   ///
-  /// The buffer stays valid until the next call. When `flag` is cancelled the call stops early,
-  /// keeps what it evaluated in `cachedTokens`, and throws `EngineError.Code.cancelled`.
-  func evaluate(_ tokens: ArraySlice<Token>, cancellation flag: CancellationFlag) throws
+  /// The buffers stay valid until the next call. When `flag` is cancelled the call stops
+  /// early, keeps what it evaluated in `cachedTokens`, and throws `EngineError.Code.cancelled`.
+  func evaluate(_ tokens: ArraySlice<Token>, outputs: Int, cancellation flag: CancellationFlag) throws
+    -> [UnsafeBufferPointer<Float>]
+}
+
+extension TokenBackend {
+  /// The most logits one `evaluate` returns.
+  public static var maximumOutputs: Int { 2 }
+
+  /// Appends `tokens` to the cache and returns the logits that follow the last of them.
+  public func evaluate(_ tokens: ArraySlice<Token>, cancellation flag: CancellationFlag) throws
     -> UnsafeBufferPointer<Float>
+  {
+    // One output was asked for, so there is exactly one.
+    try evaluate(tokens, outputs: 1, cancellation: flag)[0]
+  }
 }

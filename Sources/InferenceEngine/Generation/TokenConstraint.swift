@@ -19,4 +19,22 @@ public protocol TokenConstraint: AnyObject, Sendable {
   /// Tokens needed to close the output from the current state: the generator stops sampling
   /// freely when only this many tokens of budget are left.
   func tokensToClose() -> [Token]
+  /// Tokens longer than `token`, the last token accepted (a forced one), that begin with its
+  /// text and continue validly from here. The generator lets the model choose among `token`
+  /// and these at the position of `token`, so forced text ends where the model's own
+  /// tokenization would end it (Qwen writes `":[{"` as one token, not `":[` and then `{"`).
+  func extensions(of token: Token) -> [Token]
+  /// Continues as if `longer`, one of `extensions(of: token)`, had been accepted instead of
+  /// `token`, the last token accepted.
+  /// - Throws: when `longer` is not such an extension.
+  func acceptExtension(of token: Token, by longer: Token) throws
+}
+
+extension TokenConstraint {
+  /// No extensions: forced tokens stand as they are.
+  public func extensions(of token: Token) -> [Token] { [] }
+
+  public func acceptExtension(of token: Token, by longer: Token) throws {
+    throw EngineError(.invalidRequest, "token \(longer) does not extend token \(token)")
+  }
 }

@@ -16,15 +16,15 @@ final class LlamaBatch {
   }
 
   /// Fills the batch with `tokens` at consecutive positions from `start`, asking for logits of
-  /// the last token only (prefill needs no others).
-  func fill(_ tokens: ArraySlice<Token>, startPosition start: Int) {
+  /// the last `outputs` tokens only (prefill needs no others).
+  func fill(_ tokens: ArraySlice<Token>, startPosition start: Int, outputs: Int = 1) {
     precondition(tokens.count <= capacity, "batch overflow")
     for (offset, token) in tokens.enumerated() {
       batch.token[offset] = token
       batch.pos[offset] = Int32(start + offset)
       batch.n_seq_id[offset] = 1
       batch.seq_id[offset]?[0] = 0
-      batch.logits[offset] = offset == tokens.count - 1 ? 1 : 0
+      batch.logits[offset] = offset >= tokens.count - outputs ? 1 : 0
     }
     batch.n_tokens = Int32(tokens.count)
   }

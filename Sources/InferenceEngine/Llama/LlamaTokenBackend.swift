@@ -25,9 +25,9 @@ final class LlamaTokenBackend: TokenBackend {
     parameters.n_batch = UInt32(configuration.batchSize)
     parameters.n_ubatch = UInt32(configuration.batchSize)
     parameters.n_seq_max = 1
-    // Only the last token's logits are ever read; a larger output buffer would cost
-    // batch × vocabulary floats (300 MB on Qwen) for nothing.
-    parameters.n_outputs_max = 1
+    // At most the last two tokens' logits are read; the default, an output buffer for the
+    // whole batch, would cost batch × vocabulary floats (300 MB on Qwen) for nothing.
+    parameters.n_outputs_max = UInt32(Self.maximumOutputs)
     parameters.n_threads = Int32(configuration.threads)
     parameters.n_threads_batch = Int32(configuration.threads)
     parameters.no_perf = true
@@ -64,10 +64,13 @@ final class LlamaTokenBackend: TokenBackend {
     cachedTokens.removeSubrange(count...)
   }
 
-  func evaluate(_ tokens: ArraySlice<Token>, cancellation flag: CancellationFlag) throws
-    -> UnsafeBufferPointer<Float>
+  func evaluate(_ tokens: ArraySlice<Token>, outputs: Int, cancellation flag: CancellationFlag) throws
+    -> [UnsafeBufferPointer<Float>]
   {
     guard !tokens.isEmpty else { throw EngineError(.invalidRequest, "nothing to evaluate") }
+    guard outputs >= 1, outputs <= min(tokens.count, Self.maximumOutputs, batch.capacity) else {
+      throw EngineError(.invalidRequest, "cannot return \(outputs) logits for \(tokens.count) tokens")
+    }
     guard cachedTokens.count + tokens.count <= contextLength else {
       throw EngineError(
         .contextFull, "\(cachedTokens.count + tokens.count) tokens do not fit the context of \(contextLength)")
@@ -76,9 +79,11 @@ final class LlamaTokenBackend: TokenBackend {
     defer { abortFlag = nil }
     var start = tokens.startIndex
     while start < tokens.endIndex {
-      let end = min(start + batch.capacity, tokens.endIndex)
+      var end = min(start + batch.capacity, tokens.endIndex)
+      // All outputs come from the last decode: leave it at least that many tokens.
+      if end < tokens.endIndex && tokens.endIndex - end < outputs { end = tokens.endIndex - outputs }
       if flag.isCancelled { throw EngineError(.cancelled, "cancelled") }
-      batch.fill(tokens[start..<end], startPosition: cachedTokens.count)
+      batch.fill(tokens[start..<end], startPosition: cachedTokens.count, outputs: end == tokens.endIndex ? outputs : 1)
       // llama_decode: 0 ok; 2 aborted and <-1 fatal keep processed ubatches; others restore state.
       let status = llama_decode(context, batch.batch)
       if status != 0 {
@@ -90,11 +95,13 @@ final class LlamaTokenBackend: TokenBackend {
       start = end
     }
     model.unusedPages.releaseAfterEvaluation()
-    // llama_get_logits_ith(-1): logits of the last token of the last batch, n_vocab floats.
-    guard let logits = llama_get_logits_ith(context, -1) else {
-      throw EngineError(.decodeFailed, "llama.cpp returned no logits")
+    // llama_get_logits_ith(-k): logits of the k-th last output of the last batch, n_vocab floats.
+    return try (1...outputs).reversed().map { back in
+      guard let logits = llama_get_logits_ith(context, Int32(-back)) else {
+        throw EngineError(.decodeFailed, "llama.cpp returned no logits")
+      }
+      return UnsafeBufferPointer(start: logits, count: model.vocabularySize)
     }
-    return UnsafeBufferPointer(start: logits, count: model.vocabularySize)
   }
 
   /// After a failed or aborted decode, keeps exactly the tokens the cache really holds.
