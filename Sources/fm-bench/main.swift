@@ -52,6 +52,7 @@ do {
     case "p9": try await session.transcriptTokenCount().print()
     case "p8": try await session.memoryOverhead(keyValueCacheBytes: model.keyValueCacheBytes(contextSize: 4096), baselineBytes: baselineBytes).print()
     case "p10": try LoadFigure(modelPath: modelPath, runs: runs).measure().print()
+    case "batches": try BatchCostFigure(model: model, runs: runs).measure()
     case "p4":
       for report in try await GuidedFigures(modelPath: modelPath, tokenModel: model, schemaCount: schemas).measure() {
         report.print()

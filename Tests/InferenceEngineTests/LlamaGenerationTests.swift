@@ -64,6 +64,28 @@ import Testing
     }
   }
 
+  /// A batch of three tokens is padded to four for speed; the padding must leave no trace, so
+  /// the next token sees the same history as when every token is evaluated on its own.
+  @Test func aPaddedBatchLeavesTheSameCacheAsTokensOneByOne() throws {
+    let tokens = model.tokenize("Waves roll onto the quiet shore", parseSpecial: false)
+    try #require(tokens.count >= 5)
+    let configuration = ContextConfiguration(contextSize: 64, batchSize: 64, threads: 1)
+    let batched = try model.makeBackend(configuration)
+    let single = try model.makeBackend(configuration)
+    let flag = CancellationFlag()
+    _ = try batched.evaluate(tokens.prefix(1), cancellation: flag)
+    _ = try single.evaluate(tokens.prefix(1), cancellation: flag)
+    let threeLogits = Array(try batched.evaluate(tokens[1..<4], cancellation: flag))
+    var oneLogits: [Float] = []
+    for token in tokens[1..<4] { oneLogits = Array(try single.evaluate([token][...], cancellation: flag)) }
+    #expect(batched.cachedTokens == single.cachedTokens)
+    let afterBatch = Array(try batched.evaluate(tokens[4...4], cancellation: flag))
+    let afterSingles = Array(try single.evaluate(tokens[4...4], cancellation: flag))
+    for (a, b) in [(threeLogits, oneLogits), (afterBatch, afterSingles)] {
+      #expect((zip(a, b).map { abs($0 - $1) }.max() ?? 1) < 0.01)
+    }
+  }
+
   static func argmax(_ values: [Float]) -> Int {
     values.indices.max { values[$0] < values[$1] } ?? 0
   }

@@ -16,16 +16,18 @@ final class LlamaBatch {
   }
 
   /// Fills the batch with `tokens` at consecutive positions from `start`, asking for logits of
-  /// the last `outputs` tokens only (prefill needs no others).
-  func fill(_ tokens: ArraySlice<Token>, startPosition start: Int, outputs: Int = 1) {
-    precondition(tokens.count <= capacity, "batch overflow")
-    for (offset, token) in tokens.enumerated() {
-      batch.token[offset] = token
+  /// the last `outputs` tokens only (prefill needs no others), followed by `padding` copies of
+  /// the last token that ask for none (the caller removes them from the cache afterwards).
+  func fill(_ tokens: ArraySlice<Token>, startPosition start: Int, outputs: Int = 1, padding: Int = 0) {
+    precondition(tokens.count + padding <= capacity, "batch overflow")
+    guard let last = tokens.last else { return }
+    for offset in 0..<tokens.count + padding {
+      batch.token[offset] = offset < tokens.count ? tokens[tokens.startIndex + offset] : last
       batch.pos[offset] = Int32(start + offset)
       batch.n_seq_id[offset] = 1
       batch.seq_id[offset]?[0] = 0
-      batch.logits[offset] = offset >= tokens.count - outputs ? 1 : 0
+      batch.logits[offset] = offset < tokens.count && offset >= tokens.count - outputs ? 1 : 0
     }
-    batch.n_tokens = Int32(tokens.count)
+    batch.n_tokens = Int32(tokens.count + padding)
   }
 }
