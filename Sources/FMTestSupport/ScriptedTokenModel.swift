@@ -1,5 +1,6 @@
 import Foundation
 import InferenceEngine
+import Synchronization
 
 /// A model without weights, for testing everything above the forward pass: a fixed vocabulary
 /// of byte strings and a script that decides which token the "model" prefers next.
@@ -17,6 +18,9 @@ public final class ScriptedTokenModel: TokenModel, @unchecked Sendable {
   public let chatTemplate = ChatTemplate(defaultSystemPrompt: nil, supportsTools: true)
   public let baseLogit: Float = 0
   private let script: Script
+  /// Evaluations that asked for the logits of given candidates only.
+  public var candidateEvaluations: Int { candidateCount.withLock { $0 } }
+  fileprivate let candidateCount = Mutex(0)
 
   /// - Parameters:
   ///   - tokens: the vocabulary; token ids are indices. Single bytes are added for any byte not
@@ -131,10 +135,13 @@ final class ScriptedTokenBackend: TokenBackend {
     if count < cachedTokens.count { cachedTokens.removeSubrange(count...) }
   }
 
-  func evaluate(_ tokens: ArraySlice<Token>, outputs: Int, cancellation flag: CancellationFlag) throws
-    -> [UnsafeBufferPointer<Float>]
-  {
-    guard outputs >= 1, outputs <= min(tokens.count, Self.maximumOutputs) else {
+  /// With `candidates`, every other logit is -infinity: the generator must not rely on them.
+  func evaluate(
+    _ tokens: ArraySlice<Token>, outputs: Int, candidates: [[Token]]?, cancellation flag: CancellationFlag
+  ) throws -> [UnsafeBufferPointer<Float>] {
+    guard outputs >= 1, outputs <= min(tokens.count, Self.maximumOutputs),
+      candidates.map({ $0.count == outputs }) ?? true
+    else {
       throw EngineError(.invalidRequest, "cannot return \(outputs) logits for \(tokens.count) tokens")
     }
     guard cachedTokens.count + tokens.count <= contextLength else {
@@ -149,6 +156,11 @@ final class ScriptedTokenBackend: TokenBackend {
       buffer.update(repeating: model.baseLogit)
       let context = Array(cachedTokens.dropLast(outputs - 1 - index))
       for (token, value) in model.preferences(after: context) { buffer[Int(token)] = value }
+      if index == 0 && candidates != nil { model.candidateCount.withLock { $0 += 1 } }
+      if let wanted = candidates?[index] {
+        let kept = Set(wanted)
+        for token in buffer.indices where !kept.contains(Token(token)) { buffer[token] = -.infinity }
+      }
       return UnsafeBufferPointer(buffer)
     }
   }

@@ -2,7 +2,8 @@ import Foundation
 import InferenceEngine
 
 /// Not a BENCHMARKS.md figure: what one forward pass costs by the number of tokens in it and
-/// the number of logits read back, after a 200-token history. Decoding decisions (how many
+/// the logits read back (one, two, or ten tokens' without the output layer), after a
+/// 200-token history. Decoding decisions (how many
 /// forced or draft tokens to batch) rest on it: llama.cpp's CPU kernels work on rows in
 /// groups, so some batches cost less than smaller ones.
 struct BatchCostFigure {
@@ -17,16 +18,19 @@ struct BatchCostFigure {
     let flag = CancellationFlag()
     _ = try backend.evaluate(history[...], cancellation: flag)
     let extra = Array(model.tokenize("one two three four five six seven eight nine ten", parseSpecial: false).prefix(8))
+    // Ten candidates, as after a digit: the output layer is skipped.
+    let digits = (0..<10).map { model.tokenize("\($0)", parseSpecial: false)[0] }
     for size in 1...extra.count {
-      for outputs in Set([1, min(size, 2)]).sorted() {
+      for (outputs, candidates) in [(1, nil), (1, [digits]), (min(size, 2), nil)] {
         var times = Measurements()
         for _ in 0..<max(runs, 1) {
           let start = DispatchTime.now()
-          _ = try backend.evaluate(extra.prefix(size), outputs: outputs, cancellation: flag)
+          _ = try backend.evaluate(extra.prefix(size), outputs: outputs, candidates: candidates, cancellation: flag)
           times.append(Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6)
           backend.truncateCache(to: history.count)
         }
-        print("tokens \(size) outputs \(outputs): median \(Measurements.rounded(times.median)) ms")
+        let what = candidates == nil ? "outputs \(outputs)" : "10 candidate logits"
+        print("tokens \(size) \(what): median \(Measurements.rounded(times.median)) ms")
       }
     }
   }

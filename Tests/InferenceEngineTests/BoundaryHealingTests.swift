@@ -42,6 +42,13 @@ private final class Shaped: TokenConstraint, @unchecked Sendable {
     text += piece(token)
   }
 
+  func allowedTokens(limit: Int) -> [Token]? {
+    let allowed = (0..<model.vocabularySize).map { Token($0) }.filter {
+      !piece($0).isEmpty && fits(Substring(piece($0)))
+    }
+    return allowed.count <= limit ? allowed : nil
+  }
+
   func extensions(of token: Token) -> [Token] {
     let prefix = piece(token)
     return (0..<model.vocabularySize).map { Token($0) }.filter { other in
@@ -66,7 +73,7 @@ private final class Shaped: TokenConstraint, @unchecked Sendable {
   /// Runs one generation of `shape` with a model that prefers, after each text, the tokens
   /// `preferences` gives; returns the text, the summary and every context the model saw.
   func generate(shape: String, preferences: @escaping @Sendable (String) -> [String: Float]) async throws -> (
-    String, GenerationSummary?, [String]
+    text: String, summary: GenerationSummary?, contexts: [String], model: ScriptedTokenModel
   ) {
     let contexts = Mutex<[String]>([])
     let holder = Mutex<ScriptedTokenModel?>(nil)
@@ -90,13 +97,13 @@ private final class Shaped: TokenConstraint, @unchecked Sendable {
       case .finished(let finished): summary = finished
       }
     }
-    return (text, summary, contexts.withLock { $0 })
+    return (text, summary, contexts.withLock { $0 }, model)
   }
 
   /// The model writes `[x` and `;[x` as single tokens where `[` and `;[` were forced; the
   /// forced token it replaced leaves the cache, so every later context is the output so far.
   @Test func theModelsLongerTokenReplacesTheLastForcedOne() async throws {
-    let (text, summary, contexts) = try await generate(shape: "[L;[LL]") { text in
+    let (text, summary, contexts, _) = try await generate(shape: "[L;[LL]") { text in
       switch text {
       case "": ["[x": 10, "[": 9]
       case "[x": [";[x": 10, ";[": 9, "x": 1]
@@ -115,7 +122,7 @@ private final class Shaped: TokenConstraint, @unchecked Sendable {
   /// When the model prefers the forced token itself, the output and the number of
   /// evaluations are what they would be without healing.
   @Test func theForcedTokenStaysWhenTheModelPrefersIt() async throws {
-    let (text, summary, contexts) = try await generate(shape: "[L;[L]") { text in
+    let (text, summary, contexts, _) = try await generate(shape: "[L;[L]") { text in
       text.hasSuffix("[") ? ["x": 10] : ["[": 10, ";[": 10, "[x": 1, ";[x": 1]
     }
     #expect(text == "[x;[x]")
@@ -123,5 +130,16 @@ private final class Shaped: TokenConstraint, @unchecked Sendable {
     #expect(summary?.stopReason == .constraintComplete)
     // The prompt, `[`, then `x;[` in one batch (two logits); `x]` ends the output unevaluated.
     #expect(contexts == ["", "[", "[x", "[x;["])
+  }
+
+  /// Where few tokens may follow, the generator asks the backend for their logits only (the
+  /// scripted backend leaves every other logit at -infinity), and the output is unchanged.
+  @Test func fewAllowedTokensAreTheOnlyLogitsAskedFor() async throws {
+    let (text, _, _, model) = try await generate(shape: "[L;[L]") { text in
+      text.hasSuffix("[") ? ["y": 10] : ["[": 10, ";[": 10]
+    }
+    #expect(text == "[y;[y]")
+    // After `[` and after `x;[`: each time only x, y (and the extensions) could follow.
+    #expect(model.candidateEvaluations == 2)
   }
 }

@@ -47,7 +47,7 @@ import Testing
     let tokens = model.tokenize("The sea is calm and the sky is", parseSpecial: false)
     let configuration = ContextConfiguration(contextSize: 64, batchSize: 64, threads: 1)
     let together = try model.makeBackend(configuration)
-    let both: [[Float]] = try together.evaluate(tokens[...], outputs: 2, cancellation: CancellationFlag()).map {
+    let both: [[Float]] = try together.evaluate(tokens[...], outputs: 2, candidates: nil, cancellation: CancellationFlag()).map {
       Array($0)
     }
     let apart = try model.makeBackend(configuration)
@@ -60,7 +60,7 @@ import Testing
       #expect(Self.argmax(batched) == Self.argmax(alone))
     }
     #expect(throws: EngineError.self) {
-      try apart.evaluate(tokens.suffix(1), outputs: 2, cancellation: CancellationFlag())
+      try apart.evaluate(tokens.suffix(1), outputs: 2, candidates: nil, cancellation: CancellationFlag())
     }
   }
 
@@ -84,6 +84,37 @@ import Testing
     for (a, b) in [(threeLogits, oneLogits), (afterBatch, afterSingles)] {
       #expect((zip(a, b).map { abs($0 - $1) }.max() ?? 1) < 0.01)
     }
+  }
+
+  /// Logits asked for by candidates come from the hidden state without llama.cpp's output layer
+  /// and equal the full computation; the rest are not computed (left at -infinity).
+  @Test func candidateLogitsEqualTheFullOutputLayer() throws {
+    let tokens = model.tokenize("The answer is 4", parseSpecial: false)
+    let configuration = ContextConfiguration(contextSize: 64, batchSize: 64, threads: 1)
+    let flag = CancellationFlag()
+    let full = try model.makeBackend(configuration)
+    let restricted = try model.makeBackend(configuration)
+    let digits = (0..<10).map { model.tokenize("\($0)", parseSpecial: false)[0] }
+    let words = model.tokenize(" and or but then", parseSpecial: false)
+    // Twice: the first decode finds the output matrix, the later ones use it.
+    for _ in 0..<2 {
+      full.truncateCache(to: 0)
+      restricted.truncateCache(to: 0)
+      let all = try full.evaluate(tokens[...], outputs: 2, candidates: nil, cancellation: flag).map { Array($0) }
+      let some = try restricted.evaluate(tokens[...], outputs: 2, candidates: [words, digits], cancellation: flag)
+        .map { Array($0) }
+      for (index, wanted) in [words, digits].enumerated() {
+        for token in wanted { #expect(abs(some[index][Int(token)] - all[index][Int(token)]) < 1e-4) }
+      }
+      // The next token's logits after a restricted decode are the same as after a full one.
+      let next = model.tokenize(".", parseSpecial: false)
+      let afterFull = Array(try full.evaluate(next[...], cancellation: flag))
+      let afterRestricted = Array(try restricted.evaluate(next[...], cancellation: flag))
+      #expect(afterFull == afterRestricted)
+    }
+    let some = try restricted.evaluate(tokens.suffix(1), outputs: 1, candidates: [digits], cancellation: flag)
+    let other = model.tokenize(" sea", parseSpecial: false)[0]
+    #expect(some[0][Int(other)] == -.infinity, "a token outside the candidates was computed: the layer was not skipped")
   }
 
   static func argmax(_ values: [Float]) -> Int {

@@ -40,6 +40,12 @@ final class SchemaConstraint: InferenceEngine.TokenConstraint, @unchecked Sendab
     try constraint.accept(token: Int(token))
   }
 
+  func allowedTokens(limit: Int) -> [Token]? {
+    let allowed = constraint.allowedTokens()
+    guard allowed.allowedCount <= limit else { return nil }
+    return allowed.allowedTokens.map { Token($0) }
+  }
+
   func extensions(of token: Token) -> [Token] {
     constraint.extensions(of: Int(token)).map { Token($0) }
   }

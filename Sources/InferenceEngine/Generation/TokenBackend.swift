@@ -13,10 +13,14 @@ public protocol TokenBackend: AnyObject {
   /// `outputs` of them, oldest first (`outputs` is at least 1 and at most `tokens.count` and
   /// `maximumOutputs`).
   ///
+  /// - Parameter candidates: when given (one list per output), only these tokens' logits are
+  ///   needed; the others may be anything (a backend may skip computing them).
+  ///
   /// The buffers stay valid until the next call. When `flag` is cancelled the call stops
   /// early, keeps what it evaluated in `cachedTokens`, and throws `EngineError.Code.cancelled`.
-  func evaluate(_ tokens: ArraySlice<Token>, outputs: Int, cancellation flag: CancellationFlag) throws
-    -> [UnsafeBufferPointer<Float>]
+  func evaluate(
+    _ tokens: ArraySlice<Token>, outputs: Int, candidates: [[Token]]?, cancellation flag: CancellationFlag
+  ) throws -> [UnsafeBufferPointer<Float>]
 }
 
 extension TokenBackend {
@@ -28,6 +32,6 @@ extension TokenBackend {
     -> UnsafeBufferPointer<Float>
   {
     // One output was asked for, so there is exactly one.
-    try evaluate(tokens, outputs: 1, cancellation: flag)[0]
+    try evaluate(tokens, outputs: 1, candidates: nil, cancellation: flag)[0]
   }
 }

@@ -19,6 +19,10 @@ public protocol TokenConstraint: AnyObject, Sendable {
   /// Tokens needed to close the output from the current state: the generator stops sampling
   /// freely when only this many tokens of budget are left.
   func tokensToClose() -> [Token]
+  /// The tokens allowed next (end-of-generation tokens included when complete) when there are
+  /// at most `limit` of them, else nil. The generator then asks the backend for only these
+  /// logits, which llama.cpp computes without its output layer.
+  func allowedTokens(limit: Int) -> [Token]?
   /// Tokens longer than `token`, the last token accepted (a forced one), that begin with its
   /// text and continue validly from here. The generator lets the model choose among `token`
   /// and these at the position of `token`, so forced text ends where the model's own
@@ -31,6 +35,9 @@ public protocol TokenConstraint: AnyObject, Sendable {
 }
 
 extension TokenConstraint {
+  /// Unknown: every logit is computed.
+  public func allowedTokens(limit: Int) -> [Token]? { nil }
+
   /// No extensions: forced tokens stand as they are.
   public func extensions(of token: Token) -> [Token] { [] }
 

@@ -12,6 +12,10 @@ final class LlamaTokenBackend: TokenBackend {
   private let batch: LlamaBatch
   /// The flag llama.cpp's abort callback reads; set for the duration of each `evaluate`.
   private var abortFlag: CancellationFlag?
+  /// Stands in for the output layer when only a few logits are wanted.
+  private let outputLayer = OutputLayerTap()
+  /// Logits the tap computed, one buffer per output.
+  private let candidateLogits: [UnsafeMutableBufferPointer<Float>]
 
   init(model: LlamaModel, configuration: ContextConfiguration) throws {
     guard configuration.contextSize > 0, configuration.contextSize <= model.trainedContextLength else {
@@ -31,12 +35,19 @@ final class LlamaTokenBackend: TokenBackend {
     parameters.n_threads = Int32(configuration.threads)
     parameters.n_threads_batch = Int32(configuration.threads)
     parameters.no_perf = true
+    // The tap outlives the context: both belong to this object, which frees the context first.
+    parameters.cb_eval = { tensor, ask, data in
+      guard let tensor, let data else { return false }
+      return Unmanaged<OutputLayerTap>.fromOpaque(data).takeUnretainedValue().observe(tensor, ask: ask)
+    }
+    parameters.cb_eval_user_data = Unmanaged.passUnretained(outputLayer).toOpaque()
     let (created, log) = LlamaRuntime.capturingLog { llama_init_from_model(model.handle, parameters) }
     guard let created else {
       throw EngineError(.contextCreationFailed, "cannot create a llama.cpp context: \(log.text)")
     }
     self.model = model
     context = created
+    candidateLogits = (0..<Self.maximumOutputs).map { _ in .allocate(capacity: model.vocabularySize) }
     // llama.cpp pads n_ctx up (to a multiple of 256); the session's limit is what was asked for.
     contextLength = min(Int(llama_n_ctx(created)), configuration.contextSize)
     // llama.cpp clamps n_batch to n_ctx; a batch larger than n_batch would trip its assert.
@@ -53,6 +64,7 @@ final class LlamaTokenBackend: TokenBackend {
 
   deinit {
     llama_free(context)
+    for buffer in candidateLogits { buffer.deallocate() }
   }
 
   private var memory: llama_memory_t? { llama_get_memory(context) }
@@ -64,11 +76,13 @@ final class LlamaTokenBackend: TokenBackend {
     cachedTokens.removeSubrange(count...)
   }
 
-  func evaluate(_ tokens: ArraySlice<Token>, outputs: Int, cancellation flag: CancellationFlag) throws
-    -> [UnsafeBufferPointer<Float>]
-  {
+  func evaluate(
+    _ tokens: ArraySlice<Token>, outputs: Int, candidates: [[Token]]?, cancellation flag: CancellationFlag
+  ) throws -> [UnsafeBufferPointer<Float>] {
     guard !tokens.isEmpty else { throw EngineError(.invalidRequest, "nothing to evaluate") }
-    guard outputs >= 1, outputs <= min(tokens.count, Self.maximumOutputs, batch.capacity) else {
+    guard outputs >= 1, outputs <= min(tokens.count, Self.maximumOutputs, batch.capacity),
+      candidates.map({ $0.count == outputs }) ?? true
+    else {
       throw EngineError(.invalidRequest, "cannot return \(outputs) logits for \(tokens.count) tokens")
     }
     guard cachedTokens.count + tokens.count <= contextLength else {
@@ -84,6 +98,7 @@ final class LlamaTokenBackend: TokenBackend {
       if end < tokens.endIndex && tokens.endIndex - end < outputs { end = tokens.endIndex - outputs }
       if flag.isCancelled { throw EngineError(.cancelled, "cancelled") }
       let padding = padding(for: end - start)
+      outputLayer.prepare(skipping: candidates != nil && end == tokens.endIndex)
       batch.fill(
         tokens[start..<end], startPosition: cachedTokens.count, outputs: end == tokens.endIndex ? outputs : 1,
         padding: padding)
@@ -99,6 +114,12 @@ final class LlamaTokenBackend: TokenBackend {
       start = end
     }
     model.unusedPages.releaseAfterEvaluation()
+    if let candidates, outputLayer.skipped {
+      return candidates.enumerated().map { index, wanted in
+        outputLayer.logits(of: wanted, output: index, into: candidateLogits[index])
+        return UnsafeBufferPointer(candidateLogits[index])
+      }
+    }
     // llama_get_logits_ith(-k): logits of the k-th last output of the last batch, n_vocab floats.
     return try (1...outputs).reversed().map { back in
       guard let logits = llama_get_logits_ith(context, Int32(-back)) else {
