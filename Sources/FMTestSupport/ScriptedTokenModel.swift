@@ -18,8 +18,10 @@ public final class ScriptedTokenModel: TokenModel, @unchecked Sendable {
   public let chatTemplate = ChatTemplate(defaultSystemPrompt: nil, supportsTools: true)
   public let baseLogit: Float = 0
   private let script: Script
-  /// Evaluations that asked for the logits of given candidates only.
+  /// Evaluations (forward passes) so far, and those that asked for given candidates' logits only.
+  public var evaluations: Int { evaluationCount.withLock { $0 } }
   public var candidateEvaluations: Int { candidateCount.withLock { $0 } }
+  fileprivate let evaluationCount = Mutex(0)
   fileprivate let candidateCount = Mutex(0)
 
   /// - Parameters:
@@ -151,6 +153,7 @@ final class ScriptedTokenBackend: TokenBackend {
       if flag.isCancelled { throw EngineError(.cancelled, "cancelled during prompt evaluation") }
       cachedTokens.append(token)
     }
+    model.evaluationCount.withLock { $0 += 1 }
     return (0..<outputs).map { index in
       let buffer = logits[index]
       buffer.update(repeating: model.baseLogit)

@@ -11,6 +11,14 @@ struct BatchCostFigure {
   let runs: Int
 
   func measure() throws {
+    for _ in 0..<3 {
+      let start = DispatchTime.now()
+      let backend = try model.makeBackend(ContextConfiguration(contextSize: 4096, threads: CPUTopology.physicalCores))
+      _ = try backend.evaluate([1][...], cancellation: CancellationFlag())
+      print(
+        "context creation and one decode: \(Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6) ms"
+      )
+    }
     let backend = try model.makeBackend(ContextConfiguration(contextSize: 1024, threads: CPUTopology.physicalCores))
     let history = Array(
       model.tokenize(String(repeating: "The river keeps flowing past the old mill. ", count: 30), parseSpecial: false)

@@ -10,6 +10,8 @@ struct GuidedFigures {
   let modelPath: String
   let tokenModel: LlamaModel
   let schemaCount: Int
+  /// Runs of each side per schema; the figure takes each side's median.
+  let runs: Int
   let budget = 384
   /// Prints each side's output (and the reference's prompt) to stderr, to see what the time went on.
   var showOutputs = ProcessInfo.processInfo.environment["FM_BENCH_SHOW"] != nil
@@ -96,39 +98,44 @@ struct GuidedFigures {
     }
     for (index, testCase) in cases.enumerated() {
       progress("P4/P5 schema \(index + 1)/\(cases.count): \(testCase.name)")
-      let schema = testCase.schema
-      let options = GenerationOptions(sampling: .greedy, maximumResponseTokens: budget)
-      let start = DispatchTime.now()
-      let response = try? await LanguageModelSession(model: model).respond(
-        to: testCase.prompt, schema: schema, options: options)
-      let ours = elapsed(since: start)
-      if let response, isValid(response.rawContent.jsonString, testCase.document) {
-        ourValid += 1
-        constrainedRates.append(rate(response.usage))
-        let free = try await LanguageModelSession(model: model).respond(
-          to: testCase.promptWithSchema,
-          options: GenerationOptions(sampling: .greedy, maximumResponseTokens: max(2, response.usage.outputTokens)))
-        freeRates.append(rate(free.usage))
+      var ours = Measurements()
+      var theirs = Measurements()
+      // Each side `runs` times, alternating; a schema counts as valid when every run was.
+      var oursValid = true
+      var theirsValid = true
+      for run in 0..<max(runs, 1) {
+        let start = DispatchTime.now()
+        let response = try? await LanguageModelSession(model: model).respond(
+          to: testCase.prompt, schema: testCase.schema,
+          options: GenerationOptions(sampling: .greedy, maximumResponseTokens: budget))
+        ours.append(elapsed(since: start))
+        let valid = response.map { isValid($0.rawContent.jsonString, testCase.document) } ?? false
+        oursValid = oursValid && valid
+        if let response, valid, run == 0 {
+          constrainedRates.append(rate(response.usage))
+          let free = try await LanguageModelSession(model: model).respond(
+            to: testCase.promptWithSchema,
+            options: GenerationOptions(sampling: .greedy, maximumResponseTokens: max(2, response.usage.outputTokens)))
+          freeRates.append(rate(free.usage))
+        }
+        let (seconds, output) = try referenceRun(testCase)
+        theirs.append(seconds)
+        theirsValid = theirsValid && isValid(output, testCase.document)
+        let usage = response.map {
+          "\($0.usage.inputTokens) prompt tokens, first token at \(Measurements.rounded($0.usage.timeToFirstToken)) s, \($0.usage.outputTokens) output tokens (\($0.usage.forcedTokens) forced, drafts \($0.usage.confirmedDraftTokens)/\($0.usage.draftTokens) confirmed)"
+        }
+        progress(
+          "  ours \(Measurements.rounded(ours.values.last ?? 0)) s (\(usage ?? "failed")); llama-completion \(Measurements.rounded(seconds)) s\(theirsValid ? "" : " (invalid)")"
+        )
+        if showOutputs && run == 0 {
+          progress("  ours: \(response?.rawContent.jsonString ?? "-")\n  theirs: \(output)")
+        }
       }
-      let (theirs, output) = try referenceRun(testCase)
-      let valid = isValid(output, testCase.document)
-      if valid { theirValid += 1 }
-      let usage = response.map {
-        "\($0.usage.inputTokens) prompt tokens, first token at \(Measurements.rounded($0.usage.timeToFirstToken)) s, \($0.usage.outputTokens) output tokens"
-      }
-      progress(
-        "  ours \(Measurements.rounded(ours)) s (\(usage ?? "failed")); llama-completion \(Measurements.rounded(theirs)) s\(valid ? "" : " (invalid)")"
-      )
-      if showOutputs {
-        progress("  ours: \(response?.rawContent.jsonString ?? "-")\n  theirs: \(output)")
-        let prompt = try tokenModel.chatTemplate.render([ChatMessage(role: .user, content: testCase.promptWithSchema)])
-          .text
-        let saved = FileManager.default.temporaryDirectory.appendingPathComponent("fm-bench-case-\(index + 1).txt")
-        try (prompt + (response?.rawContent.jsonString ?? "")).write(to: saved, atomically: true, encoding: .utf8)
-      }
-      ourSeconds.append(ours)
-      theirSeconds.append(theirs)
-      logRatios.append(log(theirs / ours))
+      if oursValid { ourValid += 1 }
+      if theirsValid { theirValid += 1 }
+      ourSeconds.append(ours.median)
+      theirSeconds.append(theirs.median)
+      logRatios.append(log(theirs.median / ours.median))
     }
     let p4 = constrainedRates.median / max(freeRates.median, 1e-9)
     let p5 = exp(logRatios.reduce(0, +) / Double(max(logRatios.count, 1)))

@@ -54,7 +54,7 @@ do {
     case "p10": try LoadFigure(modelPath: modelPath, runs: runs).measure().print()
     case "batches": try BatchCostFigure(model: model, runs: runs).measure()
     case "p4":
-      for report in try await GuidedFigures(modelPath: modelPath, tokenModel: model, schemaCount: schemas).measure() {
+      for report in try await GuidedFigures(modelPath: modelPath, tokenModel: model, schemaCount: schemas, runs: runs).measure() {
         report.print()
       }
     default:

@@ -55,9 +55,12 @@ enum PromptInput {
 enum UsageLine {
   static func describe(_ usage: LanguageModelSession.Usage) -> String {
     let evaluated = usage.inputTokens - usage.cachedInputTokens
-    return String(
+    var line = String(
       format: "prompt %d tokens (%d evaluated, %d cached) · generated %d tokens · first token %.2f s · %.1f tokens/s",
       usage.inputTokens, evaluated, usage.cachedInputTokens, usage.outputTokens, usage.timeToFirstToken,
       usage.tokensPerSecond)
+    if usage.forcedTokens > 0 { line += " · \(usage.forcedTokens) forced" }
+    if usage.draftTokens > 0 { line += " · drafts \(usage.confirmedDraftTokens)/\(usage.draftTokens) confirmed" }
+    return line
   }
 }

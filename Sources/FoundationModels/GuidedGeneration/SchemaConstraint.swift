@@ -46,6 +46,12 @@ final class SchemaConstraint: InferenceEngine.TokenConstraint, @unchecked Sendab
     return allowed.allowedTokens.map { Token($0) }
   }
 
+  func snapshot() -> (any Sendable)? { constraint.snapshot() }
+
+  func restore(_ snapshot: any Sendable) {
+    if let snapshot = snapshot as? GuidedDecoding.TokenConstraint.Snapshot { constraint.restore(snapshot) }
+  }
+
   func extensions(of token: Token) -> [Token] {
     constraint.extensions(of: Int(token)).map { Token($0) }
   }

@@ -140,6 +140,8 @@ extension LanguageModelSession.Usage {
   init(_ usage: GenerationUsage) {
     self.init(
       inputTokens: usage.promptTokens, cachedInputTokens: usage.cachedPromptTokens, outputTokens: usage.generatedTokens,
-      timeToFirstToken: usage.timeToFirstTokenSeconds, generationSeconds: usage.decodeSeconds)
+      timeToFirstToken: usage.timeToFirstTokenSeconds, generationSeconds: usage.decodeSeconds,
+      forcedTokens: usage.forcedTokens, draftTokens: usage.draftTokens, confirmedDraftTokens: usage.confirmedDraftTokens
+    )
   }
 }

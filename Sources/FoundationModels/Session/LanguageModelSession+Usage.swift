@@ -11,16 +11,25 @@ extension LanguageModelSession {
     public var timeToFirstToken: Double
     /// Seconds spent generating after the first token.
     public var generationSeconds: Double
+    /// Output tokens forced by a schema (emitted without sampling).
+    public var forcedTokens: Int
+    /// Guessed next tokens evaluated alongside sampled ones (speculative decoding, greedy guided
+    /// generation), and how many of them the model confirmed.
+    public var draftTokens: Int
+    public var confirmedDraftTokens: Int
 
     public init(
       inputTokens: Int, cachedInputTokens: Int, outputTokens: Int, timeToFirstToken: Double,
-      generationSeconds: Double
+      generationSeconds: Double, forcedTokens: Int = 0, draftTokens: Int = 0, confirmedDraftTokens: Int = 0
     ) {
       self.inputTokens = inputTokens
       self.cachedInputTokens = cachedInputTokens
       self.outputTokens = outputTokens
       self.timeToFirstToken = timeToFirstToken
       self.generationSeconds = generationSeconds
+      self.forcedTokens = forcedTokens
+      self.draftTokens = draftTokens
+      self.confirmedDraftTokens = confirmedDraftTokens
     }
 
     /// Output tokens per second after the first one.

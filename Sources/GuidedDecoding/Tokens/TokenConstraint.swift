@@ -32,6 +32,19 @@ public final class TokenConstraint {
     hasEnded = false
   }
 
+  /// Where the constraint stands: `restore(_:)` returns to it (to try tokens and take them back).
+  public struct Snapshot: Sendable, Equatable {
+    fileprivate let state: ConstraintAutomaton.State
+    fileprivate let hasEnded: Bool
+  }
+
+  public func snapshot() -> Snapshot { Snapshot(state: state, hasEnded: hasEnded) }
+
+  public func restore(_ snapshot: Snapshot) {
+    state = snapshot.state
+    hasEnded = snapshot.hasEnded
+  }
+
   /// Whether the output so far is a complete value (end of sequence is allowed).
   public var isComplete: Bool { !hasEnded && automaton.isComplete(state) }
 

@@ -58,6 +58,10 @@ public struct GenerationUsage: Sendable, Equatable {
   public var generatedTokens = 0
   /// Generated tokens that a constraint forced (no sampling).
   public var forcedTokens = 0
+  /// Tokens evaluated as guesses of what comes next (speculative decoding), and how many of
+  /// them the model confirmed (each saved a forward pass).
+  public var draftTokens = 0
+  public var confirmedDraftTokens = 0
   /// Seconds spent evaluating the prompt.
   public var prefillSeconds = 0.0
   /// Seconds from the start of the request to the first generated token.

@@ -25,7 +25,7 @@ public protocol TokenBackend: AnyObject {
 
 extension TokenBackend {
   /// The most logits one `evaluate` returns.
-  public static var maximumOutputs: Int { 2 }
+  public static var maximumOutputs: Int { 4 }
 
   /// Appends `tokens` to the cache and returns the logits that follow the last of them.
   public func evaluate(_ tokens: ArraySlice<Token>, cancellation flag: CancellationFlag) throws

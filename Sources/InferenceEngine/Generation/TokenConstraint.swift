@@ -23,6 +23,11 @@ public protocol TokenConstraint: AnyObject, Sendable {
   /// at most `limit` of them, else nil. The generator then asks the backend for only these
   /// logits, which llama.cpp computes without its output layer.
   func allowedTokens(limit: Int) -> [Token]?
+  /// Where the constraint stands, for `restore(_:)`: the generator accepts draft tokens to check
+  /// them and returns here before taking the ones the model confirms. Nil when unsupported.
+  func snapshot() -> (any Sendable)?
+  /// Returns to a `snapshot()` of this constraint.
+  func restore(_ snapshot: any Sendable)
   /// Tokens longer than `token`, the last token accepted (a forced one), that begin with its
   /// text and continue validly from here. The generator lets the model choose among `token`
   /// and these at the position of `token`, so forced text ends where the model's own
@@ -37,6 +42,11 @@ public protocol TokenConstraint: AnyObject, Sendable {
 extension TokenConstraint {
   /// Unknown: every logit is computed.
   public func allowedTokens(limit: Int) -> [Token]? { nil }
+
+  /// No snapshots: no draft tokens are tried.
+  public func snapshot() -> (any Sendable)? { nil }
+
+  public func restore(_ snapshot: any Sendable) {}
 
   /// No extensions: forced tokens stand as they are.
   public func extensions(of token: Token) -> [Token] { [] }

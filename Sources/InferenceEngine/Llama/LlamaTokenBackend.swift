@@ -29,7 +29,7 @@ final class LlamaTokenBackend: TokenBackend {
     parameters.n_batch = UInt32(configuration.batchSize)
     parameters.n_ubatch = UInt32(configuration.batchSize)
     parameters.n_seq_max = 1
-    // At most the last two tokens' logits are read; the default, an output buffer for the
+    // At most the last four tokens' logits are read; the default, an output buffer for the
     // whole batch, would cost batch × vocabulary floats (300 MB on Qwen) for nothing.
     parameters.n_outputs_max = UInt32(Self.maximumOutputs)
     parameters.n_threads = Int32(configuration.threads)
