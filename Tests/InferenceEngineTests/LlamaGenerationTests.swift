@@ -1,7 +1,8 @@
 import FMTestSupport
 import Foundation
-import InferenceEngine
 import Testing
+
+@testable import InferenceEngine
 
 /// Generation on the real small model (`smollm2-135m`).
 @Suite struct LlamaGenerationTests {
@@ -35,7 +36,8 @@ import Testing
     let b = try await session().record(request(seeded(7), tokens: 32))
     #expect(a.tokens == b.tokens)
     var differs = false
-    for seed: UInt64 in [8, 9, 10] where try await session().record(request(seeded(seed), tokens: 32)).tokens != a.tokens {
+    for seed: UInt64 in [8, 9, 10]
+    where try await session().record(request(seeded(seed), tokens: 32)).tokens != a.tokens {
       differs = true
       break
     }
@@ -47,7 +49,9 @@ import Testing
     let tokens = model.tokenize("The sea is calm and the sky is", parseSpecial: false)
     let configuration = ContextConfiguration(contextSize: 64, batchSize: 64, threads: 1)
     let together = try model.makeBackend(configuration)
-    let both: [[Float]] = try together.evaluate(tokens[...], outputs: 2, candidates: nil, cancellation: CancellationFlag()).map {
+    let both: [[Float]] = try together.evaluate(
+      tokens[...], outputs: 2, candidates: nil, cancellation: CancellationFlag()
+    ).map {
       Array($0)
     }
     let apart = try model.makeBackend(configuration)
@@ -117,6 +121,28 @@ import Testing
     #expect(some[0][Int(other)] == -.infinity, "a token outside the candidates was computed: the layer was not skipped")
   }
 
+  /// A session's context goes back to the model when it ends and serves the next session
+  /// with the same configuration, emptied: the same tokens give the same logits as at first.
+  @Test func anEndedSessionsContextServesTheNextEmptied() throws {
+    let model = try LlamaModel(path: TestModels.smolLM2Path)
+    let tokens = model.tokenize("A gull circles the harbour", parseSpecial: false)
+    let configuration = ContextConfiguration(contextSize: 96, batchSize: 32, threads: 1)
+    var first: (any TokenBackend)? = try model.makeBackend(configuration)
+    let fresh = Array(
+      try first?.evaluate(tokens[...], cancellation: CancellationFlag()) ?? UnsafeBufferPointer(start: nil, count: 0))
+    #expect(model.contexts.keptCount == 0)
+    first = nil
+    #expect(model.contexts.keptCount == 1)
+    let second = try model.makeBackend(configuration)
+    #expect(model.contexts.keptCount == 0, "the kept context was taken")
+    #expect(second.cachedTokens.isEmpty)
+    let reused = Array(try second.evaluate(tokens[...], cancellation: CancellationFlag()))
+    #expect(reused == fresh)
+    // Another configuration gets a context of its own.
+    let other = try model.makeBackend(ContextConfiguration(contextSize: 128, batchSize: 32, threads: 1))
+    #expect(other.contextLength == 128)
+  }
+
   static func argmax(_ values: [Float]) -> Int {
     values.indices.max { values[$0] < values[$1] } ?? 0
   }
@@ -138,9 +164,10 @@ import Testing
   @Test func warmTurnReusesThePrefixAndMatchesAColdRun() async throws {
     let warm = session()
     let first = try await warm.record(request(.greedy, tokens: 20))
-    let secondTurn = prompt + [
-      ChatMessage(role: .assistant, content: first.text), ChatMessage(role: .user, content: "Now make it rhyme."),
-    ]
+    let secondTurn =
+      prompt + [
+        ChatMessage(role: .assistant, content: first.text), ChatMessage(role: .user, content: "Now make it rhyme."),
+      ]
     let secondRequest = GenerationRequest(promptTokens: warm.promptTokens(secondTurn), maximumTokens: 20)
     let warmSecond = try await warm.record(secondRequest)
     let coldSecond = try await session().record(secondRequest)
@@ -182,7 +209,8 @@ import Testing
     let long = GenerationRequest(promptTokens: [Token](repeating: 42, count: 100))
     await #expect(throws: EngineError.self) { _ = try await small.record(long) }
     // Still usable afterwards.
-    let short = GenerationRequest(promptTokens: small.promptTokens([ChatMessage(role: .user, content: "Hi")]), maximumTokens: 3)
+    let short = GenerationRequest(
+      promptTokens: small.promptTokens([ChatMessage(role: .user, content: "Hi")]), maximumTokens: 3)
     #expect(try await small.record(short).tokens.count > 0)
   }
 
@@ -233,7 +261,8 @@ import Testing
     let model = try await TestModels.smolLM2()
     // One batch holds the whole prompt, so only llama.cpp's abort callback can stop it part-way:
     // without it, the single llama_decode would run to the end and cache every token.
-    let session = InferenceSession(model: model, configuration: ContextConfiguration(contextSize: 2048, batchSize: 1536))
+    let session = InferenceSession(
+      model: model, configuration: ContextConfiguration(contextSize: 2048, batchSize: 1536))
     let text = String(repeating: "The river runs to the sea and the sea is wide and deep. ", count: 110)
     let prompt = Array(model.tokenize(text, parseSpecial: false).prefix(1500))
     let consumer = Task {

@@ -23,6 +23,8 @@ public final class LlamaModel: TokenModel, @unchecked Sendable {
   /// Mapped pages to drop after load and after evaluations.
   let unusedPages: UnusedWeightPages
   private let pieceTokens = PieceTokenCache()
+  /// The context of the last ended session, for the next one.
+  let contexts = ContextPool()
 
   /// Loads a GGUF file.
   /// - Throws: `EngineError` — `.modelNotFound`, `.invalidModelFile` (not GGUF, truncated,
@@ -68,6 +70,7 @@ public final class LlamaModel: TokenModel, @unchecked Sendable {
   }
 
   deinit {
+    contexts.drain()
     llama_model_free(handle)
   }
 

@@ -13,7 +13,8 @@ final class LlamaTokenBackend: TokenBackend {
   /// The flag llama.cpp's abort callback reads; set for the duration of each `evaluate`.
   private var abortFlag: CancellationFlag?
   /// Stands in for the output layer when only a few logits are wanted.
-  private let outputLayer = OutputLayerTap()
+  private let outputLayer: OutputLayerTap
+  private let configuration: ContextConfiguration
   /// Logits the tap computed, one buffer per output.
   private let candidateLogits: [UnsafeMutableBufferPointer<Float>]
 
@@ -24,6 +25,37 @@ final class LlamaTokenBackend: TokenBackend {
         "context size \(configuration.contextSize) must be between 1 and the model's trained context (\(model.trainedContextLength))"
       )
     }
+    let entry = try model.contexts.take(configuration) ?? Self.createContext(model: model, configuration)
+    let created = entry.context
+    outputLayer = entry.outputLayer
+    self.model = model
+    self.configuration = configuration
+    context = created
+    candidateLogits = (0..<Self.maximumOutputs).map { _ in .allocate(capacity: model.vocabularySize) }
+    // llama.cpp pads n_ctx up (to a multiple of 256); the session's limit is what was asked for.
+    contextLength = min(Int(llama_n_ctx(created)), configuration.contextSize)
+    // llama.cpp clamps n_batch to n_ctx; a batch larger than n_batch would trip its assert.
+    batch = LlamaBatch(capacity: Int(llama_n_batch(created)))
+    // The callback receives this object until deinit hands the context back to the pool, which
+    // unsets it.
+    llama_set_abort_callback(
+      created,
+      { data in
+        guard let data else { return false }
+        let backend = Unmanaged<LlamaTokenBackend>.fromOpaque(data).takeUnretainedValue()
+        return backend.abortFlag?.isCancelled ?? false
+      }, Unmanaged.passUnretained(self).toOpaque())
+  }
+
+  deinit {
+    model.contexts.put(ContextPool.Entry(context: context, outputLayer: outputLayer, configuration: configuration))
+    for buffer in candidateLogits { buffer.deallocate() }
+  }
+
+  /// A new llama.cpp context with the output-layer tap as its eval callback.
+  private static func createContext(model: LlamaModel, _ configuration: ContextConfiguration) throws
+    -> ContextPool.Entry
+  {
     var parameters = llama_context_default_params()
     parameters.n_ctx = UInt32(configuration.contextSize)
     parameters.n_batch = UInt32(configuration.batchSize)
@@ -35,7 +67,8 @@ final class LlamaTokenBackend: TokenBackend {
     parameters.n_threads = Int32(configuration.threads)
     parameters.n_threads_batch = Int32(configuration.threads)
     parameters.no_perf = true
-    // The tap outlives the context: both belong to this object, which frees the context first.
+    // The tap lives as long as the context: the pool keeps them together.
+    let outputLayer = OutputLayerTap()
     parameters.cb_eval = { tensor, ask, data in
       guard let tensor, let data else { return false }
       return Unmanaged<OutputLayerTap>.fromOpaque(data).takeUnretainedValue().observe(tensor, ask: ask)
@@ -45,26 +78,7 @@ final class LlamaTokenBackend: TokenBackend {
     guard let created else {
       throw EngineError(.contextCreationFailed, "cannot create a llama.cpp context: \(log.text)")
     }
-    self.model = model
-    context = created
-    candidateLogits = (0..<Self.maximumOutputs).map { _ in .allocate(capacity: model.vocabularySize) }
-    // llama.cpp pads n_ctx up (to a multiple of 256); the session's limit is what was asked for.
-    contextLength = min(Int(llama_n_ctx(created)), configuration.contextSize)
-    // llama.cpp clamps n_batch to n_ctx; a batch larger than n_batch would trip its assert.
-    batch = LlamaBatch(capacity: Int(llama_n_batch(created)))
-    // The callback receives this object; it outlives the context, which is freed in deinit.
-    llama_set_abort_callback(
-      created,
-      { data in
-        guard let data else { return false }
-        let backend = Unmanaged<LlamaTokenBackend>.fromOpaque(data).takeUnretainedValue()
-        return backend.abortFlag?.isCancelled ?? false
-      }, Unmanaged.passUnretained(self).toOpaque())
-  }
-
-  deinit {
-    llama_free(context)
-    for buffer in candidateLogits { buffer.deallocate() }
+    return ContextPool.Entry(context: created, outputLayer: outputLayer, configuration: configuration)
   }
 
   private var memory: llama_memory_t? { llama_get_memory(context) }
