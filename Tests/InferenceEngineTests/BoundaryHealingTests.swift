@@ -76,7 +76,7 @@ import Testing
       text.hasSuffix("[") ? ["y": 10] : ["[": 10, ";[": 10]
     }
     #expect(text == "[y;[y]")
-    // After `[` and after `x;[`: each time only x, y (and the extensions) could follow.
-    #expect(model.candidateEvaluations == 2)
+    // The prompt (only `[` can start), after `[` and after `y;[`: each time few tokens could follow.
+    #expect(model.candidateEvaluations == 3)
   }
 }

@@ -29,7 +29,9 @@ struct Generator {
     let reused = min(Self.commonPrefixLength(backend.cachedTokens, prompt), prompt.count - 1)
     backend.truncateCache(to: reused)
     usage.cachedPromptTokens = reused
-    var logits = try backend.evaluate(prompt[reused...], cancellation: cancellation)
+    // Under a constraint whose start allows few tokens (an object's `{`), only theirs are needed.
+    let opening = request.constraint?.allowedTokens(limit: Self.candidateLimit).map { [$0] }
+    var logits = try backend.evaluate(prompt[reused...], outputs: 1, candidates: opening, cancellation: cancellation)[0]
     usage.prefillSeconds = Self.seconds(since: started)
 
     var loop = DecodeState(request: request, model: model)

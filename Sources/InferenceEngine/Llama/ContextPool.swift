@@ -30,7 +30,9 @@ final class ContextPool: Sendable {
   func put(_ entry: Entry) {
     // No session owns it now: nothing may be aborted through the old owner.
     llama_set_abort_callback(entry.context, nil, nil)
-    llama_memory_clear(llama_get_memory(entry.context), true)
+    // Metadata only: emptied cells are never read, and wiping the data would cost a pass over
+    // the whole cache (117 MB on Qwen 1.5B at 4,096 tokens).
+    llama_memory_clear(llama_get_memory(entry.context), false)
     let rejected = kept.withLock { kept -> Entry? in
       guard kept == nil else { return entry }
       kept = entry
