@@ -1,0 +1,71 @@
+import Foundation
+
+/// The per-request state of the decode loop: sampler, masked-logits scratch space, output.
+struct DecodeState {
+  let constraint: (any TokenConstraint)?
+  var sampler: Sampler
+  var decoder = UTF8StreamDecoder()
+  var generated: [Token] = []
+  var forcedCount = 0
+  var draftedTokens = 0
+  var confirmedDrafts = 0
+  private var scratch: [Float] = []
+
+  /// Whether every choice is the most likely allowed token.
+  var isGreedy: Bool { sampler.parameters.strategy == .greedy || sampler.parameters.temperature <= 0 }
+
+  init(request: GenerationRequest, model: any TokenModel) {
+    constraint = request.constraint
+    sampler = Sampler(request.sampling)
+    if constraint != nil { scratch = [Float](repeating: 0, count: model.vocabularySize) }
+  }
+
+  mutating func append(_ token: Token, forced: Bool) {
+    generated.append(token)
+    if forced { forcedCount += 1 }
+  }
+
+  /// Puts `token`, chosen by the model, in place of the last token, a forced one.
+  mutating func replaceLast(by token: Token) {
+    generated[generated.count - 1] = token
+    forcedCount -= 1
+  }
+
+  /// Samples one of `candidates` by their logits, as if all others were masked.
+  mutating func choose(among candidates: [Token], logits: UnsafeBufferPointer<Float>) -> Token {
+    scratch.withUnsafeMutableBufferPointer { buffer in
+      buffer.update(repeating: -.infinity)
+      for token in candidates { buffer[Int(token)] = logits[Int(token)] }
+      return sampler.sample(UnsafeBufferPointer(buffer))
+    }
+  }
+
+  /// The tokens to append next and whether they were forced rather than sampled.
+  mutating func nextTokens(logits: UnsafeBufferPointer<Float>, budget: Int) throws -> ([Token], Bool) {
+    guard let constraint else { return ([sampler.sample(logits)], false) }
+    let forced = constraint.forcedTokens()
+    if !forced.isEmpty { return (forced, true) }
+    // Keep enough budget to close the structure validly: when only that much is left, close.
+    let closing = constraint.tokensToClose()
+    if !closing.isEmpty && closing.count + 1 > budget { return (closing, true) }
+    return ([choose(after: logits)], false)
+  }
+
+  /// Samples from `logits` among the tokens the constraint allows now.
+  mutating func choose(after logits: UnsafeBufferPointer<Float>) -> Token {
+    guard let constraint else { return sampler.sample(logits) }
+    _ = scratch.withUnsafeMutableBufferPointer { buffer in
+      buffer.update(fromContentsOf: logits)
+    }
+    return scratch.withUnsafeMutableBufferPointer { buffer in
+      constraint.mask(buffer)
+      return sampler.sample(UnsafeBufferPointer(buffer))
+    }
+  }
+}
+
+/// A token tried after a sampled one, with the tokens allowed after it when few.
+struct Draft {
+  let token: Token
+  let allowedAfter: [Token]?
+}
