@@ -48,16 +48,20 @@ struct Generator {
       if backend.cachedTokens.count + batch.count >= backend.contextLength { return .contextFull }
       return nil
     }
-    /// Accepts, records and emits `tokens`, then says whether generation ends after them.
+    /// Accepts, records and emits one token of the output.
+    func append(_ token: Token, forced: Bool) throws {
+      try request.constraint?.accept(token)
+      loop.append(token, forced: forced)
+      progress?.record(generated: loop.generated.count)
+      if firstTokenTime == nil { firstTokenTime = .now() }
+      emit(loop.decoder.decode(model.piece(of: token)))
+    }
+    /// Appends `tokens` to the output and the batch, then says whether generation ends after them.
     func take(_ tokens: [Token], forced: Bool) throws -> StopReason? {
       for token in tokens {
         if model.isEndOfGeneration(token) { return .endOfTurn }
-        try request.constraint?.accept(token)
-        loop.append(token, forced: forced)
+        try append(token, forced: forced)
         batch.append(token)
-        progress?.record(generated: loop.generated.count)
-        if firstTokenTime == nil { firstTokenTime = .now() }
-        emit(loop.decoder.decode(model.piece(of: token)))
       }
       return stopCondition()
     }
@@ -163,11 +167,7 @@ struct Generator {
         // The model confirms a draft token when it is its own choice after the ones before.
         var confirmed = 0
         while confirmed < drafts.count, loop.choose(after: outputs[confirmed]) == drafts[confirmed].token {
-          let token = drafts[confirmed].token
-          try request.constraint?.accept(token)
-          loop.append(token, forced: false)
-          progress?.record(generated: loop.generated.count)
-          emit(loop.decoder.decode(model.piece(of: token)))
+          try append(drafts[confirmed].token, forced: false)
           confirmed += 1
         }
         loop.draftedTokens += drafts.count
