@@ -141,11 +141,7 @@ final class ScriptedTokenBackend: TokenBackend {
   func evaluate(
     _ tokens: ArraySlice<Token>, outputs: Int, candidates: [[Token]]?, cancellation flag: CancellationFlag
   ) throws -> [UnsafeBufferPointer<Float>] {
-    guard outputs >= 1, outputs <= min(tokens.count, Self.maximumOutputs),
-      candidates.map({ $0.count == outputs }) ?? true
-    else {
-      throw EngineError(.invalidRequest, "cannot return \(outputs) logits for \(tokens.count) tokens")
-    }
+    try Self.checkOutputs(outputs, tokens: tokens.count, candidates: candidates)
     guard cachedTokens.count + tokens.count <= contextLength else {
       throw EngineError(.contextFull, "\(cachedTokens.count + tokens.count) tokens do not fit \(contextLength)")
     }

@@ -1,24 +1,26 @@
 import Foundation
 import InferenceEngine
 
-/// Not a BENCHMARKS.md figure: what one forward pass costs by the number of tokens in it and
-/// the logits read back (one, two, or ten tokens' without the output layer), after a
-/// 200-token history. Decoding decisions (how many
-/// forced or draft tokens to batch) rest on it: llama.cpp's CPU kernels work on rows in
-/// groups, so some batches cost less than smaller ones.
+/// Not a BENCHMARKS.md figure: what creating a context costs, and what one forward pass costs
+/// by the number of tokens in it and the logits read back (one, two, or ten tokens' without the
+/// output layer), after a 200-token history. Decoding decisions (how many forced or draft
+/// tokens to batch, whether to keep contexts) rest on it: llama.cpp's CPU kernels work on rows
+/// in groups, so some batches cost less than smaller ones.
 struct BatchCostFigure {
   let model: LlamaModel
   let runs: Int
 
   func measure() throws {
+    // All held at once, so that none is an ended session's context served again by the model.
+    var created: [any TokenBackend] = []
     for _ in 0..<3 {
       let start = DispatchTime.now()
       let backend = try model.makeBackend(ContextConfiguration(contextSize: 4096, threads: CPUTopology.physicalCores))
       _ = try backend.evaluate([1][...], cancellation: CancellationFlag())
-      print(
-        "context creation and one decode: \(Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6) ms"
-      )
+      print("context creation and one decode: \(Measurements.rounded(elapsed(since: start) * 1000)) ms")
+      created.append(backend)
     }
+    created.removeAll()
     let backend = try model.makeBackend(ContextConfiguration(contextSize: 1024, threads: CPUTopology.physicalCores))
     let history = Array(
       model.tokenize(String(repeating: "The river keeps flowing past the old mill. ", count: 30), parseSpecial: false)
@@ -34,7 +36,7 @@ struct BatchCostFigure {
         for _ in 0..<max(runs, 1) {
           let start = DispatchTime.now()
           _ = try backend.evaluate(extra.prefix(size), outputs: outputs, candidates: candidates, cancellation: flag)
-          times.append(Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6)
+          times.append(elapsed(since: start) * 1000)
           backend.truncateCache(to: history.count)
         }
         let what = candidates == nil ? "outputs \(outputs)" : "10 candidate logits"

@@ -65,14 +65,19 @@ struct TokenTrie: Sendable {
   func node(spelling bytes: [UInt8]) -> Int? {
     var node = 0
     for byte in bytes {
-      // Children of `node` are the nodes of its subtree one level down.
-      var child = node + 1
-      let end = Int(subtreeEnd[node])
-      while child < end && nodeByte[child] != byte { child = Int(subtreeEnd[child]) }
-      guard child < end else { return nil }
-      node = child
+      guard let next = child(of: node, byte: byte) else { return nil }
+      node = next
     }
     return node
+  }
+
+  /// The child of `node` reached by `byte`, if any.
+  private func child(of node: Int, byte: UInt8) -> Int? {
+    // Children of `node` are the nodes of its subtree one level down.
+    var child = node + 1
+    let end = Int(subtreeEnd[node])
+    while child < end && nodeByte[child] != byte { child = Int(subtreeEnd[child]) }
+    return child < end ? child : nil
   }
 
   /// Sets in `words` the bit of every token below `root` (strictly longer than its prefix)
@@ -128,20 +133,8 @@ struct TokenTrie: Sendable {
     var node = 0
     var best: (Int, Int)?
     var i = position
-    while i < bytes.count {
-      // Children of `node` are the nodes of its subtree one level down.
-      var child = node + 1
-      var found = -1
-      let end = Int(subtreeEnd[node])
-      while child < end {
-        if nodeByte[child] == bytes[i] {
-          found = child
-          break
-        }
-        child = Int(subtreeEnd[child])
-      }
-      guard found >= 0 else { break }
-      node = found
+    while i < bytes.count, let next = child(of: node, byte: bytes[i]) {
+      node = next
       i += 1
       if tokenStart[node] < tokenStart[node + 1] { best = (i - position, Int(nodeTokens[Int(tokenStart[node])])) }
     }

@@ -65,6 +65,10 @@ struct Generator {
       }
       return stopCondition()
     }
+    /// What is left of `budget` after the tokens that close the output and one to choose with.
+    func spare(_ budget: Int) -> Int {
+      budget - (request.constraint?.tokensToClose().count ?? 0) - 1
+    }
     /// Boundary healing: `logits` precede the last token of the batch, a forced one. When the
     /// model prefers a longer token that begins with its text, that token replaces it (and is
     /// returned); the caller drops the forced token from the cache if it was evaluated.
@@ -84,8 +88,7 @@ struct Generator {
     func draft(budget: Int) -> [Draft] {
       guard loop.isGreedy, let constraint = request.constraint, let snapshot = constraint.snapshot() else { return [] }
       let room = min(
-        Self.maximumDrafts, budget - constraint.tokensToClose().count - 1,
-        backend.contextLength - backend.cachedTokens.count - batch.count - 1)
+        Self.maximumDrafts, spare(budget), backend.contextLength - backend.cachedTokens.count - batch.count - 1)
       var drafts: [Draft] = []
       for token in PromptLookup.draft(in: request.promptTokens + loop.generated, count: room) {
         // Forced text comes next, or the token is not allowed: the draft ends.
@@ -133,7 +136,7 @@ struct Generator {
       if endsForced, let constraint = request.constraint, let last = batch.last {
         extensions = constraint.extensions(of: last)
         // Like sampling, a longer token must leave the budget to close the output.
-        if !extensions.isEmpty && budget - batch.count <= constraint.tokensToClose().count + 1 { extensions = [] }
+        if !extensions.isEmpty && spare(budget - batch.count) <= 0 { extensions = [] }
       }
       if !extensions.isEmpty && batch.count == 1 {
         // The logits at hand precede the forced token: choose before evaluating it.

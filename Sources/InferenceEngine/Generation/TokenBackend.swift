@@ -27,6 +27,16 @@ extension TokenBackend {
   /// The most logits one `evaluate` returns.
   public static var maximumOutputs: Int { 4 }
 
+  /// Refuses a request for logits `evaluate` cannot serve: fewer than one output, more than
+  /// `tokens` or `limit`, or candidate lists that do not match the outputs one to one.
+  public static func checkOutputs(_ outputs: Int, tokens: Int, candidates: [[Token]]?, limit: Int = maximumOutputs)
+    throws
+  {
+    guard outputs >= 1, outputs <= min(tokens, limit), candidates.map({ $0.count == outputs }) ?? true else {
+      throw EngineError(.invalidRequest, "cannot return \(outputs) logits for \(tokens) tokens")
+    }
+  }
+
   /// Appends `tokens` to the cache and returns the logits that follow the last of them.
   public func evaluate(_ tokens: ArraySlice<Token>, cancellation flag: CancellationFlag) throws
     -> UnsafeBufferPointer<Float>

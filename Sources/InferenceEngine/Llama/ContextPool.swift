@@ -3,9 +3,10 @@ import Synchronization
 
 /// The llama.cpp context of an ended session, kept for the next session on the same model.
 ///
-/// Why: creating a context costs about 60 ms on Qwen 1.5B (`fm-bench batches`: the key/value
-/// cache is allocated and llama.cpp reserves its compute graphs), a noticeable share of a short
-/// guided request, and apps open a fresh session per request. One context is kept; it is
+/// Why: creating a context on Qwen 1.5B costs 50–70 ms when the allocator hands back a freed
+/// context's memory and about 400 ms on memory never touched before (`fm-bench batches`
+/// creates three at once: 480–500 ms each with their first decode), a noticeable share of a
+/// short guided request, and apps open a fresh session per request. One context is kept; it is
 /// cleared when it comes back, so a reused context holds nothing of the session before.
 final class ContextPool: Sendable {
   /// A context with the eval-callback tap it was created with (the callback cannot change).

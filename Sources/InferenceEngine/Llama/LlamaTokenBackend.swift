@@ -94,11 +94,8 @@ final class LlamaTokenBackend: TokenBackend {
     _ tokens: ArraySlice<Token>, outputs: Int, candidates: [[Token]]?, cancellation flag: CancellationFlag
   ) throws -> [UnsafeBufferPointer<Float>] {
     guard !tokens.isEmpty else { throw EngineError(.invalidRequest, "nothing to evaluate") }
-    guard outputs >= 1, outputs <= min(tokens.count, Self.maximumOutputs, batch.capacity),
-      candidates.map({ $0.count == outputs }) ?? true
-    else {
-      throw EngineError(.invalidRequest, "cannot return \(outputs) logits for \(tokens.count) tokens")
-    }
+    try Self.checkOutputs(
+      outputs, tokens: tokens.count, candidates: candidates, limit: min(Self.maximumOutputs, batch.capacity))
     guard cachedTokens.count + tokens.count <= contextLength else {
       throw EngineError(
         .contextFull, "\(cachedTokens.count + tokens.count) tokens do not fit the context of \(contextLength)")

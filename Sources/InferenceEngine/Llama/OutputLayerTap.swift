@@ -26,11 +26,12 @@ final class OutputLayerTap {
     let quantizedRowBytes: Int
   }
 
-  /// Whether the next decode should stop after the final norm (set per decode by the backend).
-  var skipsOutputLayer = false
+  /// Whether the next decode should stop after the final norm (see `prepare(skipping:)`).
+  private var skipsOutputLayer = false
   private(set) var matrix: Matrix?
   /// Hidden states of the outputs of the last decode that skipped the output layer, row-major.
   private var hidden: [Float] = []
+  /// One hidden state in the type the matrix's dot product takes (sized when it is found).
   private var quantized: [UInt8] = []
   /// Whether the last decode stopped after the final norm.
   private(set) var skipped = false
@@ -46,7 +47,10 @@ final class OutputLayerTap {
   func observe(_ tensor: UnsafeMutablePointer<ggml_tensor>, ask: Bool) -> Bool {
     guard let name = ggml_get_name(tensor) else { return false }
     if ask {
-      if matrix == nil && strcmp(name, "result_output") == 0 { matrix = Self.matrix(of: tensor) }
+      if matrix == nil && strcmp(name, "result_output") == 0 {
+        matrix = Self.matrix(of: tensor)
+        quantized = [UInt8](repeating: 0, count: matrix?.quantizedRowBytes ?? 0)
+      }
       return skipsOutputLayer && strcmp(name, "result_norm") == 0
     }
     let columns = Int(tensor.pointee.ne.0)
@@ -64,23 +68,22 @@ final class OutputLayerTap {
   func logits(of tokens: [Token], output index: Int, into logits: UnsafeMutableBufferPointer<Float>) {
     guard let matrix else { return }
     logits.update(repeating: -.infinity)
+    let rows = min(matrix.rows, logits.count)
+    func multiply(by vector: UnsafeRawPointer) {
+      for token in tokens where token >= 0 && Int(token) < rows {
+        var value: Float = 0
+        matrix.dot(Int32(matrix.columns), &value, 0, matrix.data + Int(token) * matrix.rowBytes, 0, vector, 0, 1)
+        logits[Int(token)] = value
+      }
+    }
     hidden.withUnsafeBufferPointer { states in
       guard let base = states.baseAddress else { return }
       let state = base + index * matrix.columns
-      var vector = UnsafeRawPointer(state)
-      if let quantize = matrix.quantize {
-        if quantized.count < matrix.quantizedRowBytes {
-          quantized = [UInt8](repeating: 0, count: matrix.quantizedRowBytes)
-        }
-        quantized.withUnsafeMutableBytes { buffer in quantize(state, buffer.baseAddress, Int64(matrix.columns)) }
-      }
-      quantized.withUnsafeBytes { buffer in
-        if matrix.quantize != nil, let address = buffer.baseAddress { vector = address }
-        for token in tokens where token >= 0 && Int(token) < min(matrix.rows, logits.count) {
-          var value: Float = 0
-          matrix.dot(Int32(matrix.columns), &value, 0, matrix.data + Int(token) * matrix.rowBytes, 0, vector, 0, 1)
-          logits[Int(token)] = value
-        }
+      guard let quantize = matrix.quantize else { return multiply(by: state) }
+      quantized.withUnsafeMutableBytes { buffer in
+        guard let address = buffer.baseAddress else { return }
+        quantize(state, address, Int64(matrix.columns))
+        multiply(by: address)
       }
     }
   }
