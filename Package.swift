@@ -3,12 +3,16 @@ import CompilerPluginSupport
 import Foundation
 import PackageDescription
 
-/// The set-up (`scripts/build-llama`) links the pinned llama.cpp build to `.deps/llama`.
-/// Its shared libraries are found at run time through this rpath, so `swift run fm` and
-/// `swift test` work without `LD_LIBRARY_PATH`.
+/// The set-up (`scripts/setup`) links the pinned llama.cpp build to `.deps/llama`. The
+/// headers are found by `Sources/CLlama/shim.h` relative to itself (with a clear error naming
+/// `scripts/setup` when they are missing); the libraries are found at link time through `-L`
+/// and at run time through the rpath. So `swift build`, `swift test`, `swift run fm` and a
+/// package that depends on this one by path need no pkg-config or environment variables.
 let projectRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().path
 let llamaLibDir = "\(projectRoot)/.deps/llama/lib"
-let llamaRPath: [LinkerSetting] = [.unsafeFlags(["-Xlinker", "-rpath", "-Xlinker", llamaLibDir])]
+let llamaLinking: [LinkerSetting] = [
+  .unsafeFlags(["-L", llamaLibDir, "-Xlinker", "-rpath", "-Xlinker", llamaLibDir])
+]
 
 /// The toolchain's own SwiftSyntax modules for compiler plugins (`<toolchain>/usr/lib/swift/host`).
 ///
@@ -64,8 +68,8 @@ let package = Package(
     .executable(name: "fm", targets: ["fm"]),
   ],
   targets: [
-    .systemLibrary(name: "CLlama", pkgConfig: "llama"),
-    .target(name: "InferenceEngine", dependencies: ["CLlama"], linkerSettings: llamaRPath),
+    .systemLibrary(name: "CLlama"),
+    .target(name: "InferenceEngine", dependencies: ["CLlama"], linkerSettings: llamaLinking),
     .target(name: "GuidedDecoding"),
     .executableTarget(name: "maskbench", dependencies: ["GuidedDecoding"]),
     .macro(
@@ -75,14 +79,14 @@ let package = Package(
     .target(
       name: "FoundationModels", dependencies: ["InferenceEngine", "GuidedDecoding", "FoundationModelsMacros"]),
     .target(name: "FMCommandLine", dependencies: ["FoundationModels", "InferenceEngine"]),
-    .executableTarget(name: "fm", dependencies: ["FMCommandLine"], linkerSettings: llamaRPath),
+    .executableTarget(name: "fm", dependencies: ["FMCommandLine"], linkerSettings: llamaLinking),
     .executableTarget(
       name: "fm-bench", dependencies: ["FoundationModels", "InferenceEngine", "GuidedDecoding"],
-      linkerSettings: llamaRPath),
+      linkerSettings: llamaLinking),
     .target(name: "FMTestSupport", dependencies: ["InferenceEngine", "FoundationModels"]),
     .testTarget(
       name: "InferenceEngineTests", dependencies: ["InferenceEngine", "FMTestSupport"],
-      linkerSettings: llamaRPath),
+      linkerSettings: llamaLinking),
     .testTarget(name: "GuidedDecodingTests", dependencies: ["GuidedDecoding"]),
     .testTarget(
       name: "FoundationModelsMacrosTests", dependencies: ["FoundationModelsMacros"],
@@ -90,9 +94,14 @@ let package = Package(
       linkerSettings: [.unsafeFlags(["-L", swiftHostLibDir, "-Xlinker", "-rpath", "-Xlinker", swiftHostLibDir])]),
     .testTarget(
       name: "FoundationModelsTests", dependencies: ["FoundationModels", "FMTestSupport"],
-      linkerSettings: llamaRPath),
+      linkerSettings: llamaLinking),
+    // The book's app patterns from the main actor; warnings as errors, so a sending or
+    // isolation warning against our declarations fails the build.
+    .testTarget(
+      name: "MainActorClientTests", dependencies: ["FoundationModels", "FMTestSupport"],
+      swiftSettings: [.unsafeFlags(["-warnings-as-errors"])], linkerSettings: llamaLinking),
     .testTarget(
       name: "FMCommandLineTests", dependencies: ["FMCommandLine", "FMTestSupport"],
-      linkerSettings: llamaRPath),
+      linkerSettings: llamaLinking),
   ]
 )

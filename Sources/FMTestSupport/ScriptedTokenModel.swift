@@ -107,7 +107,8 @@ public final class ScriptedTokenModel: TokenModel, @unchecked Sendable {
     ScriptedTokenBackend(model: self, contextLength: min(configuration.contextSize, trainedContextLength))
   }
 
-  fileprivate func preferences(after context: [Token]) -> [Token: Float] { script(context) }
+  /// What the script prefers after `context`; lets another script build on this model's.
+  public func preferences(after context: [Token]) -> [Token: Float] { script(context) }
 }
 
 /// Lets a script refer to the model it belongs to without a retain cycle.

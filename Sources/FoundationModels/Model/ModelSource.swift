@@ -33,9 +33,13 @@ enum ModelSource: Sendable {
     return (try? ModelStore().resolve(reference)) != nil
   }
 
-  func load() async throws -> any TokenModel {
-    if case .loaded(let model) = self { return model }
+  /// The engine model, loading it if it is not in memory.
+  /// - Returns: the model and the lease that keeps it loaded while it is held (nil for a model
+  ///   already in memory, which its owner keeps).
+  func load(keepAlive: KeepAlive) async throws -> (model: any TokenModel, lease: ModelLease?) {
+    if case .loaded(let model) = self { return (model, nil) }
     let resolved = try ModelStore().resolve(reference ?? "")
-    return try await ModelLoader.model(at: resolved.path.path)
+    let lease = try await ModelLoader.lease(at: resolved.path.path, keepAlive: keepAlive)
+    return (lease.model, lease)
   }
 }

@@ -1,20 +1,20 @@
 extension SystemLanguageModel {
   /// Matches FoundationModels `tokenCount(for:)` for a prompt: the tokens of the user turn the
   /// chat template renders around it (what the prompt adds to a session's context).
-  public func tokenCount(for prompt: some PromptRepresentable) async throws -> Int {
+  nonisolated(nonsending) public func tokenCount(for prompt: some PromptRepresentable) async throws -> Int {
     let entry = Transcript.Entry.prompt(Transcript.Prompt(segments: prompt.promptRepresentation.segments))
     // A lone prompt renders after the template's default system prompt; leave that out.
     return try await tokenCount(for: [entry]) - tokenCount(for: [Transcript.Entry]())
   }
 
   /// Matches FoundationModels `tokenCount(for:)` for instructions: the system turn they become.
-  public func tokenCount(for instructions: Instructions) async throws -> Int {
+  nonisolated(nonsending) public func tokenCount(for instructions: Instructions) async throws -> Int {
     try await tokenCount(for: [.instructions(Transcript.Instructions(segments: instructions.segments, toolDefinitions: []))])
   }
 
   /// Matches FoundationModels `tokenCount(for:)` for tools: what their definitions add to the
   /// instructions (the template's tool block).
-  public func tokenCount(for tools: [any Tool]) async throws -> Int {
+  nonisolated(nonsending) public func tokenCount(for tools: [any Tool]) async throws -> Int {
     let bare = Transcript.Instructions(segments: [], toolDefinitions: [])
     var withTools = bare
     withTools.toolDefinitions = tools.map { Transcript.ToolDefinition(tool: $0) }
@@ -24,15 +24,14 @@ extension SystemLanguageModel {
 
   /// Matches FoundationModels `tokenCount(for:)` for a schema: the text that describes it in a
   /// prompt when `includeSchemaInPrompt` is true.
-  public func tokenCount(for schema: GenerationSchema) async throws -> Int {
-    let model = try await tokenModel()
-    return model.tokenize(TranscriptRenderer.schemaInstruction(schema), parseSpecial: false).count
+  nonisolated(nonsending) public func tokenCount(for schema: GenerationSchema) async throws -> Int {
+    try await LocalExecutor(model: self).tokenCount(of: TranscriptRenderer.schemaInstruction(schema))
   }
 
   /// Matches FoundationModels `tokenCount(for:)` for transcript entries: the tokens the entries
   /// take in the context when rendered with the model's chat template, as a session feeds them
   /// (with the model's default system prompt when they have no instructions).
-  public func tokenCount(for transcriptEntries: some Collection<Transcript.Entry>) async throws -> Int {
-    try await LocalExecutor(model: self).tokenCount(of: transcriptEntries)
+  nonisolated(nonsending) public func tokenCount(for transcriptEntries: some Collection<Transcript.Entry>) async throws -> Int {
+    try await LocalExecutor(model: self).tokenCount(of: Array(transcriptEntries))
   }
 }

@@ -18,6 +18,8 @@ public final class SystemLanguageModel: Sendable {
   /// Matches FoundationModels `SystemLanguageModel.contextSize`: the tokens one session holds,
   /// instructions, prompts and responses together. 4096 by default, as on Apple's devices.
   public let contextSize: Int
+  /// How long the loaded model stays in memory after the last session on it ends. Our addition.
+  public let keepAlive: KeepAlive
   let source: ModelSource
 
   /// Matches FoundationModels `SystemLanguageModel.init(useCase:guardrails:)`, on the default model.
@@ -25,22 +27,35 @@ public final class SystemLanguageModel: Sendable {
     self.init(source: .default, useCase: useCase, guardrails: guardrails, contextSize: nil)
   }
 
+  /// The default model, kept in memory for `keepAlive` after its last session ends. Our addition.
+  public convenience init(keepAlive: KeepAlive, useCase: UseCase = .general, guardrails: Guardrails = .default) {
+    self.init(source: .default, useCase: useCase, guardrails: guardrails, contextSize: nil, keepAlive: keepAlive)
+  }
+
   /// A model from the model cache by name (`smollm2-135m`, `qwen2.5-coder-0.5b`,
   /// `qwen2.5-coder-1.5b`) or a path to a GGUF file. Our addition.
   ///
-  /// - Parameter contextSize: tokens per session; nil means 4096. Larger values work up to the
-  ///   model's trained context; a request beyond that fails with `assetsUnavailable`.
+  /// - Parameters:
+  ///   - contextSize: tokens per session; nil means 4096. Larger values work up to the model's
+  ///     trained context; a request beyond that fails with `assetsUnavailable`.
+  ///   - keepAlive: how long the model stays loaded after its last session ends.
   public convenience init(
-    name: String, contextSize: Int? = nil, useCase: UseCase = .general, guardrails: Guardrails = .default
+    name: String, contextSize: Int? = nil, keepAlive: KeepAlive = .default, useCase: UseCase = .general,
+    guardrails: Guardrails = .default
   ) {
-    self.init(source: .reference(name), useCase: useCase, guardrails: guardrails, contextSize: contextSize)
+    self.init(
+      source: .reference(name), useCase: useCase, guardrails: guardrails, contextSize: contextSize,
+      keepAlive: keepAlive)
   }
 
   /// A model from a GGUF file. Our addition.
   public convenience init(
-    path: URL, contextSize: Int? = nil, useCase: UseCase = .general, guardrails: Guardrails = .default
+    path: URL, contextSize: Int? = nil, keepAlive: KeepAlive = .default, useCase: UseCase = .general,
+    guardrails: Guardrails = .default
   ) {
-    self.init(source: .reference(path.path), useCase: useCase, guardrails: guardrails, contextSize: contextSize)
+    self.init(
+      source: .reference(path.path), useCase: useCase, guardrails: guardrails, contextSize: contextSize,
+      keepAlive: keepAlive)
   }
 
   /// A model over an engine-level token model; for tests (scripted models) and embedding.
@@ -51,8 +66,11 @@ public final class SystemLanguageModel: Sendable {
     self.init(source: .loaded(tokenModel), useCase: useCase, guardrails: guardrails, contextSize: contextSize)
   }
 
-  init(source: ModelSource, useCase: UseCase, guardrails: Guardrails, contextSize: Int?) {
+  init(
+    source: ModelSource, useCase: UseCase, guardrails: Guardrails, contextSize: Int?, keepAlive: KeepAlive = .default
+  ) {
     self.source = source
+    self.keepAlive = keepAlive
     self.useCase = useCase
     self.guardrails = guardrails
     self.contextSize = contextSize ?? 4096
@@ -67,11 +85,17 @@ public final class SystemLanguageModel: Sendable {
   /// Matches FoundationModels `SystemLanguageModel.isAvailable`.
   public var isAvailable: Bool { availability == .available }
 
-  /// The loaded engine model, loading it on first use.
+  /// The loaded engine model, loading it on first use. The model stays loaded while the
+  /// caller holds it, and for `keepAlive` after.
   @_spi(Engine)
   public func tokenModel() async throws -> any TokenModel {
+    try await leasedModel().model
+  }
+
+  /// The loaded engine model and the lease that keeps it loaded (nil for in-memory models).
+  func leasedModel() async throws -> (model: any TokenModel, lease: ModelLease?) {
     do {
-      return try await source.load()
+      return try await source.load(keepAlive: keepAlive.engineValue)
     } catch let error as ModelStoreError {
       throw LanguageModelSession.GenerationError.assetsUnavailable(.init(debugDescription: error.message))
     } catch let error as EngineError {

@@ -15,7 +15,7 @@ protocol LanguageModelExecutor: Sendable {
   /// Loads the model and evaluates the transcript (and an optional prompt prefix) ahead of time.
   func prewarm(transcript: Transcript, promptPrefix: Prompt?) async throws
   /// The tokens `entries` cost when fed to the model.
-  func tokenCount(of entries: some Collection<Transcript.Entry>) async throws -> Int
+  func tokenCount(of entries: [Transcript.Entry]) async throws -> Int
 }
 
 /// One request: the transcript with the new prompt last, and how to answer it.

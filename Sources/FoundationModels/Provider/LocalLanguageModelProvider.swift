@@ -13,18 +13,19 @@ struct LocalLanguageModelProvider: LanguageModelProvider {
 }
 
 /// One session's engine: the shared model and an `InferenceSession` with the session's own KV
-/// cache, created on first use.
+/// cache, created on first use. It holds the model's lease, so the model stays loaded while
+/// the session lives and for the model's keep-alive period after.
 final class LocalExecutor: LanguageModelExecutor {
   private let model: SystemLanguageModel
-  private let engine = Mutex<InferenceSession?>(nil)
+  private let engine = Mutex<(session: InferenceSession, lease: ModelLease?)?>(nil)
 
   init(model: SystemLanguageModel) {
     self.model = model
   }
 
   private func inference() async throws -> InferenceSession {
-    if let existing = engine.withLock({ $0 }) { return existing }
-    let tokenModel = try await model.tokenModel()
+    if let existing = engine.withLock({ $0?.session }) { return existing }
+    let (tokenModel, lease) = try await model.leasedModel()
     guard model.contextSize <= tokenModel.trainedContextLength else {
       throw LanguageModelSession.GenerationError.assetsUnavailable(
         .init(
@@ -33,9 +34,9 @@ final class LocalExecutor: LanguageModelExecutor {
         ))
     }
     return engine.withLock { slot in
-      if let slot { return slot }
+      if let slot { return slot.session }
       let created = InferenceSession(model: tokenModel, configuration: model.contextConfiguration)
-      slot = created
+      slot = (created, lease)
       return created
     }
   }
@@ -109,7 +110,12 @@ final class LocalExecutor: LanguageModelExecutor {
     try await session.prefill(tokens)
   }
 
-  func tokenCount(of entries: some Collection<Transcript.Entry>) async throws -> Int {
+  /// The tokens of `text` alone (no chat template), off the caller's actor.
+  func tokenCount(of text: String) async throws -> Int {
+    try await model.tokenModel().tokenize(text, parseSpecial: false).count
+  }
+
+  func tokenCount(of entries: [Transcript.Entry]) async throws -> Int {
     let tokenModel = try await model.tokenModel()
     let (messages, tools) = renderer(for: tokenModel).messages(for: entries)
     return tokenModel.tokenize(tokenModel.chatTemplate.render(messages, tools: tools, addGenerationPrompt: false)).count

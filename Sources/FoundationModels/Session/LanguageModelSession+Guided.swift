@@ -3,7 +3,7 @@ extension LanguageModelSession {
 
   /// Matches FoundationModels `respond(to:schema:includeSchemaInPrompt:options:)` with a `Prompt`.
   @discardableResult
-  public func respond(
+  nonisolated(nonsending) public func respond(
     to prompt: Prompt, schema: GenerationSchema, includeSchemaInPrompt: Bool = true,
     options: GenerationOptions = GenerationOptions()
   ) async throws -> Response<GeneratedContent> {
@@ -13,7 +13,7 @@ extension LanguageModelSession {
 
   /// Matches FoundationModels `respond(to:schema:includeSchemaInPrompt:options:)` with a `String`.
   @discardableResult @_disfavoredOverload
-  public func respond(
+  nonisolated(nonsending) public func respond(
     to prompt: String, schema: GenerationSchema, includeSchemaInPrompt: Bool = true,
     options: GenerationOptions = GenerationOptions()
   ) async throws -> Response<GeneratedContent> {
@@ -22,7 +22,7 @@ extension LanguageModelSession {
 
   /// Matches FoundationModels `respond(schema:includeSchemaInPrompt:options:prompt:)`.
   @discardableResult
-  public func respond(
+  nonisolated(nonsending) public func respond(
     schema: GenerationSchema, includeSchemaInPrompt: Bool = true, options: GenerationOptions = GenerationOptions(),
     @PromptBuilder prompt: () throws -> Prompt
   ) async throws -> Response<GeneratedContent> {
@@ -60,7 +60,7 @@ extension LanguageModelSession {
 
   /// Matches FoundationModels `respond(to:generating:includeSchemaInPrompt:options:)` with a `Prompt`.
   @discardableResult
-  public func respond<Content: Generable>(
+  nonisolated(nonsending) public func respond<Content: Generable>(
     to prompt: Prompt, generating type: Content.Type = Content.self, includeSchemaInPrompt: Bool = true,
     options: GenerationOptions = GenerationOptions()
   ) async throws -> Response<Content> {
@@ -70,7 +70,7 @@ extension LanguageModelSession {
 
   /// Matches FoundationModels `respond(to:generating:includeSchemaInPrompt:options:)` with a `String`.
   @discardableResult @_disfavoredOverload
-  public func respond<Content: Generable>(
+  nonisolated(nonsending) public func respond<Content: Generable>(
     to prompt: String, generating type: Content.Type = Content.self, includeSchemaInPrompt: Bool = true,
     options: GenerationOptions = GenerationOptions()
   ) async throws -> Response<Content> {
@@ -79,7 +79,7 @@ extension LanguageModelSession {
 
   /// Matches FoundationModels `respond(generating:includeSchemaInPrompt:options:prompt:)`.
   @discardableResult
-  public func respond<Content: Generable>(
+  nonisolated(nonsending) public func respond<Content: Generable>(
     generating type: Content.Type = Content.self, includeSchemaInPrompt: Bool = true,
     options: GenerationOptions = GenerationOptions(), @PromptBuilder prompt: () throws -> Prompt
   ) async throws -> Response<Content> {

@@ -1,7 +1,7 @@
 extension LanguageModelSession {
   /// Matches FoundationModels `respond(to:options:)` with a `Prompt`.
   @discardableResult
-  public func respond(to prompt: Prompt, options: GenerationOptions = GenerationOptions()) async throws
+  nonisolated(nonsending) public func respond(to prompt: Prompt, options: GenerationOptions = GenerationOptions()) async throws
     -> Response<String>
   {
     try await streamResponse(to: prompt, options: options).collect()
@@ -9,7 +9,7 @@ extension LanguageModelSession {
 
   /// Matches FoundationModels `respond(to:options:)` with a `String`.
   @discardableResult @_disfavoredOverload
-  public func respond(to prompt: String, options: GenerationOptions = GenerationOptions()) async throws
+  nonisolated(nonsending) public func respond(to prompt: String, options: GenerationOptions = GenerationOptions()) async throws
     -> Response<String>
   {
     try await respond(to: Prompt(prompt), options: options)
@@ -17,7 +17,7 @@ extension LanguageModelSession {
 
   /// Matches FoundationModels `respond(options:prompt:)` with a prompt builder.
   @discardableResult
-  public func respond(
+  nonisolated(nonsending) public func respond(
     options: GenerationOptions = GenerationOptions(), @PromptBuilder prompt: () throws -> Prompt
   ) async throws -> Response<String> {
     try await respond(to: try prompt(), options: options)

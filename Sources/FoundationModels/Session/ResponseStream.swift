@@ -32,9 +32,12 @@ extension LanguageModelSession {
 
     /// Matches FoundationModels `ResponseStream.collect()`: waits for the end of the turn and
     /// returns its response (after any snapshots already consumed).
-    public func collect() async throws -> sending Response<Content> {
+    ///
+    /// Runs on the caller's actor, as Apple's does; the generation itself runs on the engine's
+    /// own threads, so a main-actor caller only wakes for the snapshots.
+    nonisolated(nonsending) public func collect() async throws -> sending Response<Content> {
       var iterator = makeAsyncIterator()
-      while try await iterator.next() != nil {}
+      while try await iterator.next(isolation: #isolation) != nil {}
       if let response = outcome.response { return response }
       try Task.checkCancellation()
       throw CancellationError()

@@ -1,0 +1,46 @@
+import InferenceEngine
+
+extension SystemLanguageModel {
+  /// How long a loaded model stays in memory after the last session on it ends. Our addition:
+  /// on Apple's devices the system manages the model's memory; on Linux the process does.
+  ///
+  /// Loading a model costs seconds (mapping, repacking the weights, creating a context), so a
+  /// model outlives its sessions by this period together with its idle llama.cpp context, and a
+  /// new session in that time starts at once — the pattern Apple recommends, a new session per
+  /// unrelated request, stays fast. The default is five minutes (as Ollama's), or
+  /// `FM_KEEP_ALIVE` for the process: seconds (`300`), `30s`, `5m`, `1h`, `0` (unload at once),
+  /// or `forever`. When sessions on one model set different periods, the session that ends last
+  /// decides.
+  public enum KeepAlive: Sendable, Hashable {
+    /// Kept until the process ends or `releaseUnusedModels()` is called.
+    case forever
+    /// Unloaded this long after the last session ends.
+    case duration(Duration)
+
+    /// Unloaded as soon as the last session on it ends.
+    public static let unloadAtOnce = KeepAlive.duration(.zero)
+    /// `FM_KEEP_ALIVE` when set, else five minutes.
+    public static var `default`: KeepAlive {
+      switch InferenceEngine.KeepAlive.processDefault {
+      case .forever: .forever
+      case .duration(let duration): .duration(duration)
+      }
+    }
+
+    var engineValue: InferenceEngine.KeepAlive {
+      switch self {
+      case .forever: .forever
+      case .duration(let duration): .duration(duration)
+      }
+    }
+  }
+
+  /// Unloads every model that no session uses now, with its idle context, instead of waiting
+  /// for the keep-alive period: for apps that must give memory back. Our addition.
+  ///
+  /// Models that live sessions use stay loaded; the next request on an unloaded model loads it
+  /// again.
+  public static func releaseUnusedModels() {
+    ModelLoader.releaseIdleModels()
+  }
+}
