@@ -93,7 +93,7 @@ let package = Package(
       swiftSettings: [.unsafeFlags(["-I", swiftHostLibDir])],
       linkerSettings: [.unsafeFlags(["-L", swiftHostLibDir, "-Xlinker", "-rpath", "-Xlinker", swiftHostLibDir])]),
     .testTarget(
-      name: "FoundationModelsTests", dependencies: ["FoundationModels", "FMTestSupport"],
+      name: "FoundationModelsTests", dependencies: ["FoundationModels", "InferenceEngine", "FMTestSupport"],
       linkerSettings: llamaLinking),
     // The book's app patterns from the main actor; warnings as errors, so a sending or
     // isolation warning against our declarations fails the build.

@@ -1,5 +1,8 @@
 import Foundation
 
+/// glibc's `malloc_trim` (declared in malloc.h, which the Glibc module does not export).
+@_silgen_name("malloc_trim") private func mallocTrim(_ pad: Int) -> Int32
+
 /// Reads the process's memory figures from /proc.
 enum ProcessMemory {
   /// VmRSS: every resident page of the process.
@@ -8,6 +11,13 @@ enum ProcessMemory {
       return kilobytes(line) * 1024
     }
     return 0
+  }
+
+  /// VmRSS after the allocator has returned its free memory to the system, so that what is
+  /// left is memory in use, not the free space that malloc's per-thread arenas keep.
+  static func residentBytesInUse() -> Int {
+    _ = mallocTrim(0)
+    return residentBytes()
   }
 
   /// Resident bytes of the mappings of the file at `path`.

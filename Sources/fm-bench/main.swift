@@ -4,7 +4,7 @@ import InferenceEngine
 /// fm-bench: the performance figures of BENCHMARKS.md, each against its reference in the same
 /// run. Prints one JSON line per figure on stdout; progress goes to stderr.
 ///
-///     fm-bench [p1 p2 p3 p4 p5 p8 p9 p10 | all] [--model NAME|PATH] [--runs N] [--schemas N]
+///     fm-bench [p1 p2 p3 p4 p5 p8 p9 p10 p14 | all] [--model NAME|PATH] [--runs N] [--schemas N]
 let arguments = Array(CommandLine.arguments.dropFirst())
 var figures: [String] = []
 var modelArgument = "qwen2.5-coder-1.5b"
@@ -27,7 +27,7 @@ while index < arguments.count {
   }
   index += 1
 }
-if figures.isEmpty || figures == ["all"] { figures = ["p1", "p2", "p3", "p4", "p8", "p9", "p10"] }
+if figures.isEmpty || figures == ["all"] { figures = ["p1", "p2", "p3", "p4", "p8", "p9", "p10", "p14"] }
 // P4 and P5 come from the same runs.
 figures = figures.map { $0 == "p5" || $0 == "guided" ? "p4" : $0 }
 figures = figures.enumerated().filter { figures.firstIndex(of: $0.element) == $0.offset }.map(\.element)
@@ -52,6 +52,7 @@ do {
     case "p9": try await session.transcriptTokenCount().print()
     case "p8": try await session.memoryOverhead(keyValueCacheBytes: model.keyValueCacheBytes(contextSize: 4096), baselineBytes: baselineBytes).print()
     case "p10": try LoadFigure(modelPath: modelPath, runs: runs).measure().print()
+    case "p14": try await SessionReuseFigure(modelPath: modelPath, runs: runs).measure().print()
     case "batches": try BatchCostFigure(model: model, runs: runs).measure()
     case "p4":
       for report in try await GuidedFigures(modelPath: modelPath, tokenModel: model, schemaCount: schemas, runs: runs).measure() {

@@ -5,6 +5,8 @@ import Synchronization
 /// keeps it loaded between sessions for their keep-alive period (see `KeepAlive`).
 public enum ModelLoader {
   private static let residency = Mutex(ModelResidency<LlamaModel>())
+  /// The task that ends each model's keep-alive period, while one is pending.
+  private static let expiries = Mutex<[String: Task<Void, Never>]>([:])
 
   /// Leases the model at `path`, loading it on a background thread if it is not in memory.
   ///
@@ -52,10 +54,13 @@ public enum ModelLoader {
     // A model unloaded at once is freed when `release` returns, after the lock.
     let action = residency.withLock { $0.release(key, keepAlive: keepAlive) }.action
     guard case .expire(let delay, let generation) = action else { return }
-    Task.detached(priority: .utility) {
-      try? await Task.sleep(for: delay)
+    let expiry = Task.detached(priority: .utility) {
+      guard (try? await Task.sleep(for: delay)) != nil else { return }
       _ = residency.withLock { $0.expire(key, generation: generation) }  // freed after the lock
     }
+    // One pending expiry per model: an app that opens a session per request would otherwise
+    // leave one sleeping task behind per request for the whole period.
+    expiries.withLock { $0.updateValue(expiry, forKey: key) }?.cancel()
   }
 }
 
