@@ -21,12 +21,17 @@ import Testing
     GenerationRequest(promptTokens: session().promptTokens(prompt), sampling: sampling, maximumTokens: tokens)
   }
 
+  /// Greedy text differs between CPUs (llama.cpp is built for the machine's instruction set),
+  /// so this checks properties that hold on any: two sessions agree, and a budget of 24 gives
+  /// the first 24 tokens of a longer run (or the whole reply when the model ends sooner).
   @Test func greedyIsDeterministicAcrossSessions() async throws {
     let first = try await session().record(request(.greedy))
     let second = try await session().record(request(.greedy))
-    #expect(first.tokens.count == 24)
+    let longer = try await session().record(request(.greedy, tokens: 64))
     #expect(first.tokens == second.tokens)
     #expect(!first.text.isEmpty)
+    #expect(first.tokens == Array(longer.tokens.prefix(24)))
+    #expect(first.summary.stopReason == (longer.tokens.count >= 24 ? .maximumTokens : .endOfTurn))
   }
 
   @Test(arguments: [SamplingParameters.Strategy.topK(40), .topP(0.95)])
@@ -61,7 +66,9 @@ import Testing
     for (batched, alone) in zip(both, [beforeLast, last]) {
       let largestDifference = zip(batched, alone).map { abs($0 - $1) }.max() ?? 0
       #expect(largestDifference < 0.01)
-      #expect(Self.argmax(batched) == Self.argmax(alone))
+      // Batched and single passes use different CPU kernels, so a near tie may swap places:
+      // the batch's best token is among the best of the single pass.
+      #expect(alone[Self.argmax(batched)] >= (alone.max() ?? 0) - 0.02)
     }
     #expect(throws: EngineError.self) {
       try apart.evaluate(tokens.suffix(1), outputs: 2, candidates: nil, cancellation: CancellationFlag())
@@ -173,8 +180,11 @@ import Testing
     let coldSecond = try await session().record(secondRequest)
     #expect(warmSecond.tokens == coldSecond.tokens)
     #expect(coldSecond.summary.usage.cachedPromptTokens == 0)
-    #expect(warmSecond.summary.usage.cachedPromptTokens > first.summary.usage.promptTokens - 1)
-    #expect(warmSecond.summary.usage.evaluatedPromptTokens < coldSecond.summary.usage.evaluatedPromptTokens / 2)
+    // The whole first prompt comes from the cache; only what follows it is evaluated.
+    #expect(warmSecond.summary.usage.cachedPromptTokens >= first.summary.usage.promptTokens)
+    #expect(
+      warmSecond.summary.usage.evaluatedPromptTokens
+        <= coldSecond.summary.usage.evaluatedPromptTokens - first.summary.usage.promptTokens)
   }
 
   @Test func cancellingStopsPromptlyAndLeavesTheContextUsable() async throws {
@@ -211,7 +221,9 @@ import Testing
     // Still usable afterwards.
     let short = GenerationRequest(
       promptTokens: small.promptTokens([ChatMessage(role: .user, content: "Hi")]), maximumTokens: 3)
-    #expect(try await small.record(short).tokens.count > 0)
+    let answer = try await small.record(short)
+    #expect([.maximumTokens, .endOfTurn].contains(answer.summary.stopReason))
+    #expect(answer.summary.usage.promptTokens == short.promptTokens.count)
   }
 
   @Test func generationStopsWhenTheContextIsFull() async throws {
@@ -265,10 +277,17 @@ import Testing
       model: model, configuration: ContextConfiguration(contextSize: 2048, batchSize: 1536))
     let text = String(repeating: "The river runs to the sea and the sea is wide and deep. ", count: 110)
     let prompt = Array(model.tokenize(text, parseSpecial: false).prefix(1500))
+    // Cancel a third of the way into the prefill, timed on this machine (a many-core one
+    // evaluates the prompt much sooner than the 2-core machines this was written on).
+    let probe = InferenceSession(model: model, configuration: ContextConfiguration(contextSize: 256, batchSize: 256))
+    try await probe.prefill(Array(prompt.prefix(1)))  // creates the context, untimed
+    let start = ContinuousClock.now
+    try await probe.prefill(Array(prompt.prefix(151)))
+    let prefillEstimate = (ContinuousClock.now - start) * 10
     let consumer = Task {
       for try await _ in session.generate(GenerationRequest(promptTokens: prompt, maximumTokens: 4)) {}
     }
-    try await Task.sleep(for: .milliseconds(300))
+    try await Task.sleep(for: prefillEstimate / 3)
     consumer.cancel()
     _ = await consumer.result
     let cached = try await session.cachedTokens()  // runs once the generation job has ended
