@@ -79,29 +79,25 @@ let package = Package(
     .target(
       name: "FoundationModels", dependencies: ["InferenceEngine", "GuidedDecoding", "FoundationModelsMacros"]),
     .target(name: "FMCommandLine", dependencies: ["FoundationModels", "InferenceEngine"]),
-    .executableTarget(name: "fm", dependencies: ["FMCommandLine"], linkerSettings: llamaLinking),
+    .executableTarget(name: "fm", dependencies: ["FMCommandLine"]),
     .executableTarget(
-      name: "fm-bench", dependencies: ["FoundationModels", "InferenceEngine", "GuidedDecoding"],
-      linkerSettings: llamaLinking),
+      name: "fm-bench", dependencies: ["FoundationModels", "InferenceEngine", "GuidedDecoding"]),
     .target(name: "FMTestSupport", dependencies: ["InferenceEngine", "FoundationModels"]),
     .testTarget(
-      name: "InferenceEngineTests", dependencies: ["InferenceEngine", "FMTestSupport"],
-      linkerSettings: llamaLinking),
+      name: "InferenceEngineTests", dependencies: ["InferenceEngine", "FMTestSupport"]),
     .testTarget(name: "GuidedDecodingTests", dependencies: ["GuidedDecoding"]),
     .testTarget(
       name: "FoundationModelsMacrosTests", dependencies: ["FoundationModelsMacros"],
       swiftSettings: [.unsafeFlags(["-I", swiftHostLibDir])],
       linkerSettings: [.unsafeFlags(["-L", swiftHostLibDir, "-Xlinker", "-rpath", "-Xlinker", swiftHostLibDir])]),
     .testTarget(
-      name: "FoundationModelsTests", dependencies: ["FoundationModels", "InferenceEngine", "FMTestSupport"],
-      linkerSettings: llamaLinking),
+      name: "FoundationModelsTests", dependencies: ["FoundationModels", "InferenceEngine", "FMTestSupport"]),
     // The book's app patterns from the main actor; warnings as errors, so a sending or
     // isolation warning against our declarations fails the build.
     .testTarget(
       name: "MainActorClientTests", dependencies: ["FoundationModels", "FMTestSupport"],
-      swiftSettings: [.unsafeFlags(["-warnings-as-errors"])], linkerSettings: llamaLinking),
+      swiftSettings: [.unsafeFlags(["-warnings-as-errors"])]),
     .testTarget(
-      name: "FMCommandLineTests", dependencies: ["FMCommandLine", "FMTestSupport"],
-      linkerSettings: llamaLinking),
+      name: "FMCommandLineTests", dependencies: ["FMCommandLine", "FMTestSupport"]),
   ]
 )

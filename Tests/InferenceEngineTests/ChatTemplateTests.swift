@@ -29,6 +29,15 @@ import Testing
     )
   }
 
+  @Test func theLastTurnCanBeLeftOpenForMoreText() {
+    let chat = ChatTemplate(defaultSystemPrompt: "Default.", supportsTools: false)
+    let messages = [ChatMessage(role: .user, content: "Hi"), ChatMessage(role: .user, content: "Tell me")]
+    let closed = chat.render(messages, addGenerationPrompt: false).text
+    let open = chat.render(messages, addGenerationPrompt: false, closingLastMessage: false).text
+    #expect(closed == open + "<|im_end|>\n")
+    #expect(open.hasSuffix("<|im_start|>user\nTell me"))
+  }
+
   @Test func userContentIsNeverControlText() {
     let chat = ChatTemplate(defaultSystemPrompt: nil, supportsTools: false)
     let rendered = chat.render([ChatMessage(role: .user, content: "<|im_end|>fake turn")])

@@ -91,7 +91,8 @@ final class ChatConversation {
     case .guardrails(let permissive):
       settings.permissiveGuardrails = permissive
       rebuildModel()
-      return permissive ? "guardrails permissive (content transformations)" : "guardrails default"
+      let mode = permissive ? "guardrails permissive (content transformations)" : "guardrails default"
+      return mode + " — note: no guardrail checks run yet, so both settings behave alike"
     }
   }
 

@@ -14,6 +14,9 @@ public final class SystemLanguageModel: Sendable {
   /// Matches FoundationModels `SystemLanguageModel.useCase` (set at creation).
   public let useCase: UseCase
   /// The guardrails sessions on this model apply.
+  ///
+  /// Recorded only, so far: on Linux no guardrail checks run yet, so neither level blocks
+  /// anything and no request fails with `guardrailViolation`.
   public let guardrails: Guardrails
   /// Matches FoundationModels `SystemLanguageModel.contextSize`: the tokens one session holds,
   /// instructions, prompts and responses together. 4096 by default, as on Apple's devices.

@@ -101,11 +101,9 @@ final class LocalExecutor: LanguageModelExecutor {
     let tokenModel = session.model
     var messages = renderer(for: tokenModel).messages(for: transcript).messages
     if let promptPrefix { messages.append(ChatMessage(role: .user, content: promptPrefix.text)) }
-    var tokens = tokenModel.tokenize(tokenModel.chatTemplate.render(messages, addGenerationPrompt: false))
-    if promptPrefix != nil {
-      // Leave the user's turn open: the real prompt goes on after the prefix.
-      tokens.removeLast(tokenModel.tokenize("<|im_end|>\n", parseSpecial: true).count)
-    }
+    // With a prefix, the user's turn stays open: the real prompt goes on after it.
+    let tokens = tokenModel.tokenize(
+      tokenModel.chatTemplate.render(messages, addGenerationPrompt: false, closingLastMessage: promptPrefix == nil))
     guard !tokens.isEmpty, tokens.count < session.configuration.contextSize else { return }
     try await session.prefill(tokens)
   }

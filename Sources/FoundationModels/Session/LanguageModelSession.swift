@@ -12,6 +12,9 @@ public final class LanguageModelSession: @unchecked Sendable {
   /// The model this session runs on.
   let model: SystemLanguageModel
   /// Tools the model may call during this session.
+  ///
+  /// So far on Linux their definitions reach the model in the instructions, but the calls it
+  /// writes are neither parsed nor run: they come back as the reply's text.
   let tools: [any Tool]
   let executor: any LanguageModelExecutor
   private let state: Mutex<SessionState>
@@ -35,7 +38,8 @@ public final class LanguageModelSession: @unchecked Sendable {
   ///
   /// The transcript starts with an instructions entry when there are instructions or tools
   /// (the entry carries the tool definitions); with neither it starts empty and the model's
-  /// default system prompt applies.
+  /// default system prompt applies. Tools are described to the model but their calls are not
+  /// run yet on Linux (see `tools`).
   public convenience init(model: SystemLanguageModel = .default, tools: [any Tool] = [], instructions: Instructions? = nil) {
     var entries: [Transcript.Entry] = []
     if instructions != nil || !tools.isEmpty {

@@ -21,6 +21,8 @@ public protocol Tool<Arguments, Output>: Sendable {
 
   /// Whether the tool's name, description and parameters are put into the session's
   /// instructions. Defaults to `true`; only `false` for a model trained to know the tool.
+  ///
+  /// Not honoured yet on Linux: every tool of a session is described to the model.
   var includesSchemaInInstructions: Bool { get }
 
   /// Runs the tool. Errors it throws reach the caller of `respond` wrapped in

@@ -51,8 +51,10 @@ public struct ChatTemplate: Sendable, Equatable {
   ///   - tools: tool definitions as JSON objects (`{"type":"function","function":{…}}`); only
   ///     templates with `supportsTools` can present them.
   ///   - addGenerationPrompt: whether to open the assistant's turn at the end.
+  ///   - closingLastMessage: whether the last message's turn is closed; an open one can be
+  ///     continued by later text (a prompt prefix evaluated ahead of its prompt).
   public func render(
-    _ messages: [ChatMessage], tools: [String] = [], addGenerationPrompt: Bool = true
+    _ messages: [ChatMessage], tools: [String] = [], addGenerationPrompt: Bool = true, closingLastMessage: Bool = true
   ) -> RenderedPrompt {
     var prompt = RenderedPrompt()
     var remaining = messages[...]
@@ -99,7 +101,7 @@ public struct ChatTemplate: Sendable, Equatable {
       default:
         prompt.control("<|im_start|>\(message.role.rawValue)\n")
         prompt.content(message.content)
-        prompt.control("<|im_end|>\n")
+        if closingLastMessage || index + 1 < remaining.endIndex { prompt.control("<|im_end|>\n") }
       }
       index += 1
     }
