@@ -18,7 +18,7 @@ let llamaLinking: [LinkerSetting] = [
 ///
 /// SwiftPM cannot download swift-syntax here, but every toolchain ships these modules (built with
 /// library evolution, ABI name `CompilerSwiftSyntax`) for its own plugins; the macro target builds
-/// against them. See `shared/design/MACROS.md`. Found, in order: from the `libPackageDescription.so`
+/// against them. See `docs/MACROS.md`. Found, in order: from the `libPackageDescription.so`
 /// that this manifest process has mapped (`…/lib/swift/pm/ManifestAPI/` → `…/lib/swift/host`),
 /// from `SWIFT_HOST_LIB_DIR`, and from `swiftc` on `PATH`.
 let swiftHostLibDir: String = {

@@ -11,8 +11,8 @@ LLAMA_KEY="llama-cpp-python-${LLAMA_CPP_PYTHON_VERSION}-${LLAMA_CPP_SDIST_SHA256
 LLAMA_PREFIX="$FM_CACHE_DIR/llama.cpp/$LLAMA_KEY"
 LOCAL_PREFIX="$PROJECT_ROOT/.deps/llama"
 
-export PKG_CONFIG_PATH="$LOCAL_PREFIX/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
-export LD_LIBRARY_PATH="$LOCAL_PREFIX/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+# Package.swift finds the headers and libraries in .deps/llama itself; PATH is for llama-bench
+# and llama-completion, the benchmark references.
 export PATH="$LOCAL_PREFIX/bin:$PATH"
 # Tools that pip installs with --user land here (see install-tools).
 if [ -d "$HOME/.local/bin" ]; then export PATH="$PATH:$HOME/.local/bin"; fi
