@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The built `fm` program, run as a user would: a separate process, real exit codes.
 public enum FMBinary {
@@ -65,11 +66,10 @@ public enum FMBinary {
 }
 
 /// Data handed from a reader thread to the waiting one.
-private final class LockedData: @unchecked Sendable {
-  private let lock = NSLock()
-  private var data: Data?
+private final class LockedData: Sendable {
+  private let data = Mutex<Data?>(nil)
 
-  func set(_ value: Data) { lock.withLock { data = value } }
-  var isSet: Bool { lock.withLock { data != nil } }
-  var value: Data { lock.withLock { data ?? Data() } }
+  func set(_ value: Data) { data.withLock { $0 = value } }
+  var isSet: Bool { data.withLock { $0 != nil } }
+  var value: Data { data.withLock { $0 ?? Data() } }
 }

@@ -1,6 +1,7 @@
 import FMTestSupport
 import Foundation
 import FoundationModels
+import Synchronization
 import Testing
 
 /// The session's behaviour on a scripted model: no weights, the real engine underneath.
@@ -208,9 +209,8 @@ import Testing
 
 import Observation
 
-private final class ObservationFlag: @unchecked Sendable {
-  private let lock = NSLock()
-  private var value = false
-  func set() { lock.withLock { value = true } }
-  var isSet: Bool { lock.withLock { value } }
+private final class ObservationFlag: Sendable {
+  private let value = Mutex(false)
+  func set() { value.withLock { $0 = true } }
+  var isSet: Bool { value.withLock { $0 } }
 }

@@ -4,26 +4,17 @@ import FoundationModels
 import Synchronization
 import Testing
 
-/// The patterns of the book's apps, from the main actor, on a scripted model (each forward pass
-/// takes a few milliseconds on the engine's thread, as a real model's would).
+/// The patterns of the book's apps, from the main actor, on a scripted model.
 @MainActor @Suite struct MainActorClientTests {
-  /// Set while the scripted model is inside a forward pass.
-  let passInProgress = SharedFlag()
+  let reply = #"{"name":"Rhine"}"#
+  let vocabulary = ["{\"", "name", "\":\"", "Rhine", "\"}"]
 
-  func model(passSeconds: Double = 0) -> SystemLanguageModel {
-    let flag = passInProgress
-    let reply = ScriptedTokenModel.replying(#"{"name":"Rhine"}"#, tokens: ["{\"", "name", "\":\"", "Rhine", "\"}"])
-    let timed = ScriptedTokenModel(tokens: ["{\"", "name", "\":\"", "Rhine", "\"}"]) { context in
-      flag.set(true)
-      defer { flag.set(false) }
-      if passSeconds > 0 { Thread.sleep(forTimeInterval: passSeconds) }
-      return reply.preferences(after: context)
-    }
-    return .scripted(timed)
+  var model: SystemLanguageModel {
+    .scripted(.replying(reply, tokens: vocabulary))
   }
 
   @Test func everyRespondOverloadWithBuildersReadingMainActorState() async throws {
-    let viewModel = ChatViewModel(model: model())
+    let viewModel = ChatViewModel(model: model)
     try await viewModel.askEveryWay()
     #expect(viewModel.answers.count == 9)
     #expect(viewModel.answers.suffix(6).allSatisfy { $0 == "Rhine" }, "guided answers decode")
@@ -31,14 +22,14 @@ import Testing
   }
 
   @Test func streamingUpdatesViewModelProperties() async throws {
-    let viewModel = ChatViewModel(model: model())
+    let viewModel = ChatViewModel(model: model)
     try await viewModel.stream()
     #expect(viewModel.snapshotCount > 1)
     #expect(viewModel.streamed == viewModel.answers.last)
   }
 
   @Test func tokenCountsFromTheMainActor() async throws {
-    let viewModel = ChatViewModel(model: model())
+    let viewModel = ChatViewModel(model: model)
     let before = try await viewModel.tokenCounts()
     try await viewModel.stream()
     let after = try await viewModel.tokenCounts()
@@ -46,44 +37,71 @@ import Testing
     #expect(after.transcript > before.transcript)
   }
 
-  /// While the model computes, the main actor runs other work: a main-actor task sees the
-  /// forward pass in progress, which it never could if the pass ran on the main actor.
+  /// While the model computes, the main actor runs other work. The first forward pass waits
+  /// (up to 10 s) until a main-actor task has seen it in progress, which that task never
+  /// could if the pass ran on the main actor.
   @Test func theMainActorStaysResponsiveDuringGeneration() async throws {
-    let viewModel = ChatViewModel(model: model(passSeconds: 0.02))
-    let watch = PassWatch(flag: passInProgress)
+    let rendezvous = PassRendezvous()
+    let replying = ScriptedTokenModel.replying(reply, tokens: vocabulary)
+    let waiting = ScriptedTokenModel(tokens: vocabulary) { context in
+      rendezvous.pass { replying.preferences(after: context) }
+    }
+    let viewModel = ChatViewModel(model: .scripted(waiting))
+    let watch = PassWatch(rendezvous: rendezvous)
     let watcher = Task { await watch.run() }
     try await viewModel.stream()
     watch.generating = false
     await watcher.value
-    #expect(watch.sawPassInProgress)
+    #expect(rendezvous.wasWitnessed)
+    #expect(viewModel.answers.last == reply)
+  }
+}
+
+/// Lets the first forward pass wait until another thread has seen it running.
+final class PassRendezvous: Sendable {
+  private let inPass = Mutex(false)
+  private let witnessed = DispatchSemaphore(value: 0)
+  private let seen = Mutex(false)
+  private let passes = Mutex(0)
+
+  var isInPass: Bool { inPass.withLock { $0 } }
+  var wasWitnessed: Bool { seen.withLock { $0 } }
+
+  /// Runs one forward pass; the first waits for a witness.
+  func pass<Result>(_ body: () -> Result) -> Result {
+    inPass.withLock { $0 = true }
+    defer { inPass.withLock { $0 = false } }
+    let isFirst = passes.withLock { count in
+      defer { count += 1 }
+      return count == 0
+    }
+    if isFirst { _ = witnessed.wait(timeout: .now() + 10) }
+    return body()
+  }
+
+  /// Records that a pass was seen in progress, releasing it.
+  func witness() {
+    let first = seen.withLock { seen in
+      defer { seen = true }
+      return !seen
+    }
+    if first { witnessed.signal() }
   }
 }
 
 /// A main-actor task that polls whether a forward pass is in progress.
 @MainActor final class PassWatch {
-  let flag: SharedFlag
+  let rendezvous: PassRendezvous
   var generating = true
-  var sawPassInProgress = false
 
-  init(flag: SharedFlag) {
-    self.flag = flag
+  init(rendezvous: PassRendezvous) {
+    self.rendezvous = rendezvous
   }
 
   func run() async {
     while generating {
-      if flag.isSet { sawPassInProgress = true }
+      if rendezvous.isInPass { rendezvous.witness() }
       try? await Task.sleep(for: .milliseconds(2))
     }
-  }
-}
-
-/// A flag one thread sets and another reads.
-final class SharedFlag: Sendable {
-  private let value = Mutex(false)
-
-  var isSet: Bool { value.withLock { $0 } }
-
-  func set(_ newValue: Bool) {
-    value.withLock { $0 = newValue }
   }
 }

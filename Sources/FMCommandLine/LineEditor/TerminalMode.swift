@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -14,14 +15,14 @@ import Foundation
 ///
 /// `restore()` is safe to call from any thread and more than once (signal handlers and `deinit`
 /// both call it).
-final class TerminalMode: @unchecked Sendable {  // The lock guards every field.
+final class TerminalMode: Sendable {
   enum Mode { case original, editing, replying }
 
   private let descriptor: Int32
   private let outputDescriptor: Int32
   private let original: termios
-  private let lock = NSLock()
-  private var current = Mode.original
+  /// The mode the terminal is in; its lock also keeps two switches from interleaving.
+  private let current = Mutex(Mode.original)
 
   /// Reads the settings of `descriptor`; nil when it is not a terminal.
   /// - Parameter outputDescriptor: where the bracketed-paste switches are written.
@@ -39,9 +40,15 @@ final class TerminalMode: @unchecked Sendable {  // The lock guards every field.
 
   /// Enters `mode` (no-op when already there).
   func set(_ mode: Mode) {
-    lock.lock()
-    defer { lock.unlock() }
-    guard mode != current else { return }
+    current.withLock { current in
+      guard mode != current else { return }
+      apply(mode, leaving: current)
+      current = mode
+    }
+  }
+
+  /// Switches the terminal's settings from `previous` to `mode`.
+  private func apply(_ mode: Mode, leaving previous: Mode) {
     var settings = original
     switch mode {
     case .original:
@@ -63,8 +70,7 @@ final class TerminalMode: @unchecked Sendable {  // The lock guards every field.
     if mode == .original { settings = original }
     // TCSADRAIN rather than TCSAFLUSH: input typed ahead must survive the switch.
     tcsetattr(descriptor, TCSADRAIN, &settings)
-    if mode == .editing { write("\u{1B}[?2004h") } else if current == .editing { write("\u{1B}[?2004l") }
-    current = mode
+    if mode == .editing { write("\u{1B}[?2004h") } else if previous == .editing { write("\u{1B}[?2004l") }
   }
 
   /// Puts the terminal back as it was found.

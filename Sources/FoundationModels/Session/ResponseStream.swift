@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 extension LanguageModelSession {
   /// Matches FoundationModels `LanguageModelSession.ResponseStream`: an async sequence of
@@ -76,13 +77,17 @@ extension LanguageModelSession.ResponseStream: AsyncSequence {
 
 /// The final response of a turn, kept where every copy of its stream can find it.
 final class TurnOutcome<Content: Generable>: @unchecked Sendable {
-  // Written once by the consumer's iterator and read after it; the lock orders the two.
-  private let lock = NSLock()
-  private var stored: LanguageModelSession.Response<Content>?
+  // Written once by the consumer's iterator and read after it; the mutex orders the two (the
+  // response itself is only ever used by one task at a time, hence the unchecked Sendable).
+  private let stored = Mutex<UncheckedResponse?>(nil)
+
+  private struct UncheckedResponse: @unchecked Sendable {
+    let response: LanguageModelSession.Response<Content>
+  }
 
   var response: LanguageModelSession.Response<Content>? {
-    get { lock.withLock { stored } }
-    set { lock.withLock { stored = newValue } }
+    get { stored.withLock { $0?.response } }
+    set { stored.withLock { $0 = newValue.map(UncheckedResponse.init) } }
   }
 }
 

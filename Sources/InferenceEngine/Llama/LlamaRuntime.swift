@@ -26,7 +26,7 @@ enum LlamaRuntime {
   private static let capture = Mutex(Capture())
   /// One capture at a time: the log is process-wide, so a context created on another thread
   /// while a model loads would otherwise reset (or take) the model's lines.
-  private static let serial = NSLock()
+  private static let serial = Mutex(())
   private static let echo = ProcessInfo.processInfo.environment["FM_LLAMA_LOG"] == "1"
 
   /// Initialises the backend once; every entry point that touches llama.cpp calls this first.
@@ -62,15 +62,15 @@ enum LlamaRuntime {
   /// Runs `body` and returns its result with what llama.cpp logged meanwhile.
   static func capturingLog<T>(_ body: () throws -> T) rethrows -> (T, Log) {
     _ = initialize
-    serial.lock()
-    defer { serial.unlock() }
-    capture.withLock { $0 = Capture() }
-    let result = try body()
-    let log = capture.withLock { capture in
-      Log(
-        text: capture.messages.joined().trimmingCharacters(in: .whitespacesAndNewlines),
-        repackedTensors: capture.repackedTensors)
+    return try serial.withLock { _ in
+      capture.withLock { $0 = Capture() }
+      let result = try body()
+      let log = capture.withLock { capture in
+        Log(
+          text: capture.messages.joined().trimmingCharacters(in: .whitespacesAndNewlines),
+          repackedTensors: capture.repackedTensors)
+      }
+      return (result, log)
     }
-    return (result, log)
   }
 }
