@@ -70,6 +70,7 @@ let package = Package(
   targets: [
     .systemLibrary(name: "CLlama"),
     .target(name: "InferenceEngine", dependencies: ["CLlama"], linkerSettings: llamaLinking),
+    .target(name: "ModelStore"),
     .target(name: "GuidedDecoding"),
     .executableTarget(name: "maskbench", dependencies: ["GuidedDecoding"]),
     .macro(
@@ -77,16 +78,20 @@ let package = Package(
       swiftSettings: [.unsafeFlags(["-I", swiftHostLibDir])],
       linkerSettings: [.unsafeFlags(["-L", swiftHostLibDir, "-Xlinker", "-rpath", "-Xlinker", swiftHostLibDir])]),
     .target(
-      name: "FoundationModels", dependencies: ["InferenceEngine", "GuidedDecoding", "FoundationModelsMacros"]),
-    .target(name: "FMCommandLine", dependencies: ["FoundationModels", "InferenceEngine"]),
+      name: "FoundationModels",
+      dependencies: ["InferenceEngine", "ModelStore", "GuidedDecoding", "FoundationModelsMacros"]),
+    .target(name: "FMCommandLine", dependencies: ["FoundationModels", "ModelStore"]),
     .executableTarget(name: "fm", dependencies: ["FMCommandLine"], linkerSettings: llamaLinking),
     .executableTarget(
-      name: "fm-bench", dependencies: ["FoundationModels", "InferenceEngine", "GuidedDecoding"],
+      name: "fm-bench", dependencies: ["FoundationModels", "InferenceEngine", "ModelStore", "GuidedDecoding"],
       linkerSettings: llamaLinking),
-    .target(name: "FMTestSupport", dependencies: ["InferenceEngine", "FoundationModels"]),
+    .target(name: "FMTestSupport", dependencies: ["InferenceEngine", "ModelStore", "FoundationModels"]),
     .testTarget(
       name: "InferenceEngineTests", dependencies: ["InferenceEngine", "FMTestSupport"],
       linkerSettings: llamaLinking),
+    // FMTestSupport (temporary directories, LocalPartSource) brings llama.cpp along.
+    .testTarget(
+      name: "ModelStoreTests", dependencies: ["ModelStore", "FMTestSupport"], linkerSettings: llamaLinking),
     .testTarget(name: "GuidedDecodingTests", dependencies: ["GuidedDecoding"]),
     .testTarget(
       name: "FoundationModelsMacrosTests", dependencies: ["FoundationModelsMacros"],
@@ -101,7 +106,7 @@ let package = Package(
       name: "MainActorClientTests", dependencies: ["FoundationModels", "FMTestSupport"],
       swiftSettings: [.unsafeFlags(["-warnings-as-errors"])], linkerSettings: llamaLinking),
     .testTarget(
-      name: "FMCommandLineTests", dependencies: ["FMCommandLine", "FMTestSupport"],
+      name: "FMCommandLineTests", dependencies: ["FMCommandLine", "ModelStore", "FMTestSupport"],
       linkerSettings: llamaLinking),
   ]
 )

@@ -1,6 +1,6 @@
 import FMTestSupport
 import Foundation
-import InferenceEngine
+import ModelStore
 import Testing
 
 @testable import FMCommandLine

@@ -1,4 +1,4 @@
-import InferenceEngine
+import ModelStore
 
 extension ChatSettings {
   /// The settings of a new chat: a saved chat's (when resuming), overridden by the flags given.

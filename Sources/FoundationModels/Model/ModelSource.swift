@@ -1,5 +1,6 @@
 import Foundation
 import InferenceEngine
+import ModelStore
 
 /// Where a `SystemLanguageModel`'s weights come from.
 enum ModelSource: Sendable {

@@ -1,4 +1,4 @@
-import InferenceEngine
+import ModelStore
 import Testing
 
 @Suite struct ModelCatalogTests {

@@ -1,9 +1,8 @@
 import FMTestSupport
 import Foundation
+import ModelStore
 import Synchronization
 import Testing
-
-@testable import InferenceEngine
 
 /// A three-part model whose parts live in memory (see `LocalPartSource`).
 private let threeParts = ModelDescriptor(
