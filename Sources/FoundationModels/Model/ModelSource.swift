@@ -13,9 +13,7 @@ enum ModelSource: Sendable {
 
   var reference: String? {
     switch self {
-    case .default:
-      ProcessInfo.processInfo.environment["FM_MODEL"].flatMap { $0.isEmpty ? nil : $0 }
-        ?? ModelCatalog.defaultChatModel.name
+    case .default: ModelCatalog.defaultChatModelName(environment: ProcessInfo.processInfo.environment)
     case .reference(let reference): reference
     case .loaded: nil
     }
