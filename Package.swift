@@ -70,6 +70,7 @@ let package = Package(
   targets: [
     .systemLibrary(name: "CLlama"),
     .target(name: "InferenceEngine", dependencies: ["CLlama"], linkerSettings: llamaLinking),
+    .target(name: "ModelStore"),
     .target(name: "GuidedDecoding"),
     .executableTarget(name: "maskbench", dependencies: ["GuidedDecoding"]),
     .macro(
@@ -77,14 +78,15 @@ let package = Package(
       swiftSettings: [.unsafeFlags(["-I", swiftHostLibDir])],
       linkerSettings: [.unsafeFlags(["-L", swiftHostLibDir, "-Xlinker", "-rpath", "-Xlinker", swiftHostLibDir])]),
     .target(
-      name: "FoundationModels", dependencies: ["InferenceEngine", "GuidedDecoding", "FoundationModelsMacros"]),
-    .target(name: "FMCommandLine", dependencies: ["FoundationModels", "InferenceEngine"]),
+      name: "FoundationModels",
+      dependencies: ["InferenceEngine", "ModelStore", "GuidedDecoding", "FoundationModelsMacros"]),
+    .target(name: "FMCommandLine", dependencies: ["FoundationModels", "ModelStore"]),
     .executableTarget(name: "fm", dependencies: ["FMCommandLine"]),
     .executableTarget(
-      name: "fm-bench", dependencies: ["FoundationModels", "InferenceEngine", "GuidedDecoding"]),
-    .target(name: "FMTestSupport", dependencies: ["InferenceEngine", "FoundationModels"]),
-    .testTarget(
-      name: "InferenceEngineTests", dependencies: ["InferenceEngine", "FMTestSupport"]),
+      name: "fm-bench", dependencies: ["FoundationModels", "InferenceEngine", "ModelStore", "GuidedDecoding"]),
+    .target(name: "FMTestSupport", dependencies: ["InferenceEngine", "ModelStore", "FoundationModels"]),
+    .testTarget(name: "InferenceEngineTests", dependencies: ["InferenceEngine", "FMTestSupport"]),
+    .testTarget(name: "ModelStoreTests", dependencies: ["ModelStore", "FMTestSupport"]),
     .testTarget(name: "GuidedDecodingTests", dependencies: ["GuidedDecoding"]),
     .testTarget(
       name: "FoundationModelsMacrosTests", dependencies: ["FoundationModelsMacros"],
@@ -98,6 +100,6 @@ let package = Package(
       name: "MainActorClientTests", dependencies: ["FoundationModels", "FMTestSupport"],
       swiftSettings: [.unsafeFlags(["-warnings-as-errors"])]),
     .testTarget(
-      name: "FMCommandLineTests", dependencies: ["FMCommandLine", "FMTestSupport"]),
+      name: "FMCommandLineTests", dependencies: ["FMCommandLine", "ModelStore", "FMTestSupport"]),
   ]
 )

@@ -1,5 +1,5 @@
 import Foundation
-import InferenceEngine
+import ModelStore
 
 /// What a command may touch: its environment, its outputs and the model store.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import ModelStore
 
 /// Entry point of the `fm` terminal app.
 public enum FMTool {
@@ -18,6 +19,9 @@ public enum FMTool {
     } catch is CancellationError {
       errors.line("fm: interrupted")
       return .interrupted
+    } catch let error as ModelStoreError {
+      errors.line("\(errors.styled("fm: error:", .red)) \(error.messageWithAdvice)")
+      return .failure
     } catch let error as LocalizedError {
       errors.line("\(errors.styled("fm: error:", .red)) \(error.errorDescription ?? "\(error)")")
       return .failure

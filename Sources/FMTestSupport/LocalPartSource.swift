@@ -1,5 +1,5 @@
 import Foundation
-import InferenceEngine
+import ModelStore
 import Synchronization
 
 /// A `ModelPartSource` that serves parts from memory, so pulls are tested without a network.

@@ -1,5 +1,6 @@
 import Foundation
 import InferenceEngine
+import ModelStore
 
 /// The real models tests use: `smollm2-135m`, fetched by the set-up step (`scripts/setup`).
 public enum TestModels {

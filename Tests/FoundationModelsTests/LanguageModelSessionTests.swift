@@ -170,6 +170,18 @@ import Testing
     #expect(!session.isResponding)
   }
 
+  @Test func anUnknownModelNameFailsWithTheNamesAndHowToFetchThem() async throws {
+    let session = LanguageModelSession(model: SystemLanguageModel(name: "llama-70b"))
+    await #expect {
+      try await session.respond(to: "Hi")
+    } throws: { error in
+      guard case LanguageModelSession.GenerationError.assetsUnavailable(let context) = error else { return false }
+      return context.debugDescription
+        == "unknown model 'llama-70b': use one of smollm2-135m, qwen2.5-coder-0.5b, qwen2.5-coder-1.5b "
+        + "(fetch with: fm models pull NAME) or a path to a .gguf file"
+    }
+  }
+
   @Test func contextSizeDefaultsToApples() {
     #expect(SystemLanguageModel.default.contextSize == 4096)
     #expect(SystemLanguageModel(name: "smollm2-135m", contextSize: 2048).contextSize == 2048)

@@ -1,6 +1,6 @@
 import Foundation
 import FoundationModels
-import InferenceEngine
+import ModelStore
 
 /// `fm chat`: the book's chat app in the terminal (a REPL), or one answer with a prompt.
 enum ChatCommand: Subcommand {

@@ -1,4 +1,4 @@
-import InferenceEngine
+import ModelStore
 
 extension ChatSettings {
   /// The settings of a new chat: a saved chat's (when resuming), overridden by the flags given.
@@ -7,8 +7,7 @@ extension ChatSettings {
   init(_ arguments: ParsedArguments, saved: ChatSettings?, environment: [String: String]) throws {
     // ModelOptions validates the shared model flags the same way for every command.
     let shared = try ModelOptions(arguments, environment: environment)
-    let defaultModel = environment["FM_MODEL"].flatMap { $0.isEmpty ? nil : $0 } ?? ModelCatalog.defaultChatModel.name
-    self = saved ?? ChatSettings(model: defaultModel)
+    self = saved ?? ChatSettings(model: ModelCatalog.defaultChatModelName(environment: environment))
     if let model = arguments.value("--model") { self.model = model }
     if let size = arguments.value("--context-size") {
       contextSize = try ModelOptions.positiveInt(size, "--context-size")

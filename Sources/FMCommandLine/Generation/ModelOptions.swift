@@ -1,9 +1,12 @@
 import FoundationModels
+import ModelStore
 
 /// The options every command that runs the model shares: which model, and how to sample.
 struct ModelOptions {
   static let options: [CommandLineOption] = [
-    .option("--model", "-m", value: "NAME|PATH", help: "model name (see 'fm models') or GGUF path; default qwen2.5-coder-1.5b"),
+    .option(
+      "--model", "-m", value: "NAME|PATH",
+      help: "model name (see 'fm models') or GGUF path; default \(ModelCatalog.defaultChatModel.name)"),
     .option("--context-size", value: "N", help: "tokens per session (default 4096)"),
     .option("--temperature", "-t", value: "T", help: "sampling temperature 0...1 (default: the model's default)"),
     .option("--sampling", value: "MODE", help: "greedy | top-k:K | top-p:P | system (default: system)"),
@@ -21,7 +24,8 @@ struct ModelOptions {
     if let name = arguments.value("--model") {
       model = SystemLanguageModel(name: name, contextSize: contextSize)
     } else if let contextSize {
-      model = SystemLanguageModel(name: environment["FM_MODEL"] ?? "qwen2.5-coder-1.5b", contextSize: contextSize)
+      model = SystemLanguageModel(
+        name: ModelCatalog.defaultChatModelName(environment: environment), contextSize: contextSize)
     } else {
       model = .default
     }

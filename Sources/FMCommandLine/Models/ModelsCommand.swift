@@ -1,4 +1,4 @@
-import InferenceEngine
+import ModelStore
 
 /// `fm models`: lists the catalogue with size, whether each model is present, and its path.
 enum ModelsCommand: Subcommand {

@@ -1,4 +1,4 @@
-import InferenceEngine
+import ModelStore
 
 /// `fm models path NAME`: prints the file of a present model, for scripts and other tools.
 enum ModelsPathCommand: Subcommand {

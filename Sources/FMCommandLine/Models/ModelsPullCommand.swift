@@ -1,4 +1,4 @@
-import InferenceEngine
+import ModelStore
 
 /// `fm models pull NAME...`: fetches, assembles and verifies models, with progress on standard error.
 enum ModelsPullCommand: Subcommand {

@@ -1,4 +1,4 @@
-import InferenceEngine
+import ModelStore
 
 /// Shows the progress of a model pull: one rewritten line on a terminal, plain lines otherwise.
 struct PullProgressView: Sendable {

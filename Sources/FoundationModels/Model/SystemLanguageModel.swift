@@ -1,5 +1,6 @@
 import Foundation
 import InferenceEngine
+import ModelStore
 
 /// The on-device language model: on Linux, a local GGUF model run by llama.cpp.
 ///

@@ -1,7 +1,7 @@
 import FMTestSupport
 import Foundation
 import FoundationModels
-import InferenceEngine
+import ModelStore
 import Testing
 
 @testable import FMCommandLine

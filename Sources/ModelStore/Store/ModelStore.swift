@@ -183,20 +183,20 @@ public struct ModelStore: Sendable {
 
   /// Throws `.checksumMismatch` when `file` does not have the model's size and sha256.
   ///
-  /// The caller removes the file; the message says so, and how to try again.
+  /// The caller removes the file; the message says so, so a caller can offer to pull again.
   private func verify(_ file: URL, against model: ModelDescriptor) async throws {
-    let retry = "the file was removed; try again with: fm models pull \(model.name)"
+    let removed = "the file was removed"
     let size = fileSize(at: file) ?? 0
     guard size == model.byteCount else {
       throw ModelStoreError(
-        .checksumMismatch,
-        "assembled \(model.name) has \(size) bytes, expected \(model.byteCount); \(retry)")
+        .checksumMismatch, "assembled \(model.name) has \(size) bytes, expected \(model.byteCount); \(removed)",
+        modelName: model.name)
     }
     let digest = try await FileDigest.sha256(of: file)
     guard digest == model.sha256 else {
       throw ModelStoreError(
-        .checksumMismatch,
-        "sha256 of assembled \(model.name) is \(digest), expected \(model.sha256); \(retry)")
+        .checksumMismatch, "sha256 of assembled \(model.name) is \(digest), expected \(model.sha256); \(removed)",
+        modelName: model.name)
     }
   }
 

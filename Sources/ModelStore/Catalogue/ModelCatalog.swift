@@ -37,8 +37,20 @@ public enum ModelCatalog {
   /// All models, smallest first.
   public static let all: [ModelDescriptor] = [smolLM2, qwen25Coder05B, qwen25Coder15B]
 
-  /// The model `fm chat` and `fm respond` use when none is named.
+  /// The catalogue's model for chat: what `fm chat`, `fm respond` and `SystemLanguageModel.default`
+  /// use when neither a name nor `FM_MODEL` chooses one (see `defaultChatModelName(environment:)`).
   public static var defaultChatModel: ModelDescriptor { qwen25Coder15B }
+
+  /// The name of the model to chat with when none is named: `$FM_MODEL` when set and non-empty,
+  /// else `defaultChatModel`.
+  ///
+  /// The one place this rule lives, so the library and every command agree on it.
+  /// - Parameter environment: The process environment (or a test's).
+  /// - Returns: A catalogue name, or whatever `FM_MODEL` holds (another name or a path).
+  public static func defaultChatModelName(environment: [String: String]) -> String {
+    if let chosen = environment["FM_MODEL"], !chosen.isEmpty { return chosen }
+    return defaultChatModel.name
+  }
 
   /// The model tests that need real weights use.
   public static var defaultTestModel: ModelDescriptor { smolLM2 }

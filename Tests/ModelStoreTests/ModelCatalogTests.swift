@@ -1,4 +1,4 @@
-import InferenceEngine
+import ModelStore
 import Testing
 
 @Suite struct ModelCatalogTests {
@@ -8,6 +8,16 @@ import Testing
     #expect(ModelCatalog.defaultTestModel.name == "smollm2-135m")
     #expect(ModelCatalog.model(named: "qwen2.5-coder-0.5b") == ModelCatalog.qwen25Coder05B)
     #expect(ModelCatalog.model(named: "gpt-5") == nil)
+  }
+
+  @Test(arguments: [
+    ([:], "qwen2.5-coder-1.5b"),
+    (["FM_MODEL": ""], "qwen2.5-coder-1.5b"),
+    (["FM_MODEL": "smollm2-135m"], "smollm2-135m"),
+    (["FM_MODEL": "/models/mine.gguf"], "/models/mine.gguf"),
+  ])
+  func defaultChatModelNameFollowsFMModel(environment: [String: String], expected: String) {
+    #expect(ModelCatalog.defaultChatModelName(environment: environment) == expected)
   }
 
   @Test(arguments: [

@@ -8,11 +8,11 @@ extension ModelStore {
   ///
   /// - Parameter reference: A name such as `smollm2-135m`, or a path such as `./model.gguf`.
   /// - Throws: `ModelStoreError` with `.modelNotDownloaded` for a catalogue model that is not
-  ///   present (the message gives the `fm models pull` command), `.fileNotFound` for a path
-  ///   that names no file, `.unknownModel` for a bare word that is neither.
+  ///   present, `.fileNotFound` for a path that names no file, `.unknownModel` for a bare word
+  ///   that is neither.
   public func resolve(_ reference: String) throws -> ResolvedModel {
     if let model = ModelCatalog.model(named: reference) {
-      guard isPresent(model) else { throw ModelStoreError.notDownloaded(model) }
+      guard isPresent(model) else { throw ModelStoreError.notDownloaded(model, lookedFor: path(for: model)) }
       return ResolvedModel(path: path(for: model), descriptor: model)
     }
     let expanded =

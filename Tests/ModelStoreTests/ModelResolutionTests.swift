@@ -1,6 +1,6 @@
 import FMTestSupport
 import Foundation
-import InferenceEngine
+import ModelStore
 import Testing
 
 @Suite struct ModelResolutionTests {
@@ -28,7 +28,7 @@ import Testing
     #expect(resolved.displayName == "smollm2-135m")
   }
 
-  @Test func catalogueNameOfMissingModelSaysHowToFetchIt() throws {
+  @Test func catalogueNameOfMissingModelSaysWhichModelAndWhereItLooked() throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     let store = ModelStore(directory: directory.url)
@@ -36,8 +36,11 @@ import Testing
     let error = #expect(throws: ModelStoreError.self) { try store.resolve("qwen2.5-coder-1.5b") }
 
     #expect(error?.code == .modelNotDownloaded)
-    #expect(error?.message.contains("fm models pull qwen2.5-coder-1.5b") == true)
-    #expect(error?.message.contains("scripts/setup qwen2.5-coder-1.5b") == true)
+    #expect(error?.modelName == "qwen2.5-coder-1.5b")
+    #expect(error?.message.contains(store.path(for: ModelCatalog.qwen25Coder15B).path) == true)
+    // Advice naming a command is the caller's to give (fm, the library).
+    #expect(error?.message.contains("fm ") == false)
+    #expect(error?.message.contains("scripts/") == false)
   }
 
   @Test func pathToAFile() throws {
@@ -61,11 +64,12 @@ import Testing
     #expect(error?.code == .fileNotFound)
   }
 
-  @Test func unknownWordNamesTheModelsAndThePullCommand() throws {
+  @Test func unknownWordNamesTheCatalogue() throws {
     let store = ModelStore(directory: URL(fileURLWithPath: "/nonexistent"))
     let error = #expect(throws: ModelStoreError.self) { try store.resolve("llama-70b") }
     #expect(error?.code == .unknownModel)
+    #expect(error?.modelName == "llama-70b")
     #expect(error?.message.contains("smollm2-135m") == true)
-    #expect(error?.message.contains("fm models pull") == true)
+    #expect(error?.message.contains("fm ") == false)
   }
 }
