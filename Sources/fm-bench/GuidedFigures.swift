@@ -112,17 +112,17 @@ struct GuidedFigures {
         let valid = response.map { isValid($0.rawContent.jsonString, testCase.document) } ?? false
         oursValid = oursValid && valid
         if let response, valid, run == 0 {
-          constrainedRates.append(rate(response.usage))
+          constrainedRates.append(response.decodeRate)
           let free = try await LanguageModelSession(model: model).respond(
             to: testCase.promptWithSchema,
-            options: GenerationOptions(sampling: .greedy, maximumResponseTokens: max(2, response.usage.outputTokens)))
-          freeRates.append(rate(free.usage))
+            options: GenerationOptions(sampling: .greedy, maximumResponseTokens: max(2, response.outputTokens)))
+          freeRates.append(free.decodeRate)
         }
         let (seconds, output) = try referenceRun(testCase)
         theirs.append(seconds)
         theirsValid = theirsValid && isValid(output, testCase.document)
         let usage = response.map {
-          "\($0.usage.inputTokens) prompt tokens, first token at \(Measurements.rounded($0.usage.timeToFirstToken)) s, \($0.usage.outputTokens) output tokens (\($0.usage.forcedTokens) forced, drafts \($0.usage.confirmedDraftTokens)/\($0.usage.draftTokens) confirmed)"
+          "\($0.inputTokens) prompt tokens, first token at \(Measurements.rounded($0.figures.timeToFirstToken)) s, \($0.outputTokens) output tokens (\($0.figures.forcedTokens) forced, drafts \($0.figures.confirmedDraftTokens)/\($0.figures.draftTokens) confirmed)"
         }
         progress(
           "  ours \(Measurements.rounded(ours.values.last ?? 0)) s (\(usage ?? "failed")); llama-completion \(Measurements.rounded(seconds)) s\(theirsValid ? "" : " (invalid)")"
@@ -158,9 +158,6 @@ struct GuidedFigures {
     ]
   }
 
-  private func rate(_ usage: LanguageModelSession.Usage) -> Double {
-    usage.generationSeconds > 0 ? Double(usage.outputTokens - 1) / usage.generationSeconds : 0
-  }
 
   private func isValid(_ text: String, _ document: SchemaDocument) -> Bool {
     guard let value = try? JSONValue(parsing: text.trimmingCharacters(in: .whitespacesAndNewlines)) else {

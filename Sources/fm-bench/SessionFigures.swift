@@ -34,15 +34,15 @@ struct SessionFigures {
       for try await _ in stream where first == nil { first = .now() }
       let seconds = elapsed(since: first ?? .now())
       let response = try await stream.collect()
-      guard response.usage.outputTokens == 128 else {
+      guard response.outputTokens == 128 else {
         guard promptIndex + 1 < prompts.count else {
-          throw BenchError("P1 needs 128 generated tokens, the model stopped after \(response.usage.outputTokens)")
+          throw BenchError("P1 needs 128 generated tokens, the model stopped after \(response.outputTokens)")
         }
         promptIndex += 1
         run -= 1
         continue
       }
-      ours.append(Double(response.usage.outputTokens - 1) / seconds)
+      ours.append(Double(response.outputTokens - 1) / seconds)
       theirs.append(try reference.tokensPerSecond(prompt: 0, generate: 128))
     }
     let ratio = ours.median / theirs.median
@@ -71,17 +71,17 @@ struct SessionFigures {
         progress("P3 turn \(turn): reference without the prefix cache")
         for _ in 0..<max(1, runs / 2) {
           let fresh = LanguageModelSession(model: model, transcript: chat.transcript)
-          cold.append(try await fresh.respond(to: prompt, options: options).usage.timeToFirstToken)
+          cold.append(try await fresh.respond(to: prompt, options: options).figures.timeToFirstToken)
         }
       }
-      let usage = try await chat.respond(to: prompt, options: options).usage
-      perTurn[turn] = usage.timeToFirstToken
+      let usage = try await chat.respond(to: prompt, options: options)
+      perTurn[turn] = usage.figures.timeToFirstToken
       evaluated[turn] = usage.inputTokens - usage.cachedInputTokens
       cached[turn] = usage.cachedInputTokens
       progress(
-        "P3 turn \(turn): \(usage.inputTokens) input tokens, \(evaluated[turn] ?? 0) evaluated, TTFT \(usage.timeToFirstToken) s"
+        "P3 turn \(turn): \(usage.inputTokens) input tokens, \(evaluated[turn] ?? 0) evaluated, TTFT \(usage.figures.timeToFirstToken) s"
       )
-      if turn > 1 { warm.append(usage.timeToFirstToken) }
+      if turn > 1 { warm.append(usage.figures.timeToFirstToken) }
     }
     let speedup = cold.median / warm.median
     // Single turns are noisy on a shared machine: compare turns 2-4 with turns 18-20.

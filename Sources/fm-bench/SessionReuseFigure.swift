@@ -30,15 +30,15 @@ struct SessionReuseFigure {
     var padding = 0
     for run in 0...max(runs, 5) {
       progress(run == 0 ? "P14 calibrating the kept session's prompt" : "P14 run \(run)/\(max(runs, 5))")
-      let usage = try await oneShot(model).usage
+      let usage = try await oneShot(model)
       let keptPrompt = prompt + String(repeating: " x", count: max(0, padding))
-      let turn = try await kept.respond(to: keptPrompt, options: options).usage
+      let turn = try await kept.respond(to: keptPrompt, options: options)
       let evaluated = (fresh: usage.inputTokens - usage.cachedInputTokens, turn: turn.inputTokens - turn.cachedInputTokens)
       padding += evaluated.fresh - evaluated.turn
       guard run > 0 else { continue }
-      fresh.append(usage.timeToFirstToken)
+      fresh.append(usage.figures.timeToFirstToken)
       freshEvaluated.append(evaluated.fresh)
-      turns.append(turn.timeToFirstToken)
+      turns.append(turn.figures.timeToFirstToken)
       turnEvaluated.append(evaluated.turn)
     }
 

@@ -43,7 +43,7 @@ import Testing
     let session = LanguageModelSession(model: model(wanting: #"{"name":"Rex","age":12,"kind":"dog"}"#))
     let response = try await session.respond(to: "A pet.", schema: petSchema)
     #expect(response.content.jsonString == #"{"name":"Rex","age":12,"kind":"dog"}"#)
-    #expect(response.usage.outputTokens > 0)
+    #expect(response.usage.output.totalTokenCount > 0)
   }
 
   @Test func aTightBudgetStillClosesTheObject() async throws {
@@ -109,7 +109,7 @@ import Testing
       to: "A tree of numbers.", generating: TreeNode.self,
       options: GenerationOptions(sampling: .random(top: 20, seed: 3), maximumResponseTokens: 40))
     #expect(response.rawContent.isComplete)
-    #expect(response.usage.outputTokens <= 60)
+    #expect(response.usage.output.totalTokenCount <= 60)
   }
 
   @Test func snapshotsArePartiallyGeneratedValues() async throws {

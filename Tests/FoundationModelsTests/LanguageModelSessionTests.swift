@@ -25,7 +25,7 @@ import Testing
     }
     #expect(prompt.segments == [.text(.init(id: prompt.segments[0].id, content: "How is the sea?"))])
     #expect(Array(response.transcriptEntries) == Array(entries[1...]))
-    #expect(response.usage.outputTokens > 0)
+    #expect(response.usage.output.totalTokenCount > 0)
   }
 
   @Test func streamingYieldsCumulativeSnapshots() async throws {
@@ -117,7 +117,7 @@ import Testing
     let session = LanguageModelSession(model: model())
     let response = try await session.respond(to: "Sea?", options: GenerationOptions(maximumResponseTokens: 2))
     #expect(response.content == "The sea")
-    #expect(response.usage.outputTokens == 2)
+    #expect(response.usage.output.totalTokenCount == 2)
   }
 
   @Test func aNonPositiveTokenBudgetIsAClearErrorAndChangesNothing() async throws {
@@ -141,7 +141,7 @@ import Testing
     #expect(resumed.transcript.count == 5)
     // The second turn of the resumed session reuses the KV cache of its first.
     let again = try await resumed.respond(to: "And after?")
-    #expect(again.usage.cachedInputTokens > response.usage.inputTokens - 2)
+    #expect(again.usage.input.cachedTokenCount > response.usage.input.totalTokenCount - 2)
   }
 
   @Test func tokenCountsFollowTheChatTemplate() async throws {
@@ -195,7 +195,7 @@ import Testing
     session.prewarm()
     try await Task.sleep(for: .milliseconds(200))
     let response = try await session.respond(to: "How is the sea?")
-    #expect(response.usage.cachedInputTokens > 10)
+    #expect(response.usage.input.cachedTokenCount > 10)
   }
 
   @Test func feedbackAttachmentRecordsTheSession() async throws {

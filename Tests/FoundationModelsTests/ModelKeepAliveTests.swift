@@ -51,7 +51,7 @@ import Testing
     #expect(isLoaded, "kept after its session ended")
     let second = try await oneShot(model)
     #expect(ModelLoader.loadCount(at: path.path) == 1)
-    #expect(second.usage.outputTokens > 0)
+    #expect(second.usage.output.totalTokenCount > 0)
     SystemLanguageModel.releaseUnusedModels()
   }
 

@@ -27,7 +27,7 @@ enum ChatStatusLine {
   }
 
   /// The `--verbose` statistics of a reply, with the context used.
-  static func statistics(_ usage: LanguageModelSession.Usage, used: Int?, size: Int) -> String {
-    UsageLine.describe(usage) + (used.map { " · context \($0)/\(size) tokens" } ?? "")
+  static func statistics(_ response: LanguageModelSession.Response<String>, used: Int?, size: Int) -> String {
+    UsageLine.describe(response) + (used.map { " · context \($0)/\(size) tokens" } ?? "")
   }
 }

@@ -37,7 +37,7 @@ struct ChatTurn {
       switch await attempt(prompt) {
       case .completed(let response, let printed):
         if !printed.hasSuffix("\n") { output.line() }
-        await showStatus(promptTokens: promptTokens, usage: response.usage)
+        await showStatus(promptTokens: promptTokens, response: response)
         await compactIfPastThreshold()
         return .answered
       case .failed(let error, let printed):
@@ -80,16 +80,16 @@ struct ChatTurn {
   }
 
   /// The token line (and with `verbose`, the statistics on standard error).
-  private func showStatus(promptTokens: Int?, usage: LanguageModelSession.Usage) async {
+  private func showStatus(promptTokens: Int?, response: LanguageModelSession.Response<String>) async {
     let used = try? await conversation.contextUsed()
     let size = conversation.model.contextSize
     if showsStatus {
       let line = ChatStatusLine.afterReply(
-        promptTokens: promptTokens, replyTokens: usage.outputTokens, used: used, size: size)
+        promptTokens: promptTokens, replyTokens: response.usage.output.totalTokenCount, used: used, size: size)
       screen.line(screen.styled(line, .dim))
     }
     if conversation.settings.verbose {
-      notes.line(notes.styled(ChatStatusLine.statistics(usage, used: used, size: size), .dim))
+      notes.line(notes.styled(ChatStatusLine.statistics(response, used: used, size: size), .dim))
     }
   }
 

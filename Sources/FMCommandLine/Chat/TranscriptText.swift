@@ -10,6 +10,8 @@ enum TranscriptText {
     case .response: "assistant"
     case .toolCalls: "tool calls"
     case .toolOutput: "tool output"
+    case .reasoning: "reasoning"
+    @unknown default: "entry"
     }
   }
 
@@ -21,14 +23,11 @@ enum TranscriptText {
     case .prompt(let prompt): segments = prompt.segments
     case .response(let response): segments = response.segments
     case .toolOutput(let output): segments = output.segments
+    case .reasoning(let reasoning): segments = reasoning.segments
     case .toolCalls: return entry.description
+    @unknown default: return entry.description
     }
-    return segments.map { segment in
-      switch segment {
-      case .text(let text): text.content
-      case .structure(let structure): structure.content.jsonString
-      }
-    }.joined(separator: "\n")
+    return segments.map(\.description).joined(separator: "\n")
   }
 
   /// A conversation as "User: …" / "Assistant: …" paragraphs, for the summarising session.
@@ -38,7 +37,8 @@ enum TranscriptText {
       case .prompt: "User: " + text(of: entry)
       case .response: "Assistant: " + text(of: entry)
       case .toolOutput: "Tool: " + text(of: entry)
-      case .instructions, .toolCalls: nil
+      case .instructions, .toolCalls, .reasoning: nil
+      @unknown default: nil
       }
     }.joined(separator: "\n\n")
   }

@@ -31,7 +31,7 @@ enum RespondCommand: Subcommand {
       return try await stream.collect()
     }
     if arguments.flag("--verbose") {
-      context.standardError.line(UsageLine.describe(response.usage))
+      context.standardError.line(UsageLine.describe(response))
     }
     return .success
   }
@@ -51,16 +51,25 @@ enum PromptInput {
   }
 }
 
-/// The one-line statistics printed by `--verbose`.
+/// The one-line statistics printed by `--verbose`: the usage the model reported and, for the
+/// local model, its timings and guided-generation figures.
 enum UsageLine {
-  static func describe(_ usage: LanguageModelSession.Usage) -> String {
-    let evaluated = usage.inputTokens - usage.cachedInputTokens
+  static func describe(_ usage: LanguageModelSession.Usage, entries: some Collection<Transcript.Entry>) -> String {
+    let input = usage.input
+    let output = usage.output.totalTokenCount
     var line = String(
-      format: "prompt %d tokens (%d evaluated, %d cached) · generated %d tokens · first token %.2f s · %.1f tokens/s",
-      usage.inputTokens, evaluated, usage.cachedInputTokens, usage.outputTokens, usage.timeToFirstToken,
-      usage.tokensPerSecond)
-    if usage.forcedTokens > 0 { line += " · \(usage.forcedTokens) forced" }
-    if usage.draftTokens > 0 { line += " · drafts \(usage.confirmedDraftTokens)/\(usage.draftTokens) confirmed" }
+      format: "prompt %d tokens (%d evaluated, %d cached) · generated %d tokens", input.totalTokenCount,
+      input.totalTokenCount - input.cachedTokenCount, input.cachedTokenCount, output)
+    guard let figures = LocalModelFigures(entries) else { return line }
+    line += String(
+      format: " · first token %.2f s · %.1f tokens/s", figures.timeToFirstToken,
+      figures.tokensPerSecond(outputTokens: output))
+    if figures.forcedTokens > 0 { line += " · \(figures.forcedTokens) forced" }
+    if figures.draftTokens > 0 { line += " · drafts \(figures.confirmedDraftTokens)/\(figures.draftTokens) confirmed" }
     return line
+  }
+
+  static func describe<Content>(_ response: LanguageModelSession.Response<Content>) -> String {
+    describe(response.usage, entries: response.transcriptEntries)
   }
 }

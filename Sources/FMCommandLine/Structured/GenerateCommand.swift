@@ -44,7 +44,7 @@ enum GenerateCommand: Subcommand {
       return try await responses.collect()
     }
     if !stream { context.standardOutput.line(response.rawContent.jsonString) }
-    if arguments.flag("--verbose") { context.standardError.line(UsageLine.describe(response.usage)) }
+    if arguments.flag("--verbose") { context.standardError.line(UsageLine.describe(response)) }
     return .success
   }
 }

@@ -4,17 +4,17 @@ extension LanguageModelSession {
   /// An error thrown by a tool, wrapped by the session and rethrown from `respond`.
   ///
   /// Matches FoundationModels `LanguageModelSession.ToolCallError`.
-  public struct ToolCallError: Error, LocalizedError {
+  public struct ToolCallError: Swift.Error, LocalizedError {
     /// The tool that threw.
     public var tool: any Tool
 
     /// The error the tool threw.
-    public var underlyingError: any Error
+    public var underlyingError: any Swift.Error
 
     /// Creates a tool call error.
     ///
     /// Matches FoundationModels `ToolCallError.init(tool:underlyingError:)`.
-    public init(tool: any Tool, underlyingError: any Error) {
+    public init(tool: any Tool, underlyingError: any Swift.Error) {
       self.tool = tool
       self.underlyingError = underlyingError
     }

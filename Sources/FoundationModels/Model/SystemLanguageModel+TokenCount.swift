@@ -25,13 +25,13 @@ extension SystemLanguageModel {
   /// Matches FoundationModels `tokenCount(for:)` for a schema: the text that describes it in a
   /// prompt when `includeSchemaInPrompt` is true.
   nonisolated(nonsending) public func tokenCount(for schema: GenerationSchema) async throws -> Int {
-    try await LocalExecutor(model: self).tokenCount(of: TranscriptRenderer.schemaInstruction(schema))
+    try await LocalEngine.tokenCount(of: TranscriptRenderer.schemaInstruction(schema), model: self)
   }
 
   /// Matches FoundationModels `tokenCount(for:)` for transcript entries: the tokens the entries
   /// take in the context when rendered with the model's chat template, as a session feeds them
   /// (with the model's default system prompt when they have no instructions).
   nonisolated(nonsending) public func tokenCount(for transcriptEntries: some Collection<Transcript.Entry>) async throws -> Int {
-    try await LocalExecutor(model: self).tokenCount(of: Array(transcriptEntries))
+    try await LocalEngine.tokenCount(of: Array(transcriptEntries), model: self)
   }
 }

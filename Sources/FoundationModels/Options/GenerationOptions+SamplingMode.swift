@@ -1,21 +1,26 @@
 extension GenerationOptions {
   /// How the model picks each token from its probability distribution.
   ///
-  /// Matches FoundationModels `GenerationOptions.SamplingMode`. Apple keeps the parameters
-  /// private; the session reads them through the internal ``kind``.
+  /// Matches FoundationModels `GenerationOptions.SamplingMode`; ``kind`` (27) reads its
+  /// parameters back, so an executor can map them onto its sampler or API.
   public struct SamplingMode: Sendable, Equatable {
-    /// The parameters of a sampling mode, for the session to map onto its sampler.
-    enum Kind: Sendable, Equatable {
+    /// The parameters of a sampling mode.
+    ///
+    /// Matches FoundationModels 27 `GenerationOptions.SamplingMode.Kind`.
+    @nonexhaustive
+    public enum Kind: Sendable, Equatable {
       /// Always the most likely token.
       case greedy
       /// Sample among the `k` most likely tokens.
-      case topK(Int, seed: UInt64?)
+      case top(k: Int, seed: UInt64?)
       /// Sample among the most likely tokens whose probabilities add up to `threshold` (0...1).
-      case topP(Double, seed: UInt64?)
+      case nucleus(threshold: Double, seed: UInt64?)
     }
 
     /// The mode's parameters.
-    let kind: Kind
+    ///
+    /// Matches FoundationModels 27 `GenerationOptions.SamplingMode.kind`.
+    public let kind: Kind
 
     init(kind: Kind) {
       self.kind = kind
@@ -35,7 +40,7 @@ extension GenerationOptions {
     ///   - k: How many of the most likely tokens to consider; should be positive.
     ///   - seed: A seed for the random generator; reproducibility is best-effort.
     public static func random(top k: Int, seed: UInt64? = nil) -> SamplingMode {
-      SamplingMode(kind: .topK(k, seed: seed))
+      SamplingMode(kind: .top(k: k, seed: seed))
     }
 
     /// Samples among the most likely tokens whose probabilities add up to the threshold
@@ -46,7 +51,7 @@ extension GenerationOptions {
     ///   - probabilityThreshold: The cumulative probability, between 0 and 1.
     ///   - seed: A seed for the random generator; reproducibility is best-effort.
     public static func random(probabilityThreshold: Double, seed: UInt64? = nil) -> SamplingMode {
-      SamplingMode(kind: .topP(probabilityThreshold, seed: seed))
+      SamplingMode(kind: .nucleus(threshold: probabilityThreshold, seed: seed))
     }
   }
 }

@@ -21,6 +21,11 @@ public struct GenerationOptions: Sendable, Equatable {
   /// Matches FoundationModels `GenerationOptions.maximumResponseTokens`.
   public var maximumResponseTokens: Int?
 
+  /// Whether the model may, must or must not call the session's tools; `nil` means `allowed`.
+  ///
+  /// Matches FoundationModels 27 `GenerationOptions.toolCallingMode`.
+  public var toolCallingMode: ToolCallingMode?
+
   /// Creates generation options.
   ///
   /// Matches FoundationModels `GenerationOptions.init(sampling:temperature:maximumResponseTokens:)`.
@@ -44,6 +49,19 @@ public struct GenerationOptions: Sendable, Equatable {
     self.init(
       sampling: samplingMode, temperature: temperature,
       maximumResponseTokens: maximumResponseTokens)
+  }
+
+  /// Creates generation options with a tool-calling mode.
+  ///
+  /// Matches FoundationModels 27
+  /// `GenerationOptions.init(samplingMode:temperature:maximumResponseTokens:toolCallingMode:)`
+  /// (`toolCallingMode` has no default, so that the other initializers stay unambiguous).
+  public init(
+    samplingMode: SamplingMode? = nil, temperature: Double? = nil, maximumResponseTokens: Int? = nil,
+    toolCallingMode: ToolCallingMode?
+  ) {
+    self.init(sampling: samplingMode, temperature: temperature, maximumResponseTokens: maximumResponseTokens)
+    self.toolCallingMode = toolCallingMode
   }
 
   /// The sampling strategy, by its iOS 27 name; the same storage as ``sampling``.

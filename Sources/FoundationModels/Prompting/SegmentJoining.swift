@@ -27,11 +27,14 @@ enum SegmentJoining {
 }
 
 extension Transcript.Segment {
-  /// The text the model reads for this segment: its text, or its content's compact JSON.
+  /// The text the model reads for this segment: its text, its content's compact JSON, an
+  /// attachment's placeholder, or a custom segment's description.
   var renderedText: String {
     switch self {
     case .text(let text): return text.content
     case .structure(let structure): return structure.content.jsonString
+    case .attachment(let attachment): return attachment.description
+    case .custom(let custom): return custom.description
     }
   }
 }

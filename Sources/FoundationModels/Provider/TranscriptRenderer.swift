@@ -53,6 +53,8 @@ struct TranscriptRenderer {
             toolCalls: calls.map { ChatMessage.ToolCall(name: $0.toolName, argumentsJSON: $0.arguments.jsonString) }))
       case .toolOutput(let output):
         messages.append(ChatMessage(role: .tool, content: SegmentJoining.text(of: output.segments)))
+      case .reasoning:
+        break  // The local models do not reason; another model's reasoning is not theirs to read.
       }
     }
     return (messages, tools)

@@ -26,7 +26,7 @@
 //   is not in the JSON: when it is not empty, throw `unsupportedGuide`.
 // - `GeneratedContent(json:)`: call it with the cumulative output after each token to build
 //   `PartiallyGenerated` snapshots; it accepts any prefix of valid JSON.
-// - `GenerationOptions.SamplingMode.kind`: `.greedy`, `.topK(k, seed:)`, `.topP(p, seed:)`.
+// - `GenerationOptions.SamplingMode.kind`: `.greedy`, `.top(k:seed:)`, `.nucleus(threshold:seed:)`.
 
 extension Transcript.Entry {
   /// The chat-template role of this entry: `system`, `user`, `assistant` or `tool`.
@@ -34,7 +34,7 @@ extension Transcript.Entry {
     switch self {
     case .instructions: return "system"
     case .prompt: return "user"
-    case .toolCalls, .response: return "assistant"
+    case .toolCalls, .response, .reasoning: return "assistant"
     case .toolOutput: return "tool"
     }
   }
@@ -47,6 +47,7 @@ extension Transcript.Entry {
     case .toolCalls(let calls): return calls.map(\.functionCallJSON).joined(separator: "\n")
     case .toolOutput(let output): return SegmentJoining.text(of: output.segments)
     case .response(let response): return SegmentJoining.text(of: response.segments)
+    case .reasoning(let reasoning): return reasoning.description
     }
   }
 }

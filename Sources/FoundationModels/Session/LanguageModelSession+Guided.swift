@@ -1,5 +1,5 @@
 extension LanguageModelSession {
-  // MARK: Runtime schema → GeneratedContent
+  // MARK: 26: runtime schema → GeneratedContent
 
   /// Matches FoundationModels `respond(to:schema:includeSchemaInPrompt:options:)` with a `Prompt`.
   @discardableResult
@@ -34,9 +34,9 @@ extension LanguageModelSession {
     to prompt: Prompt, schema: GenerationSchema, includeSchemaInPrompt: Bool = true,
     options: GenerationOptions = GenerationOptions()
   ) -> sending ResponseStream<GeneratedContent> {
-    startTurn(
-      prompt: prompt, format: ContentFormat(schema: schema), includeSchemaInPrompt: includeSchemaInPrompt,
-      options: options, as: GeneratedContent.self)
+    streamResponse(
+      to: prompt, schema: schema, options: options,
+      contextOptions: ContextOptions(includeSchemaInPrompt: includeSchemaInPrompt), metadata: [:])
   }
 
   /// Matches FoundationModels `streamResponse(to:schema:includeSchemaInPrompt:options:)` with a `String`.
@@ -56,7 +56,7 @@ extension LanguageModelSession {
     streamResponse(to: try prompt(), schema: schema, includeSchemaInPrompt: includeSchemaInPrompt, options: options)
   }
 
-  // MARK: Generable types
+  // MARK: 26: Generable types
 
   /// Matches FoundationModels `respond(to:generating:includeSchemaInPrompt:options:)` with a `Prompt`.
   @discardableResult
@@ -91,9 +91,9 @@ extension LanguageModelSession {
     to prompt: Prompt, generating type: Content.Type = Content.self, includeSchemaInPrompt: Bool = true,
     options: GenerationOptions = GenerationOptions()
   ) -> sending ResponseStream<Content> {
-    startTurn(
-      prompt: prompt, format: ContentFormat(schema: Content.generationSchema),
-      includeSchemaInPrompt: includeSchemaInPrompt, options: options, as: Content.self)
+    streamResponse(
+      to: prompt, generating: type, options: options,
+      contextOptions: ContextOptions(includeSchemaInPrompt: includeSchemaInPrompt), metadata: [:])
   }
 
   /// Matches FoundationModels `streamResponse(to:generating:includeSchemaInPrompt:options:)` with a `String`.

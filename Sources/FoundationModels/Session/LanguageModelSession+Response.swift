@@ -5,9 +5,10 @@ extension LanguageModelSession {
     public let content: Content
     /// The answer as generated content; the same as `content` when `Content` is `GeneratedContent`.
     public let rawContent: GeneratedContent
-    /// The entries this turn appended to the transcript: the prompt, then the response.
+    /// The entries this turn appended to the transcript: the prompt, any reasoning, tool calls
+    /// and tool outputs, then the response.
     public let transcriptEntries: ArraySlice<Transcript.Entry>
-    /// Token counts and timings of this response. Our addition.
+    /// The tokens of this turn, every model invocation of a tool loop included (27).
     public let usage: Usage
 
     init(content: Content, rawContent: GeneratedContent, transcriptEntries: ArraySlice<Transcript.Entry>, usage: Usage) {

@@ -21,75 +21,77 @@ struct ContentFormat: Sendable {
   }
 }
 
+/// What a turn asks for, besides the prompt.
+struct TurnRequest: Sendable {
+  var format: ContentFormat
+  var options: GenerationOptions
+  var contextOptions: ContextOptions
+  var metadata: [String: any Sendable & Codable & Equatable]
+}
+
 extension LanguageModelSession {
-  /// Runs one turn: checks the session is free, asks the executor for the answer, streams
-  /// snapshots, and commits the prompt and response to the transcript only when it succeeds.
-  func startTurn<Content: Generable>(
-    prompt: Prompt, format: ContentFormat, includeSchemaInPrompt: Bool, options: GenerationOptions,
-    as type: Content.Type
-  ) -> ResponseStream<Content> {
+  /// The most model invocations one turn makes: a tool loop that has not answered by then ends
+  /// with an error rather than running forever.
+  static let maximumToolRounds = 16
+
+  /// Starts a turn: checks the session is free, streams snapshots while the model's executor
+  /// answers (running the tools it calls, round after round), and commits the turn's entries
+  /// to the transcript only when it succeeds.
+  func startTurn<Content: Generable>(prompt: Prompt, request: TurnRequest, as type: Content.Type)
+    -> ResponseStream<Content>
+  {
     let (events, continuation) = AsyncThrowingStream.makeStream(of: ResponseStream<Content>.Event.self)
     let outcome = TurnOutcome<Content>()
+    let reportsGenerationErrors = reportsGenerationErrors
     guard let turn = beginTurn() else {
-      continuation.finish(
-        throwing: GenerationError.concurrentRequests(
-          .init(debugDescription: "This session is still responding to an earlier request; wait for it or use another session.")))
+      continuation.finish(throwing: SessionErrors.reported(Error.concurrentRequests, generationErrors: reportsGenerationErrors))
       return ResponseStream(events: events, outcome: outcome)
     }
     let promptEntry = Transcript.Entry.prompt(
       Transcript.Prompt(
-        segments: prompt.segments, options: options,
-        responseFormat: format.schema.map { Transcript.ResponseFormat(schema: $0) }))
-    var working = transcript
-    working.entries.append(promptEntry)
-    let request = ProviderRequest(
-      transcript: working, options: options, schema: format.schema, includeSchemaInPrompt: includeSchemaInPrompt)
-    let executor = executor
+        metadata: request.metadata, segments: prompt.segments, options: request.options,
+        responseFormat: request.format.schema.map { Transcript.ResponseFormat(schema: $0) },
+        contextOptions: request.contextOptions))
+    let driver = TurnDriver(
+      runner: runner, tools: tools, transcript: transcript, prompt: promptEntry, request: request)
     let task = Task {
       do {
-        var text = ""
-        var usage: Usage?
-        for try await event in executor.respond(to: request) {
-          switch event {
-          case .text(let piece):
-            text += piece
-            let raw = try format.rawContent(text)
-            if let partial = try? Content.PartiallyGenerated(raw) {
-              continuation.yield(.snapshot(.init(content: partial, rawContent: raw)))
-            }
-          case .finished(let finished):
-            usage = finished
+        let result = try await driver.run { entries, text, usage in
+          let raw: GeneratedContent
+          do {
+            raw = try request.format.rawContent(text)
+          } catch {
+            throw GeneratedContent.ParsingError(
+              rawContent: text, underlyingError: error, debugDescription: "The output is not JSON: \(error)")
           }
-        }
-        try Task.checkCancellation()
-        guard let usage else { throw CancellationError() }
-        let raw = try format.rawContent(text)
-        guard raw.isComplete else {
-          throw GenerationError.decodingFailure(
-            .init(debugDescription: "Generation ended before the output was complete: \(text)"))
+          if let partial = try? Content.PartiallyGenerated(raw) {
+            continuation.yield(
+              .snapshot(.init(content: partial, rawContent: raw, transcriptEntries: entries[...], usage: usage)))
+          }
         }
         let content: Content
         do {
-          content = try Content(raw)
+          content = try Content(result.rawContent)
         } catch {
-          throw GenerationError.decodingFailure(
-            .init(debugDescription: "The output could not be decoded as \(Content.self): \(error)"))
+          throw GeneratedContent.ParsingError(
+            rawContent: result.text, underlyingError: error,
+            debugDescription: "The output could not be decoded as \(Content.self): \(error)")
         }
-        let responseEntry = Transcript.Entry.response(
-          Transcript.Response(assetIDs: [], segments: [format.segment(text, rawContent: raw)]))
-        guard let entries = endTurn(turn, appending: [promptEntry, responseEntry]) else { throw CancellationError() }
+        guard let entries = endTurn(turn, appending: result.entries, usage: result.usage) else {
+          throw CancellationError()
+        }
         continuation.yield(
-          .completed(Response(content: content, rawContent: raw, transcriptEntries: entries, usage: usage)))
+          .completed(Response(content: content, rawContent: result.rawContent, transcriptEntries: entries, usage: result.usage)))
         continuation.finish()
       } catch {
         endTurn(turn)
-        continuation.finish(throwing: error)
+        continuation.finish(throwing: SessionErrors.reported(error, generationErrors: reportsGenerationErrors))
       }
     }
     continuation.onTermination = { [weak self] termination in
       guard case .cancelled = termination else { return }
       task.cancel()
-      // A cancelled turn ends now, so the next request need not wait for the engine to notice.
+      // A cancelled turn ends now, so the next request need not wait for the executor to notice.
       self?.endTurn(turn)
     }
     return ResponseStream(events: events, outcome: outcome)

@@ -1,40 +1,69 @@
 extension LanguageModelSession {
-  /// Token counts and timings of one response. Our addition (Apple adds a `Usage` in 27).
-  public struct Usage: Sendable, Equatable {
-    /// Tokens of the whole rendered transcript fed to the model for this response.
-    public var inputTokens: Int
-    /// Input tokens found in the KV cache from earlier turns and not evaluated again.
-    public var cachedInputTokens: Int
-    /// Tokens generated.
-    public var outputTokens: Int
-    /// Seconds from the request to the first generated token.
-    public var timeToFirstToken: Double
-    /// Seconds spent generating after the first token.
-    public var generationSeconds: Double
-    /// Output tokens forced by a schema (emitted without sampling).
-    public var forcedTokens: Int
-    /// Guessed next tokens evaluated alongside sampled ones (speculative decoding, greedy guided
-    /// generation), and how many of them the model confirmed.
-    public var draftTokens: Int
-    public var confirmedDraftTokens: Int
+  /// Token usage: of the session so far (`session.usage`), of one response (`Response.usage`,
+  /// every round of a tool loop included) or of a response so far (`Snapshot.usage`).
+  ///
+  /// Matches FoundationModels 27 `LanguageModelSession.Usage`. The counts are what the model's
+  /// executor reported; the local model reports the rendered transcript's tokens as input (those
+  /// found in its KV cache as cached) and the tokens it generated as output.
+  public struct Usage: Sendable {
+    public var input: Input
+    public var output: Output
+    /// Input and output tokens together.
+    public var totalTokenCount: Int { input.totalTokenCount + output.totalTokenCount }
+    public var metadata: [String: any Sendable & Codable & Equatable]
 
-    public init(
-      inputTokens: Int, cachedInputTokens: Int, outputTokens: Int, timeToFirstToken: Double,
-      generationSeconds: Double, forcedTokens: Int = 0, draftTokens: Int = 0, confirmedDraftTokens: Int = 0
-    ) {
-      self.inputTokens = inputTokens
-      self.cachedInputTokens = cachedInputTokens
-      self.outputTokens = outputTokens
-      self.timeToFirstToken = timeToFirstToken
-      self.generationSeconds = generationSeconds
-      self.forcedTokens = forcedTokens
-      self.draftTokens = draftTokens
-      self.confirmedDraftTokens = confirmedDraftTokens
+    public init(input: Input, output: Output, metadata: [String: any Sendable & Codable & Equatable] = [:]) {
+      self.input = input
+      self.output = output
+      self.metadata = metadata
     }
 
-    /// Output tokens per second after the first one.
-    public var tokensPerSecond: Double {
-      generationSeconds > 0 && outputTokens > 1 ? Double(outputTokens - 1) / generationSeconds : 0
+    /// Matches FoundationModels 27 `LanguageModelSession.Usage.Input`.
+    public struct Input: Sendable {
+      /// Tokens the model read.
+      public var totalTokenCount: Int
+      /// Of those, the tokens served from a prompt (KV) cache.
+      public var cachedTokenCount: Int
+
+      public init(totalTokenCount: Int, cachedTokenCount: Int) {
+        self.totalTokenCount = totalTokenCount
+        self.cachedTokenCount = cachedTokenCount
+      }
+    }
+
+    /// Matches FoundationModels 27 `LanguageModelSession.Usage.Output`.
+    public struct Output: Sendable {
+      /// Tokens the model wrote.
+      public var totalTokenCount: Int
+      /// Of those, the tokens spent on reasoning.
+      public var reasoningTokenCount: Int
+
+      public init(totalTokenCount: Int, reasoningTokenCount: Int) {
+        self.totalTokenCount = totalTokenCount
+        self.reasoningTokenCount = reasoningTokenCount
+      }
+    }
+
+    static let zero = Usage(
+      input: Input(totalTokenCount: 0, cachedTokenCount: 0), output: Output(totalTokenCount: 0, reasoningTokenCount: 0))
+
+    /// This usage and one model invocation's.
+    func adding(_ step: LanguageModelExecutorGenerationChannel.Usage) -> Usage {
+      var sum = self
+      sum.input.totalTokenCount += step.input.totalTokenCount
+      sum.input.cachedTokenCount += step.input.cachedTokenCount
+      sum.output.totalTokenCount += step.output.totalTokenCount
+      sum.output.reasoningTokenCount += step.output.reasoningTokenCount
+      return sum
+    }
+
+    /// This usage and another's counts (metadata keeps this one's).
+    func adding(_ other: Usage) -> Usage {
+      adding(
+        LanguageModelExecutorGenerationChannel.Usage(
+          input: .init(totalTokenCount: other.input.totalTokenCount, cachedTokenCount: other.input.cachedTokenCount),
+          output: .init(
+            totalTokenCount: other.output.totalTokenCount, reasoningTokenCount: other.output.reasoningTokenCount)))
     }
   }
 }

@@ -5,60 +5,44 @@ import Synchronization
 /// A conversation with a language model: the transcript of its turns, one request at a time.
 ///
 /// Matches FoundationModels `LanguageModelSession`: `@unchecked Sendable` (its state is behind a
-/// lock) and `Observable` (`transcript` and `isResponding` notify observers). Each session keeps
-/// its own KV cache on the model, so a turn evaluates only what the transcript added since the
-/// last one.
+/// lock) and `Observable` (`transcript`, `isResponding` and `usage` notify observers). The
+/// session reaches its model — the local one or any `LanguageModel` a package provides — only
+/// through the model's `LanguageModelExecutor`: it builds each request, turns the executor's
+/// events into transcript entries and snapshots, and runs the tool loop.
+///
+/// Errors: a session created with a 26 initializer (`model: SystemLanguageModel`, or no model)
+/// reports the 26 family, `GenerationError`, as code written for 26 catches it; a session
+/// created with a 27 initializer (`model: some LanguageModel`) reports the 27 family
+/// (`LanguageModelError`, `LanguageModelSession.Error`, `GeneratedContent.ParsingError`,
+/// `SystemLanguageModel.Error`), passing a provider's errors on unchanged. Apple picks the
+/// family by the SDK an app links; Linux has no such signal, and the initializer is the
+/// nearest one. 27 errors without a 26 counterpart (`unsupportedCapability`,
+/// `unsupportedTranscriptContent`, `timeout`) are reported as they are in both.
 public final class LanguageModelSession: @unchecked Sendable {
-  /// The model this session runs on.
-  let model: SystemLanguageModel
-  /// Tools the model may call during this session.
-  ///
-  /// So far on Linux their definitions reach the model in the instructions, but the calls it
-  /// writes are neither parsed nor run: they come back as the reply's text.
+  /// The model, behind its executor.
+  let runner: ModelRunner
+  /// Tools the model may call during this session; the session runs the calls it makes.
   let tools: [any Tool]
-  let executor: any LanguageModelExecutor
+  /// Whether errors are reported in the 26 family (see the type's documentation).
+  let reportsGenerationErrors: Bool
   private let state: Mutex<SessionState>
   private let registrar = ObservationRegistrar()
 
-  /// Matches FoundationModels `LanguageModelSession.init(model:tools:instructions:)` (String).
-  @_disfavoredOverload
-  public convenience init(model: SystemLanguageModel = .default, tools: [any Tool] = [], instructions: String? = nil) {
-    self.init(model: model, tools: tools, instructions: instructions.map { Instructions($0) })
-  }
-
-  /// Matches FoundationModels `LanguageModelSession.init(model:tools:instructions:)` (builder).
-  public convenience init(
-    model: SystemLanguageModel = .default, tools: [any Tool] = [],
-    @InstructionsBuilder instructions: () throws -> Instructions
-  ) rethrows {
-    self.init(model: model, tools: tools, instructions: try instructions())
-  }
-
-  /// Matches FoundationModels `LanguageModelSession.init(model:tools:instructions:)`.
-  ///
-  /// The transcript starts with an instructions entry when there are instructions or tools
-  /// (the entry carries the tool definitions); with neither it starts empty and the model's
-  /// default system prompt applies. Tools are described to the model but their calls are not
-  /// run yet on Linux (see `tools`).
-  public convenience init(model: SystemLanguageModel = .default, tools: [any Tool] = [], instructions: Instructions? = nil) {
-    var entries: [Transcript.Entry] = []
-    if instructions != nil || !tools.isEmpty {
-      entries.append(
-        .instructions(
-          Transcript.Instructions(
-            segments: instructions?.segments ?? [], toolDefinitions: tools.map { Transcript.ToolDefinition(tool: $0) })))
-    }
-    self.init(model: model, tools: tools, transcript: Transcript(entries: entries))
-  }
-
-  /// Matches FoundationModels `LanguageModelSession.init(model:tools:transcript:)`: continues
-  /// the conversation of `transcript`. The first request evaluates the whole transcript; the
-  /// following ones reuse the KV cache like any other session.
-  public init(model: SystemLanguageModel = .default, tools: [any Tool] = [], transcript: Transcript) {
-    self.model = model
+  init(runner: ModelRunner, tools: [any Tool], transcript: Transcript, reportsGenerationErrors: Bool) {
+    self.runner = runner
     self.tools = tools
-    executor = LocalLanguageModelProvider(model: model).makeExecutor()
+    self.reportsGenerationErrors = reportsGenerationErrors
     state = Mutex(SessionState(transcript: transcript))
+  }
+
+  /// The first entry of a new session: instructions, with the tools' definitions.
+  static func openingTranscript(instructions: Instructions?, tools: [any Tool]) -> Transcript {
+    guard instructions != nil || !tools.isEmpty else { return Transcript() }
+    return Transcript(entries: [
+      .instructions(
+        Transcript.Instructions(
+          segments: instructions?.segments ?? [], toolDefinitions: tools.map { Transcript.ToolDefinition(tool: $0) }))
+    ])
   }
 
   /// Matches FoundationModels `LanguageModelSession.transcript`: every entry of the session so
@@ -74,13 +58,22 @@ public final class LanguageModelSession: @unchecked Sendable {
     return state.withLock { $0.activeTurn != nil }
   }
 
-  /// Matches FoundationModels `LanguageModelSession.prewarm(promptPrefix:)`: loads the model
-  /// and evaluates the instructions (and the prefix) into the KV cache in the background.
-  /// Best effort: failures are ignored here and reported by the next request.
+  /// The tokens of every completed turn of this session.
+  ///
+  /// Matches FoundationModels 27 `LanguageModelSession.usage`.
+  public var usage: Usage {
+    registrar.access(self, keyPath: \.usage)
+    return state.withLock { $0.usage }
+  }
+
+  /// Matches FoundationModels `LanguageModelSession.prewarm(promptPrefix:)`: asks the model's
+  /// executor to get ready for the transcript (and the prefix of the next prompt). For the local
+  /// model: loads it and evaluates the instructions (and the prefix) into the KV cache in the
+  /// background. Best effort: failures are reported by the next request.
   public func prewarm(promptPrefix: Prompt? = nil) {
-    let transcript = state.withLock { $0.transcript }
-    let executor = executor
-    Task { try? await executor.prewarm(transcript: transcript, promptPrefix: promptPrefix) }
+    var transcript = state.withLock { $0.transcript }
+    if let promptPrefix { transcript.entries.append(.prompt(Transcript.Prompt(segments: promptPrefix.segments))) }
+    runner.prewarm(transcript)
   }
 
   /// Starts a turn if none is running.
@@ -97,19 +90,25 @@ public final class LanguageModelSession: @unchecked Sendable {
     return started ? turn : nil
   }
 
-  /// Ends a turn, appending `entries` to the transcript when it succeeded.
+  /// Ends a turn, appending `entries` to the transcript and `usage` to the session's when it
+  /// succeeded.
   /// - Returns: the appended entries as a slice of the new transcript, or nil when the turn was
   ///   no longer the active one (it had been cancelled).
   @discardableResult
-  func endTurn(_ turn: UUID, appending entries: [Transcript.Entry] = []) -> ArraySlice<Transcript.Entry>? {
+  func endTurn(_ turn: UUID, appending entries: [Transcript.Entry] = [], usage: Usage? = nil) -> ArraySlice<
+    Transcript.Entry
+  >? {
     registrar.withMutation(of: self, keyPath: \.isResponding) {
       registrar.withMutation(of: self, keyPath: \.transcript) {
-        state.withLock { state -> ArraySlice<Transcript.Entry>? in
-          guard state.activeTurn == turn else { return nil }
-          state.activeTurn = nil
-          let start = state.transcript.entries.count
-          state.transcript.entries.append(contentsOf: entries)
-          return state.transcript.entries[start...]
+        registrar.withMutation(of: self, keyPath: \.usage) {
+          state.withLock { state -> ArraySlice<Transcript.Entry>? in
+            guard state.activeTurn == turn else { return nil }
+            state.activeTurn = nil
+            let start = state.transcript.entries.count
+            state.transcript.entries.append(contentsOf: entries)
+            if let usage { state.usage = state.usage.adding(usage) }
+            return state.transcript.entries[start...]
+          }
         }
       }
     }
@@ -123,4 +122,5 @@ struct SessionState {
   var transcript: Transcript
   /// The running turn, if any.
   var activeTurn: UUID?
+  var usage = LanguageModelSession.Usage.zero
 }

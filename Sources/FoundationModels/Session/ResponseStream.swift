@@ -14,6 +14,10 @@ extension LanguageModelSession {
       public var content: Content.PartiallyGenerated
       /// The answer so far as generated content.
       public var rawContent: GeneratedContent
+      /// The entries of the turn so far: the prompt, then what the model has produced (27).
+      public var transcriptEntries: ArraySlice<Transcript.Entry>
+      /// The turn's tokens so far (27).
+      public var usage: LanguageModelSession.Usage
     }
 
     /// What the turn's task hands to the consumer. Each value is created by the task and then
@@ -23,10 +27,10 @@ extension LanguageModelSession {
       case completed(Response<Content>)
     }
 
-    private let events: AsyncThrowingStream<Event, any Error>
+    private let events: AsyncThrowingStream<Event, any Swift.Error>
     private let outcome: TurnOutcome<Content>
 
-    init(events: AsyncThrowingStream<Event, any Error>, outcome: TurnOutcome<Content>) {
+    init(events: AsyncThrowingStream<Event, any Swift.Error>, outcome: TurnOutcome<Content>) {
       self.events = events
       self.outcome = outcome
     }
@@ -48,11 +52,11 @@ extension LanguageModelSession {
 
 extension LanguageModelSession.ResponseStream: AsyncSequence {
   public typealias Element = Snapshot
-  public typealias Failure = any Error
+  public typealias Failure = any Swift.Error
 
   /// Matches FoundationModels `ResponseStream.AsyncIterator`.
   public struct AsyncIterator: AsyncIteratorProtocol {
-    var base: AsyncThrowingStream<Event, any Error>.AsyncIterator
+    var base: AsyncThrowingStream<Event, any Swift.Error>.AsyncIterator
     let outcome: TurnOutcome<Content>
 
     public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async throws -> Snapshot? {

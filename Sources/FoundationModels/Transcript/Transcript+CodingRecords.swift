@@ -1,3 +1,5 @@
+import Foundation
+
 /// The coded forms of transcript entries; see `Transcript+Codable.swift` for the shape.
 struct EntryRecord: Codable {
   var id: String
@@ -10,6 +12,10 @@ struct EntryRecord: Codable {
   var toolCalls: [ToolCallRecord]?
   var toolName: String?
   var toolCallID: String?
+  var metadata: MetadataRecord?
+  var contextOptions: ContextOptionsRecord?
+  /// A reasoning entry's signature, base64.
+  var signature: String?
 
   private init(id: String, role: String, contents: [Transcript.Segment]) {
     self.id = id
@@ -26,9 +32,16 @@ struct EntryRecord: Codable {
       self.init(id: prompt.id, role: "user", contents: prompt.segments)
       options = OptionsRecord(prompt.options)
       responseFormat = prompt.responseFormat.map(ResponseFormatRecord.init)
+      contextOptions = ContextOptionsRecord(prompt.contextOptions)
+      metadata = MetadataRecord.optional(prompt.metadata)
     case .response(let response):
       self.init(id: response.id, role: "response", contents: response.segments)
       assets = response.assetIDs
+      metadata = MetadataRecord.optional(response.storedMetadata)
+    case .reasoning(let reasoning):
+      self.init(id: reasoning.id, role: "reasoning", contents: reasoning.segments)
+      signature = reasoning.signature?.base64EncodedString()
+      metadata = MetadataRecord.optional(reasoning.metadata)
     case .toolCalls(let calls):
       self.init(id: calls.id, role: "response", contents: [])
       toolCalls = calls.map(ToolCallRecord.init)
@@ -49,14 +62,21 @@ struct EntryRecord: Codable {
     case "user":
       return .prompt(
         Transcript.Prompt(
-          id: id, segments: segments, options: options?.options ?? GenerationOptions(),
-          responseFormat: responseFormat?.format))
+          id: id, metadata: metadata?.values ?? [:], segments: segments, options: options?.options ?? GenerationOptions(),
+          responseFormat: responseFormat?.format, contextOptions: contextOptions?.options ?? ContextOptions()))
     case "response":
       if let toolCalls, !toolCalls.isEmpty {
         return .toolCalls(
           Transcript.ToolCalls(id: id, try toolCalls.map { try $0.call(codingPath: codingPath) }))
       }
-      return .response(Transcript.Response(id: id, assetIDs: assets ?? [], segments: segments))
+      var response = Transcript.Response(id: id, assetIDs: assets ?? [], segments: segments)
+      response.storedMetadata = metadata?.values ?? [:]
+      return .response(response)
+    case "reasoning":
+      return .reasoning(
+        Transcript.Reasoning(
+          id: id, metadata: metadata?.values ?? [:], segments: segments,
+          signature: signature.flatMap { Data(base64Encoded: $0) }))
     case "tool":
       return .toolOutput(
         Transcript.ToolOutput(id: toolCallID ?? id, toolName: toolName ?? "", segments: segments))
@@ -73,18 +93,45 @@ struct SegmentRecord: Codable {
   var text: String?
   var source: String?
   var content: String?
+  /// Attachments: the image's file URL or bytes (base64), media type, orientation and label.
+  var url: String?
+  var data: String?
+  var contentType: String?
+  var orientation: UInt32?
+  var label: String?
+  /// Custom segments: the app type's name.
+  var customType: String?
 
   init(_ segment: Transcript.Segment) {
+    id = segment.id
     switch segment {
     case .text(let text):
       type = "text"
-      id = text.id
       self.text = text.content
     case .structure(let structure):
       type = "structure"
-      id = structure.id
       source = structure.source
       content = structure.content.jsonString
+    case .attachment(let attachment):
+      type = "attachment"
+      label = attachment.label
+      switch attachment.content {
+      case .image(let image):
+        url = image.url?.absoluteString
+        data = image.data?.base64EncodedString()
+        contentType = image.contentType
+        orientation = image.orientation.rawValue
+      }
+    case .custom(let custom):
+      type = "custom"
+      text = custom.description
+      if let decoded = custom as? DecodedCustomSegment {
+        customType = decoded.typeName
+        content = decoded.content
+      } else {
+        customType = String(reflecting: Swift.type(of: custom))
+        content = CustomSegmentCoding.json(of: custom.content)
+      }
     }
   }
 
@@ -95,6 +142,20 @@ struct SegmentRecord: Codable {
     case "structure":
       let content = try GeneratedContentRecord.decode(self.content ?? "null", codingPath: codingPath)
       return .structure(Transcript.StructuredSegment(id: id, source: source ?? "", content: content))
+    case "attachment":
+      let orientation = orientation.flatMap(CGImagePropertyOrientation.init(rawValue:))
+      let image: Transcript.ImageAttachment
+      if let url = url.flatMap(URL.init(string:)) {
+        image = Transcript.ImageAttachment(imageURL: url, orientation: orientation)
+      } else if let bytes = data.flatMap({ Data(base64Encoded: $0) }) {
+        image = Transcript.ImageAttachment(data: bytes, contentType: contentType, orientation: orientation)
+      } else {
+        throw DecodingError.dataCorrupted(
+          .init(codingPath: codingPath, debugDescription: "An attachment segment has neither a URL nor data."))
+      }
+      return .attachment(Transcript.AttachmentSegment(id: id, content: .image(image), label: label))
+    case "custom":
+      return .custom(DecodedCustomSegment(id: id, typeName: customType ?? "", content: content ?? "null", text: text ?? ""))
     default:
       throw DecodingError.dataCorrupted(
         .init(codingPath: codingPath, debugDescription: "Unknown segment type '\(type)'."))
@@ -155,16 +216,18 @@ struct ToolCallRecord: Codable {
   var id: String
   var name: String
   var arguments: String
+  var metadata: MetadataRecord?
 
   init(_ call: Transcript.ToolCall) {
     id = call.id
     name = call.toolName
     arguments = call.arguments.jsonString
+    metadata = MetadataRecord.optional(call.metadata)
   }
 
   func call(codingPath: [any CodingKey]) throws -> Transcript.ToolCall {
     Transcript.ToolCall(
-      id: id, toolName: name,
+      id: id, metadata: metadata?.values ?? [:], toolName: name,
       arguments: try GeneratedContentRecord.decode(arguments, codingPath: codingPath))
   }
 }
@@ -186,9 +249,9 @@ struct OptionsRecord: Codable {
     switch options.sampling?.kind {
     case .greedy?:
       sampling = Sampling(type: "greedy")
-    case .topK(let k, let seed)?:
+    case .top(let k, let seed)?:
       sampling = Sampling(type: "topK", k: k, seed: seed)
-    case .topP(let threshold, let seed)?:
+    case .nucleus(let threshold, let seed)?:
       sampling = Sampling(type: "topP", probabilityThreshold: threshold, seed: seed)
     case nil:
       sampling = nil

@@ -2,6 +2,7 @@ extension Transcript {
   /// One entry of a transcript.
   ///
   /// Matches FoundationModels `Transcript.Entry`.
+  @nonexhaustive
   public enum Entry: Sendable, Identifiable, Equatable, CustomStringConvertible {
     /// Instructions, typically provided by you, the developer.
     case instructions(Instructions)
@@ -13,6 +14,8 @@ extension Transcript {
     case toolOutput(ToolOutput)
     /// A response from the model.
     case response(Response)
+    /// The model's reasoning. Matches FoundationModels 27 `Transcript.Entry.reasoning`.
+    case reasoning(Reasoning)
 
     /// The id of the entry's payload.
     ///
@@ -24,6 +27,7 @@ extension Transcript {
       case .toolCalls(let calls): return calls.id
       case .toolOutput(let output): return output.id
       case .response(let response): return response.id
+      case .reasoning(let reasoning): return reasoning.id
       }
     }
 
@@ -43,6 +47,8 @@ extension Transcript {
         return "(Tool output: \(output.toolName)) " + SegmentJoining.text(of: output.segments)
       case .response(let response):
         return "(Response) " + SegmentJoining.text(of: response.segments)
+      case .reasoning(let reasoning):
+        return "(Reasoning) " + reasoning.description
       }
     }
   }

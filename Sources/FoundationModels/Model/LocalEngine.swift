@@ -1,0 +1,151 @@
+import Foundation
+import GuidedDecoding
+import InferenceEngine
+import Synchronization
+
+/// The llama.cpp side of `SystemLanguageModel.Executor`: the shared model and an
+/// `InferenceSession` with one conversation's KV cache, created on first use. It holds the
+/// model's lease, so the model stays loaded while the engine lives and for the model's
+/// keep-alive period after.
+final class LocalEngine: Sendable {
+  private let engine = Mutex<(session: InferenceSession, lease: ModelLease?)?>(nil)
+
+  private func inference(for model: SystemLanguageModel) async throws -> InferenceSession {
+    if let existing = engine.withLock({ $0?.session }) { return existing }
+    let (tokenModel, lease) = try await model.leasedModel()
+    guard model.contextSize <= tokenModel.trainedContextLength else {
+      throw SystemLanguageModel.Error.assetsUnavailable(
+        .init(
+          debugDescription:
+            "contextSize \(model.contextSize) exceeds the model's trained context of \(tokenModel.trainedContextLength) tokens"
+        ))
+    }
+    return engine.withLock { slot in
+      if let slot { return slot.session }
+      let created = InferenceSession(model: tokenModel, configuration: model.contextConfiguration)
+      slot = (created, lease)
+      return created
+    }
+  }
+
+  private static func renderer(for model: SystemLanguageModel, tokenModel: any TokenModel) -> TranscriptRenderer {
+    TranscriptRenderer(useCase: model.useCase, templateSupportsTools: tokenModel.chatTemplate.supportsTools)
+  }
+
+  /// Answers `request`, streaming the text and, at the end, the usage and the engine's figures
+  /// (`LocalModelFigures`, as the response's metadata).
+  func respond(
+    to request: LanguageModelExecutorGenerationRequest, model: SystemLanguageModel,
+    channel: LanguageModelExecutorGenerationChannel
+  ) async throws {
+    do {
+      let session = try await inference(for: model)
+      let tokenModel = session.model
+      let schemaInPrompt = (request.contextOptions.includeSchemaInPrompt ?? true) ? request.schema : nil
+      let (messages, tools) = Self.renderer(for: model, tokenModel: tokenModel).messages(
+        for: request.transcript, schemaForLastPrompt: schemaInPrompt)
+      let prompt = tokenModel.tokenize(tokenModel.chatTemplate.render(messages, tools: tools))
+      let contextSize = session.configuration.contextSize
+      guard prompt.count < contextSize else {
+        throw LanguageModelError.contextSizeExceeded(
+          .init(
+            contextSize: contextSize, tokenCount: prompt.count,
+            debugDescription:
+              "Content contains \(prompt.count) tokens, which exceeds the maximum allowed context size of \(contextSize)."
+          ))
+      }
+      if let maximum = request.generationOptions.maximumResponseTokens, maximum < 1 {
+        throw GeneratedContent.ParsingError(
+          rawContent: "", debugDescription: "maximumResponseTokens must be positive, not \(maximum).")
+      }
+      let constraint = try request.schema.map { schema in
+        try SchemaConstraint(document: schema.guidedDocument, model: tokenModel)
+      }
+      let generation = GenerationRequest(
+        promptTokens: prompt, sampling: request.generationOptions.samplingParameters,
+        maximumTokens: request.generationOptions.maximumResponseTokens, constraint: constraint)
+      for try await event in session.generate(generation) {
+        switch event {
+        case .text(let text):
+          await channel.send(.response(action: .appendText(text, tokenCount: 0)))
+        case .finished(let summary):
+          let usage = summary.usage
+          if summary.stopReason == .contextFull {
+            throw LanguageModelError.contextSizeExceeded(
+              .init(
+                contextSize: contextSize, tokenCount: usage.promptTokens + usage.generatedTokens,
+                debugDescription:
+                  "The response reached the context window: \(usage.promptTokens) prompt and \(usage.generatedTokens) generated tokens fill the context size of \(contextSize)."
+              ))
+          }
+          await channel.send(
+            .response(
+              action: .updateUsage(
+                input: .init(totalTokenCount: usage.promptTokens, cachedTokenCount: usage.cachedPromptTokens),
+                output: .init(totalTokenCount: usage.generatedTokens, reasoningTokenCount: 0))))
+          let figures = LocalModelFigures(
+            timeToFirstToken: usage.timeToFirstTokenSeconds, generationSeconds: usage.decodeSeconds,
+            forcedTokens: usage.forcedTokens, draftTokens: usage.draftTokens,
+            confirmedDraftTokens: usage.confirmedDraftTokens)
+          await channel.send(.response(action: .updateMetadata(figures.metadata)))
+        }
+      }
+    } catch {
+      throw Self.publicError(error)
+    }
+  }
+
+  /// Loads the model and evaluates `transcript` into the KV cache, in the background. A prompt
+  /// last in the transcript is a prefix of the next prompt: its turn is left open.
+  func prewarm(model: SystemLanguageModel, transcript: Transcript) {
+    Task {
+      let session = try await inference(for: model)
+      let tokenModel = session.model
+      let messages = Self.renderer(for: model, tokenModel: tokenModel).messages(for: transcript).messages
+      let endsWithPrompt: Bool = if case .prompt? = transcript.last { true } else { false }
+      let tokens = tokenModel.tokenize(
+        tokenModel.chatTemplate.render(messages, addGenerationPrompt: false, closingLastMessage: !endsWithPrompt))
+      guard !tokens.isEmpty, tokens.count < session.configuration.contextSize else { return }
+      try await session.prefill(tokens)
+    }
+  }
+
+  /// The tokens of `text` alone (no chat template).
+  static func tokenCount(of text: String, model: SystemLanguageModel) async throws -> Int {
+    try await model.tokenModel().tokenize(text, parseSpecial: false).count
+  }
+
+  /// The tokens `entries` take when rendered with the model's chat template.
+  static func tokenCount(of entries: [Transcript.Entry], model: SystemLanguageModel) async throws -> Int {
+    let tokenModel = try await model.tokenModel()
+    let (messages, tools) = renderer(for: model, tokenModel: tokenModel).messages(for: entries)
+    return tokenModel.tokenize(tokenModel.chatTemplate.render(messages, tools: tools, addGenerationPrompt: false)).count
+  }
+
+  /// Engine errors as the 27 API reports them (a 26-style session maps them to `GenerationError`).
+  static func publicError(_ error: any Error) -> any Error {
+    if let error = error as? GuidedDecoding.SchemaError {
+      return LanguageModelError.unsupportedGenerationGuide(.init(schemaName: nil, debugDescription: error.description))
+    }
+    if let error = error as? ConstraintError {
+      return GeneratedContent.ParsingError(rawContent: "", debugDescription: "The output left the schema: \(error)")
+    }
+    if let error = error as? LanguageModelSession.GenerationError, case .unsupportedGuide(let context) = error {
+      return LanguageModelError.unsupportedGenerationGuide(.init(schemaName: nil, debugDescription: context.debugDescription))
+    }
+    if let error = error as? LanguageModelSession.GenerationError, case .assetsUnavailable(let context) = error {
+      return SystemLanguageModel.Error.assetsUnavailable(.init(debugDescription: context.debugDescription))
+    }
+    guard let engineError = error as? EngineError else { return error }
+    switch engineError.code {
+    case .cancelled: return CancellationError()
+    case .promptTooLong, .contextFull:
+      return LanguageModelError.contextSizeExceeded(
+        .init(contextSize: 0, tokenCount: 0, debugDescription: engineError.message))
+    case .decodeFailed, .invalidRequest:
+      return GeneratedContent.ParsingError(rawContent: "", debugDescription: engineError.message)
+    case .modelNotFound, .invalidModelFile, .unsupportedArchitecture, .contextCreationFailed:
+      return SystemLanguageModel.Error.assetsUnavailable(.init(debugDescription: engineError.message))
+    }
+  }
+}

@@ -1,0 +1,50 @@
+import Foundation
+
+extension SystemLanguageModel: LanguageModel {
+  /// Guided generation (constrained decoding of any schema). Tool calling, vision and reasoning
+  /// are not offered by the local model yet.
+  ///
+  /// Matches FoundationModels 27 `SystemLanguageModel.capabilities`.
+  public var capabilities: LanguageModelCapabilities {
+    LanguageModelCapabilities(capabilities: [.guidedGeneration])
+  }
+
+  /// Matches FoundationModels 27 `SystemLanguageModel.executorConfiguration`: identifies this
+  /// model value.
+  public var executorConfiguration: Executor.Configuration {
+    Executor.Configuration(model: ObjectIdentifier(self))
+  }
+
+  /// Runs the local model through llama.cpp: the same path every session takes.
+  ///
+  /// Matches FoundationModels 27 `SystemLanguageModel.Executor`. An executor keeps one
+  /// conversation's KV cache, so the next request evaluates only what its transcript adds; the
+  /// weights are shared by every executor on the same file.
+  public struct Executor: LanguageModelExecutor {
+    public typealias Model = SystemLanguageModel
+
+    private let engine = LocalEngine()
+
+    public init(configuration: Configuration) {}
+
+    /// Loads the model and evaluates the transcript ahead of the next request, in the
+    /// background. A prompt last in the transcript is the prefix of the next prompt.
+    public func prewarm(model: SystemLanguageModel, transcript: Transcript) {
+      engine.prewarm(model: model, transcript: transcript)
+    }
+
+    /// Generates the answer on llama.cpp's threads, streaming text, then the usage and the
+    /// engine's figures (the response's metadata).
+    public nonisolated(nonsending) func respond(
+      to request: LanguageModelExecutorGenerationRequest, model: SystemLanguageModel,
+      streamingInto channel: LanguageModelExecutorGenerationChannel
+    ) async throws {
+      try await engine.respond(to: request, model: model, channel: channel)
+    }
+
+    /// Matches FoundationModels 27 `SystemLanguageModel.Executor.Configuration` (opaque).
+    public struct Configuration: Hashable, Sendable {
+      let model: ObjectIdentifier
+    }
+  }
+}

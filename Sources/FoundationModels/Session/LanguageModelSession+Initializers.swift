@@ -1,0 +1,62 @@
+extension LanguageModelSession {
+  // MARK: 26: the system model
+
+  /// Matches FoundationModels `LanguageModelSession.init(model:tools:instructions:)` (String).
+  @_disfavoredOverload
+  public convenience init(model: SystemLanguageModel = .default, tools: [any Tool] = [], instructions: String? = nil) {
+    self.init(model: model, tools: tools, instructions: instructions.map { Instructions($0) })
+  }
+
+  /// Matches FoundationModels `LanguageModelSession.init(model:tools:instructions:)` (builder).
+  public convenience init(
+    model: SystemLanguageModel = .default, tools: [any Tool] = [],
+    @InstructionsBuilder instructions: () throws -> Instructions
+  ) rethrows {
+    self.init(model: model, tools: tools, instructions: try instructions())
+  }
+
+  /// Matches FoundationModels `LanguageModelSession.init(model:tools:instructions:)`.
+  ///
+  /// The transcript starts with an instructions entry when there are instructions or tools
+  /// (the entry carries the tool definitions); with neither it starts empty and the model's
+  /// default system prompt applies.
+  public convenience init(model: SystemLanguageModel = .default, tools: [any Tool] = [], instructions: Instructions? = nil) {
+    self.init(model: model, tools: tools, transcript: Self.openingTranscript(instructions: instructions, tools: tools))
+  }
+
+  /// Matches FoundationModels `LanguageModelSession.init(model:tools:transcript:)`: continues
+  /// the conversation of `transcript`. The first request evaluates the whole transcript; the
+  /// following ones reuse the KV cache like any other session.
+  public convenience init(model: SystemLanguageModel = .default, tools: [any Tool] = [], transcript: Transcript) {
+    self.init(runner: ModelRunner(model), tools: tools, transcript: transcript, reportsGenerationErrors: true)
+  }
+
+  // MARK: 27: any model
+
+  /// A session on any model (27).
+  ///
+  /// Matches FoundationModels 27 `LanguageModelSession.init(model:tools:instructions:)` (String).
+  @_disfavoredOverload
+  public convenience init(model: some LanguageModel, tools: [any Tool] = [], instructions: String? = nil) {
+    self.init(model: model, tools: tools, instructions: instructions.map { Instructions($0) })
+  }
+
+  /// Matches FoundationModels 27 `LanguageModelSession.init(model:tools:instructions:)`.
+  public convenience init(model: some LanguageModel, tools: [any Tool] = [], instructions: Instructions? = nil) {
+    self.init(model: model, tools: tools, transcript: Self.openingTranscript(instructions: instructions, tools: tools))
+  }
+
+  /// Matches FoundationModels 27 `LanguageModelSession.init(model:tools:instructions:)` (builder,
+  /// typed throws).
+  public convenience init<Failure: Swift.Error>(
+    model: some LanguageModel, tools: [any Tool] = [],
+    @InstructionsBuilder instructions: () throws(Failure) -> Instructions
+  ) throws(Failure) {
+    self.init(model: model, tools: tools, instructions: try instructions())
+  }
+
+  /// Matches FoundationModels 27 `LanguageModelSession.init(model:tools:transcript:)`.
+  public convenience init(model: some LanguageModel, tools: [any Tool] = [], transcript: Transcript) {
+    self.init(runner: ModelRunner(model), tools: tools, transcript: transcript, reportsGenerationErrors: false)
+  }
+}

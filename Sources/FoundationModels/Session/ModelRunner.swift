@@ -1,0 +1,65 @@
+import Synchronization
+
+/// A session's model behind the public provider protocol, its type erased: every model — the
+/// local one included — is reached only through `LanguageModelExecutor`.
+///
+/// The executor is created on the first request (its `init(configuration:)` may throw, and
+/// that error belongs to a request, not to the session's creation) and kept for the session,
+/// so an executor that holds per-conversation state (the local model's KV cache) serves one
+/// session's turns.
+struct ModelRunner: Sendable {
+  let capabilities: LanguageModelCapabilities
+  /// The model, when it is the local one (for what only it offers: context size, token counts).
+  let systemModel: SystemLanguageModel?
+  private let respondBody: @Sendable (LanguageModelExecutorGenerationRequest, LanguageModelExecutorGenerationChannel)
+    async throws -> Void
+  private let prewarmBody: @Sendable (Transcript) -> Void
+
+  init<Model: LanguageModel>(_ model: Model) {
+    capabilities = model.capabilities
+    systemModel = model as? SystemLanguageModel
+    let executor = LazyExecutor<Model.Executor>(configuration: model.executorConfiguration)
+    respondBody = { request, channel in
+      try await executor.get().respond(to: request, model: model, streamingInto: channel)
+    }
+    prewarmBody = { transcript in
+      try? executor.get().prewarm(model: model, transcript: transcript)
+    }
+  }
+
+  /// One model invocation, its events sent into `channel`; the channel is finished when the
+  /// executor returns or throws.
+  func respond(to request: LanguageModelExecutorGenerationRequest, into channel: LanguageModelExecutorGenerationChannel)
+    async
+  {
+    do {
+      try await respondBody(request, channel)
+      channel.finish()
+    } catch {
+      channel.finish(throwing: error)
+    }
+  }
+
+  func prewarm(_ transcript: Transcript) {
+    prewarmBody(transcript)
+  }
+}
+
+/// An executor created on first use.
+private final class LazyExecutor<Executor: LanguageModelExecutor>: Sendable {
+  private let configuration: Executor.Configuration
+  private let created = Mutex<Executor?>(nil)
+
+  init(configuration: Executor.Configuration) {
+    self.configuration = configuration
+  }
+
+  func get() throws -> Executor {
+    try created.withLock { created in
+      if let created { return created }
+      let executor = try Executor(configuration: configuration)
+      created = executor
+      return executor
+    }
+  }
+}

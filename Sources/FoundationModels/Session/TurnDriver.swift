@@ -1,0 +1,140 @@
+import Foundation
+
+/// Runs one turn against the model's executor: a model invocation per round, the tools the
+/// model calls between rounds, until the model answers.
+struct TurnDriver: Sendable {
+  let runner: ModelRunner
+  let tools: [any Tool]
+  /// The session's transcript before the turn.
+  let transcript: Transcript
+  let prompt: Transcript.Entry
+  let request: TurnRequest
+
+  /// What a finished turn produced.
+  struct Result {
+    /// The prompt, then every entry the model and the tools produced.
+    var entries: [Transcript.Entry]
+    /// The answer's text (JSON for structured requests).
+    var text: String
+    var rawContent: GeneratedContent
+    var usage: LanguageModelSession.Usage
+  }
+
+  /// Runs the turn, calling `snapshot` with the entries, the answer's text and the usage so far
+  /// whenever the answer grows.
+  func run(
+    snapshot: ([Transcript.Entry], String, LanguageModelSession.Usage) throws -> Void
+  ) async throws -> Result {
+    try checkCapabilities()
+    var produced = [prompt]
+    var usage = LanguageModelSession.Usage.zero
+    for _ in 0..<LanguageModelSession.maximumToolRounds {
+      let step = try await invoke(Transcript(entries: transcript.entries + produced)) { entries, text, stepUsage in
+        try snapshot(produced + entries, text, stepUsage.map(usage.adding) ?? usage)
+      }
+      let entries = try step.finishedEntries()
+      if let stepUsage = step.usage { usage = usage.adding(stepUsage) }
+      produced += entries
+      guard step.endsWithToolCalls, case .toolCalls(let calls)? = entries.last else {
+        return try finish(produced, usage: usage)
+      }
+      produced += try await ToolRunner(tools: tools).outputs(for: calls)
+    }
+    throw LanguageModelError.timeout(
+      .init(
+        debugDescription:
+          "The model called tools in \(LanguageModelSession.maximumToolRounds) rounds without answering."))
+  }
+
+  /// One model invocation: its events, assembled.
+  private func invoke(
+    _ working: Transcript,
+    snapshot: ([Transcript.Entry], String, LanguageModelExecutorGenerationChannel.Usage?) throws -> Void
+  ) async throws -> TurnAssembler {
+    let executorRequest = LanguageModelExecutorGenerationRequest(
+      id: UUID(), transcript: working, enabledTools: tools.map { Transcript.ToolDefinition(tool: $0) },
+      schema: request.format.schema, generationOptions: request.options, contextOptions: request.contextOptions,
+      metadata: request.metadata)
+    let channel = LanguageModelExecutorGenerationChannel()
+    let runner = runner
+    return try await withThrowingTaskGroup(of: Void.self) { group in
+      group.addTask { await runner.respond(to: executorRequest, into: channel) }
+      var assembler = TurnAssembler()
+      var shown: String?
+      for try await event in channel {
+        assembler.apply(event)
+        guard let text = assembler.responseText, text != shown else { continue }
+        shown = text
+        try snapshot(assembler.entries, text, assembler.usage)
+      }
+      try await group.waitForAll()
+      return assembler
+    }
+  }
+
+  /// The answer: the last response entry, its text read as the requested content; for a
+  /// structured request the entry records the content as one structured segment.
+  private func finish(_ produced: [Transcript.Entry], usage: LanguageModelSession.Usage) throws -> Result {
+    var entries = produced
+    let last = entries.lastIndex { if case .response = $0 { true } else { false } }
+    var text = ""
+    if let last, case .response(let response) = entries[last] { text = SegmentJoining.text(of: response.segments) }
+    let raw: GeneratedContent
+    do {
+      raw = try request.format.rawContent(text)
+    } catch {
+      throw GeneratedContent.ParsingError(
+        rawContent: text, underlyingError: error, debugDescription: "The output is not JSON: \(error)")
+    }
+    guard raw.isComplete else {
+      throw GeneratedContent.ParsingError(
+        rawContent: text, debugDescription: "Generation ended before the output was complete: \(text)")
+    }
+    if request.format.schema != nil, let last, case .response(let response) = entries[last] {
+      entries[last] = .response(
+        Transcript.Response(
+          id: response.id, metadata: response.metadata, segments: [request.format.segment(text, rawContent: raw)]))
+    } else if last == nil {
+      entries.append(.response(Transcript.Response(segments: [request.format.segment(text, rawContent: raw)])))
+    }
+    return Result(entries: entries, text: text, rawContent: raw, usage: usage)
+  }
+
+  /// Refuses a request the model cannot serve, before its executor is called.
+  private func checkCapabilities() throws {
+    let capabilities = runner.capabilities
+    if request.format.schema != nil, !capabilities.contains(.guidedGeneration) {
+      throw unsupported(.guidedGeneration, "The model cannot generate output of a schema.")
+    }
+    if !tools.isEmpty, request.options.toolCallingMode?.kind != .disallowed, !capabilities.contains(.toolCalling) {
+      throw unsupported(
+        .toolCalling,
+        "The session has tools, and the model cannot call tools; create the session without tools or set toolCallingMode to .disallowed."
+      )
+    }
+    let hasAttachment = (transcript.entries + [prompt]).contains { entry in
+      entry.segments.contains { if case .attachment = $0 { true } else { false } }
+    }
+    if hasAttachment, !capabilities.contains(.vision) {
+      throw unsupported(.vision, "The transcript has image attachments, and the model cannot read images.")
+    }
+  }
+
+  private func unsupported(_ capability: LanguageModelCapabilities.Capability, _ message: String) -> LanguageModelError {
+    .unsupportedCapability(.init(capability: capability, debugDescription: message))
+  }
+}
+
+extension Transcript.Entry {
+  /// The entry's content segments (none for tool calls).
+  var segments: [Transcript.Segment] {
+    switch self {
+    case .instructions(let instructions): instructions.segments
+    case .prompt(let prompt): prompt.segments
+    case .response(let response): response.segments
+    case .reasoning(let reasoning): reasoning.segments
+    case .toolOutput(let output): output.segments
+    case .toolCalls: []
+    }
+  }
+}
