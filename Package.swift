@@ -99,6 +99,8 @@ let package = Package(
     .testTarget(
       name: "MainActorClientTests", dependencies: ["FoundationModels", "FMTestSupport"],
       swiftSettings: [.unsafeFlags(["-warnings-as-errors"])]),
+    // Providers written as packages for Apple's 27 SDK write them: plain `import FoundationModels`.
+    .testTarget(name: "LanguageModelProviderTests", dependencies: ["FoundationModels"]),
     .testTarget(
       name: "FMCommandLineTests", dependencies: ["FMCommandLine", "ModelStore", "FMTestSupport"]),
   ]

@@ -1,0 +1,80 @@
+import Foundation
+import FoundationModels
+import Synchronization
+
+/// What one model invocation of a ``ScriptedProvider`` does: send these events, then throw
+/// `error` if there is one.
+struct Round: Sendable {
+  var events: [any LanguageModelExecutorGenerationChannel.Event]
+  var error: (any Error)?
+
+  init(_ events: [any LanguageModelExecutorGenerationChannel.Event], error: (any Error)? = nil) {
+    self.events = events
+    self.error = error
+  }
+}
+
+/// The rounds a provider plays back, and the requests it received.
+final class ProviderScript: Sendable {
+  let id = UUID()
+  private let state: Mutex<(rounds: [Round], requests: [LanguageModelExecutorGenerationRequest])>
+
+  init(_ rounds: [Round]) {
+    state = Mutex((rounds, []))
+  }
+
+  var requests: [LanguageModelExecutorGenerationRequest] { state.withLock { $0.requests } }
+
+  func next(for request: LanguageModelExecutorGenerationRequest) -> Round {
+    state.withLock { state in
+      state.requests.append(request)
+      return state.rounds.isEmpty ? Round([]) : state.rounds.removeFirst()
+    }
+  }
+}
+
+/// A provider written the way a package for Apple's 27 SDK writes one, with only
+/// `import FoundationModels`: its executor plays back a script.
+struct ScriptedProvider: LanguageModel {
+  typealias Executor = ScriptedExecutor
+
+  let script: ProviderScript
+  var capabilities = LanguageModelCapabilities(capabilities: [.guidedGeneration, .reasoning, .toolCalling])
+
+  init(_ rounds: [Round], capabilities: [LanguageModelCapabilities.Capability]? = nil) {
+    script = ProviderScript(rounds)
+    if let capabilities { self.capabilities = LanguageModelCapabilities(capabilities: capabilities) }
+  }
+
+  var executorConfiguration: ScriptedExecutor.Configuration {
+    ScriptedExecutor.Configuration(scriptID: script.id)
+  }
+}
+
+struct ScriptedExecutor: LanguageModelExecutor {
+  struct Configuration: Hashable, Sendable {
+    let scriptID: UUID
+  }
+
+  init(configuration: Configuration) throws {}
+
+  func respond(
+    to request: LanguageModelExecutorGenerationRequest, model: ScriptedProvider,
+    streamingInto channel: LanguageModelExecutorGenerationChannel
+  ) async throws {
+    let round = model.script.next(for: request)
+    for event in round.events {
+      await channel.send(event)
+    }
+    if let error = round.error { throw error }
+  }
+}
+
+/// Usage as a provider reports it.
+func usage(input: Int, cached: Int = 0, output: Int, reasoning: Int = 0)
+  -> LanguageModelExecutorGenerationChannel.Response.Action
+{
+  .updateUsage(
+    input: .init(totalTokenCount: input, cachedTokenCount: cached),
+    output: .init(totalTokenCount: output, reasoningTokenCount: reasoning))
+}
