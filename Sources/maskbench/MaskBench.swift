@@ -186,7 +186,7 @@ struct MaskBench {
     }
   }
 
-  /// Mask time per generated token: for a sample of accepted schemas, a fresh constraint
+  /// Mask time per generated token: for a sample of accepted schemas, a fresh matcher
   /// follows one valid instance token by token and computes the mask before each token.
   private func runP6(_ compiled: [(LoadedCase, SchemaDocument)], vocabulary: Vocabulary) {
     var cached = Samples()
@@ -206,20 +206,20 @@ struct MaskBench {
         }),
         let tokens = vocabulary.greedyTokenize(text)
       else { continue }
-      let constraint = TokenConstraint(automaton: automaton, vocabulary: vocabulary)
+      let matcher = TokenMatcher(automaton: automaton, vocabulary: vocabulary)
       // A second automaton answers the brute-force checks, so they warm no cache the
       // timed one uses.
-      guard let checker = (try? ConstraintAutomaton(document)).map({ TokenConstraint(automaton: $0, vocabulary: vocabulary) })
+      guard let checker = (try? ConstraintAutomaton(document)).map({ TokenMatcher(automaton: $0, vocabulary: vocabulary) })
       else { continue }
       for token in tokens + vocabulary.endOfSequenceTokens {
         // As deployed: the per-state cache, cold automaton states included.
-        let (mask, seconds) = measure { constraint.allowedTokens() }
+        let (mask, seconds) = measure { matcher.allowedTokens() }
         // The full computation for the same state, without the mask cache.
-        let (_, walkSeconds) = measure { constraint.allowedTokens(cached: false) }
+        let (_, walkSeconds) = measure { matcher.allowedTokens(cached: false) }
         cached.append(seconds * 1e6)
         uncached.append(walkSeconds * 1e6)
         if verbose, seconds > 0.001 {
-          print(automaton.debugDescription(of: constraint.state).replacingOccurrences(of: "GuidedDecoding.", with: ""))
+          print(automaton.debugDescription(of: matcher.state).replacingOccurrences(of: "GuidedDecoding.", with: ""))
           print("SLOW \(c.name) \(Int(seconds * 1e6))us states=\(automaton.stateCount) at=\(String(decoding: text.prefix(60), as: UTF8.self))")
         }
         steps += 1
@@ -232,7 +232,7 @@ struct MaskBench {
             if verbose { print("MASK MISMATCH \(c.name) token \(id) \(vocabulary.tokens[id])") }
           }
         }
-        try? constraint.accept(token: token)
+        try? matcher.accept(token: token)
         try? checker.accept(token: token)
       }
     }

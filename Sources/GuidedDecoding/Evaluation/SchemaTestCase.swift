@@ -51,7 +51,7 @@ public struct SchemaTestCase: Sendable {
     document: SchemaDocument, automaton: ConstraintAutomaton, vocabulary: Vocabulary
   ) -> [Outcome] {
     let serializer = CanonicalSerializer(document: document)
-    let tokens = TokenConstraint(automaton: automaton, vocabulary: vocabulary)
+    let tokens = TokenMatcher(automaton: automaton, vocabulary: vocabulary)
     return instances.map { instance in
       let spellings = serializer.serializations(of: instance.data)
       let byBytes = spellings.contains { text in
