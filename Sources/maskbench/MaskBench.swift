@@ -1,5 +1,6 @@
 import Foundation
 import GuidedDecoding
+import SchemaCorpus
 
 /// The maskbench-dev corpus run: schema acceptance, instance accuracy per subset, and the
 /// P6 (mask time) and P7 (compile time) figures, each printed as one JSON line.

@@ -1,5 +1,6 @@
 import Foundation
 import GuidedDecoding
+import SchemaCorpus
 
 /// The official JSON-Schema-Test-Suite, keyword file by keyword file: each group's schema
 /// compiles or is refused, and each test of an accepted schema must be classified right.

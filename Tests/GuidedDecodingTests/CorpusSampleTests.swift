@@ -1,4 +1,5 @@
 import Foundation
+import SchemaCorpus
 import Testing
 @testable import GuidedDecoding
 

@@ -1,11 +1,13 @@
+import GuidedDecoding
+
 /// Writes a JSON value the way the constraint generates it for a schema: compact, declared
 /// properties first in declaration order, then any additional members in their original
 /// order, numbers and strings in canonical form.
 ///
 /// Where the schema leaves the layout open (`anyOf` branches that order keys differently)
 /// there can be several such spellings; `serializations` returns each (up to a limit).
-/// The FoundationModels layer can use it to render `GeneratedContent` in schema order; the
-/// corpus checks use it to turn labelled instances into the text our generator would emit.
+/// The corpus checks (maskbench, the corpus sample test) use it to turn labelled instances
+/// into the text our generator would emit.
 public struct CanonicalSerializer: Sendable {
   public let document: SchemaDocument
 
