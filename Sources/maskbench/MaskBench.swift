@@ -5,7 +5,8 @@ import SchemaCorpus
 /// The maskbench-dev corpus run: schema acceptance, instance accuracy per subset, and the
 /// P6 (mask time) and P7 (compile time) figures, each printed as one JSON line.
 struct MaskBench {
-  var dataDirectory: URL
+  /// The maskbench-dev folder (`--corpus DIR`); the corpus run needs it, the suite run does not.
+  var corpusDirectory: URL?
   var limit: Int?
   var p6Schemas = 100
   var vocabularySize = 151_936
@@ -24,13 +25,10 @@ struct MaskBench {
   static let subsets = ["Github_easy", "Github_trivial", "Glaiveai2K", "Snowplow", "Handwritten", "Synthesized"]
 
   init(arguments: [String]) {
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-      .deletingLastPathComponent()
-    dataDirectory = root.deletingLastPathComponent().appendingPathComponent("shared/data/maskbench-dev")
     var args = arguments.dropFirst()[...]
     while let a = args.popFirst() {
       switch a {
-      case "--data": if let v = args.popFirst() { dataDirectory = URL(fileURLWithPath: v) }
+      case "--corpus": corpusDirectory = args.popFirst().map { URL(fileURLWithPath: $0) }
       case "--limit": limit = args.popFirst().flatMap { Int($0) }
       case "--p6-schemas": p6Schemas = args.popFirst().flatMap { Int($0) } ?? p6Schemas
       case "--vocabulary-size": vocabularySize = args.popFirst().flatMap { Int($0) } ?? vocabularySize
@@ -42,7 +40,7 @@ struct MaskBench {
       case "--strict": options.acceptsUnknownKeywords = false
       case "--closed-objects": options.closesObjectsByDefault = true
       default:
-        print("usage: maskbench [--test-suite DIR] [--gguf-vocabulary FILE] [--data DIR] [--limit N] [--p6-schemas N] [--vocabulary-size N] [--verbose] [--fuzz N] [--strict] [--closed-objects]")
+        print("usage: maskbench (--corpus DIR | --test-suite DIR) [--gguf-vocabulary FILE] [--limit N] [--p6-schemas N] [--vocabulary-size N] [--verbose] [--fuzz N] [--strict] [--closed-objects]")
         exit(2)
       }
     }
@@ -77,9 +75,11 @@ struct MaskBench {
       }
       return
     }
-    guard let names = try? FileManager.default.contentsOfDirectory(atPath: dataDirectory.path) else {
-      print("maskbench: no corpus at \(dataDirectory.path)")
-      exit(1)
+    guard let corpusDirectory else {
+      Self.fail("pass --corpus DIR, the maskbench-dev folder (or --test-suite DIR, the JSON-Schema-Test-Suite)")
+    }
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: corpusDirectory.path) else {
+      Self.fail("no corpus at \(corpusDirectory.path) (--corpus DIR names the maskbench-dev folder)")
     }
     var files = names.filter { $0.hasSuffix(".json") }.sorted()
     if let limit, limit < files.count {
@@ -89,7 +89,7 @@ struct MaskBench {
     var cases: [LoadedCase] = []
     var texts: [[UInt8]] = []
     for name in files {
-      guard let data = FileManager.default.contents(atPath: dataDirectory.appendingPathComponent(name).path),
+      guard let data = FileManager.default.contents(atPath: corpusDirectory.appendingPathComponent(name).path),
         let testCase = try? SchemaTestCase(fileContents: data)
       else { continue }
       let subset = String(name.prefix { $0 != "-" })
@@ -244,5 +244,11 @@ struct MaskBench {
       ("maskMissingNextToken", inconsistent), ("masksCheckedAgainstBruteForce", bruteForceChecks),
       ("bruteForceMismatches", bruteForceMismatches), ("target_median_us", 100.0), ("target_p99_us", 1000.0),
     ]))
+  }
+
+  /// Reports a missing or unreadable input on stderr (stdout carries the JSON lines) and exits.
+  static func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("maskbench: \(message)\n".utf8))
+    exit(1)
   }
 }
