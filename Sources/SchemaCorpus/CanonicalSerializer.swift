@@ -51,7 +51,9 @@ public struct CanonicalSerializer: Sendable {
       var result: [[UInt8]] = [[UInt8(ascii: "[")]]
       for (i, e) in elements.enumerated() {
         let schema = (i < spec.prefixItems.count ? spec.prefixItems[i] : spec.items) ?? .any
-        result = combine(result, spellings(e, schema, depth: depth + 1, limit: limit), separator: i > 0 ? [UInt8(ascii: ",")] : [], limit: limit)
+        result = combine(
+          result, spellings(e, schema, depth: depth + 1, limit: limit), separator: i > 0 ? [UInt8(ascii: ",")] : [],
+          limit: limit)
       }
       return result.map { $0 + [UInt8(ascii: "]")] }
     case (.object(let spec), .object(let members)):
@@ -67,7 +69,8 @@ public struct CanonicalSerializer: Sendable {
         var key: [UInt8] = i > 0 ? [UInt8(ascii: ",")] : []
         JSONValue.appendJSONString(member.key, to: &key)
         key.append(UInt8(ascii: ":"))
-        result = combine(result, spellings(member.value, schema, depth: depth + 1, limit: limit), separator: key, limit: limit)
+        result = combine(
+          result, spellings(member.value, schema, depth: depth + 1, limit: limit), separator: key, limit: limit)
       }
       return result.map { $0 + [UInt8(ascii: "}")] }
     default:

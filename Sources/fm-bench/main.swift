@@ -59,7 +59,10 @@ do {
     case "p2": try await engine.prefillThroughput().print()
     case "p3": try await session.prefixCacheTimeToFirstToken().print()
     case "p9": try await session.transcriptTokenCount().print()
-    case "p8": try await session.memoryOverhead(keyValueCacheBytes: model.keyValueCacheBytes(contextSize: 4096), baselineBytes: baselineBytes).print()
+    case "p8":
+      try await session.memoryOverhead(
+        keyValueCacheBytes: model.keyValueCacheBytes(contextSize: 4096), baselineBytes: baselineBytes
+      ).print()
     case "p10": try LoadFigure(modelPath: modelPath, runs: runs).measure().print()
     case "p14": try await SessionReuseFigure(modelPath: modelPath, runs: runs).measure().print()
     case "batches": try BatchCostFigure(model: model, runs: runs).measure()

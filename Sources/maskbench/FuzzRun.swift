@@ -29,7 +29,9 @@ struct FuzzRun {
     for (name, document) in documents {
       let started = ContinuousClock.now
       defer {
-        if verbose, ContinuousClock.now - started > .seconds(1) { print("SLOW FUZZ \(name) \(ContinuousClock.now - started)") }
+        if verbose, ContinuousClock.now - started > .seconds(1) {
+          print("SLOW FUZZ \(name) \(ContinuousClock.now - started)")
+        }
       }
       guard let automaton = try? ConstraintAutomaton(document) else { continue }
       let matcher = TokenMatcher(automaton: automaton, vocabulary: vocabulary)
@@ -57,18 +59,18 @@ struct FuzzRun {
         }
         output += closing
         outputs += 1
-        let valid = (try? JSONValue(parsing: output)).map { value in
-          (try? validator.validate(value, against: document.root)) ?? false
-        } ?? false
+        let value = try? JSONValue(parsing: output)
+        let valid = value.flatMap { try? validator.validate($0, against: document.root) } ?? false
         if !valid {
           invalid += 1
           if verbose { print("INVALID \(name): \(String(decoding: output, as: UTF8.self))") }
         }
       }
     }
-    print(jsonLine([
-      ("figure", "fuzz"), ("schemas", documents.count), ("outputs", outputs), ("invalidOutputs", invalid),
-      ("deadEnds", deadEnds), ("unclosed", unclosed),
-    ]))
+    print(
+      jsonLine([
+        ("figure", "fuzz"), ("schemas", documents.count), ("outputs", outputs), ("invalidOutputs", invalid),
+        ("deadEnds", deadEnds), ("unclosed", unclosed),
+      ]))
   }
 }

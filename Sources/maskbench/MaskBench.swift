@@ -40,7 +40,11 @@ struct MaskBench {
       case "--strict": options.acceptsUnknownKeywords = false
       case "--closed-objects": options.closesObjectsByDefault = true
       default:
-        print("usage: maskbench (--corpus DIR | --test-suite DIR) [--gguf-vocabulary FILE] [--limit N] [--p6-schemas N] [--vocabulary-size N] [--verbose] [--fuzz N] [--strict] [--closed-objects]")
+        print(
+          """
+          usage: maskbench (--corpus DIR | --test-suite DIR) [--gguf-vocabulary FILE] [--limit N] [--p6-schemas N] \
+          [--vocabulary-size N] [--verbose] [--fuzz N] [--strict] [--closed-objects]
+          """)
         exit(2)
       }
     }
@@ -68,7 +72,8 @@ struct MaskBench {
   func run() {
     if let suiteDirectory {
       // Single bytes and a few JSON pieces are enough to walk the suite's small values.
-      let tokens = (0..<256).map { [UInt8($0)] } + ["{\"", "\":", "\",\"", "\"}", "true", "null"].map { Array($0.utf8) }
+      let tokens =
+        (0..<256).map { [UInt8($0)] } + ["{\"", "\":", "\",\"", "\"}", "true", "null"].map { Array($0.utf8) }
       let vocabulary = Vocabulary(tokens: tokens, endOfSequenceTokens: [])
       for draft in ["draft2020-12", "draft7"] {
         TestSuiteRun(directory: suiteDirectory, draft: draft, vocabulary: vocabulary, verbose: verbose).run()
@@ -96,12 +101,15 @@ struct MaskBench {
       cases.append(LoadedCase(name: name, subset: subset, testCase: testCase))
       for i in testCase.instances where i.isValid { texts.append(Array(i.data.compactText.utf8)) }
     }
-    let (vocabulary, vocabularySeconds) = measure { SyntheticVocabulary.build(size: vocabularySize, corpusTexts: texts) }
-    print(jsonLine([
-      ("figure", "vocabulary"), ("source", "synthetic"), ("tokens", vocabulary.count),
-      ("trieNodes", vocabulary.trieNodeCount), ("nonPlainTrieNodes", vocabulary.nonPlainTrieNodeCount),
-      ("buildSeconds", vocabularySeconds),
-    ]))
+    let (vocabulary, vocabularySeconds) = measure {
+      SyntheticVocabulary.build(size: vocabularySize, corpusTexts: texts)
+    }
+    print(
+      jsonLine([
+        ("figure", "vocabulary"), ("source", "synthetic"), ("tokens", vocabulary.count),
+        ("trieNodes", vocabulary.trieNodeCount), ("nonPlainTrieNodes", vocabulary.nonPlainTrieNodeCount),
+        ("buildSeconds", vocabularySeconds),
+      ]))
 
     var tallies: [String: SubsetTally] = [:]
     var compileMs = Samples()
@@ -129,7 +137,9 @@ struct MaskBench {
           } else {
             if o.isValid { tally.overConstrained += 1 } else { tally.underConstrained += 1 }
             if verbose {
-              print("MISMATCH \(c.name) valid=\(o.isValid) bytes=\(o.acceptedByBytes) tokens=\(o.acceptedByTokens) \(String(instance.data.compactText.prefix(300)))")
+              print(
+                "MISMATCH \(c.name) valid=\(o.isValid) bytes=\(o.acceptedByBytes) tokens=\(o.acceptedByTokens) \(String(instance.data.compactText.prefix(300)))"
+              )
             }
           }
         }
@@ -138,7 +148,8 @@ struct MaskBench {
         if let keyword = error.unsupportedKeyword {
           tally.unsupported[keyword, default: 0] += 1
         } else {
-          tally.otherErrors[String(describing: error).prefix { $0 != ":" && $0 != "'" }.trimmingCharacters(in: .whitespaces), default: 0] += 1
+          let kind = String(describing: error).prefix { $0 != ":" && $0 != "'" }.trimmingCharacters(in: .whitespaces)
+          tally.otherErrors[kind, default: 0] += 1
         }
         if verbose { print("REJECTED \(c.name): \(error)") }
       } catch {
@@ -149,20 +160,22 @@ struct MaskBench {
     for subset in Self.subsets {
       guard let t = tallies[subset] else { continue }
       let unsupported = t.unsupported.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
-      print(jsonLine([
-        ("figure", "maskbench"), ("subset", subset), ("schemas", t.schemas), ("accepted", t.accepted),
-        ("acceptedShare", Double(t.accepted) / Double(max(t.schemas, 1))), ("acceptedStrict", t.acceptedStrict),
-        ("instances", t.instances), ("correct", t.correct),
-        ("instanceAccuracy", t.instances == 0 ? Double.nan : Double(t.correct) / Double(t.instances)),
-        ("overConstrained", t.overConstrained), ("underConstrained", t.underConstrained),
-        ("unsupported", unsupported.map { ($0.key, $0.value) }),
-        ("otherErrors", t.otherErrors.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }),
-      ]))
+      print(
+        jsonLine([
+          ("figure", "maskbench"), ("subset", subset), ("schemas", t.schemas), ("accepted", t.accepted),
+          ("acceptedShare", Double(t.accepted) / Double(max(t.schemas, 1))), ("acceptedStrict", t.acceptedStrict),
+          ("instances", t.instances), ("correct", t.correct),
+          ("instanceAccuracy", t.instances == 0 ? Double.nan : Double(t.correct) / Double(t.instances)),
+          ("overConstrained", t.overConstrained), ("underConstrained", t.underConstrained),
+          ("unsupported", unsupported.map { ($0.key, $0.value) }),
+          ("otherErrors", t.otherErrors.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }),
+        ]))
     }
-    print(jsonLine([
-      ("figure", "P7"), ("schemas", compileMs.count), ("median_ms", compileMs.percentile(50)),
-      ("p99_ms", compileMs.percentile(99)), ("max_ms", compileMs.max), ("target_median_ms", 5.0),
-    ]))
+    print(
+      jsonLine([
+        ("figure", "P7"), ("schemas", compileMs.count), ("median_ms", compileMs.percentile(50)),
+        ("p99_ms", compileMs.percentile(99)), ("max_ms", compileMs.max), ("target_median_ms", 5.0),
+      ]))
     if fuzzRuns > 0 {
       // A smaller vocabulary (single bytes and the most frequent pieces) keeps this fast.
       let small = Vocabulary(
@@ -173,11 +186,12 @@ struct MaskBench {
     if let ggufPath {
       do {
         let (real, seconds) = try measure { try GGUFVocabulary.load(path: ggufPath) }
-        print(jsonLine([
-          ("figure", "vocabulary"), ("source", ggufPath), ("tokens", real.count), ("trieNodes", real.trieNodeCount),
-          ("nonPlainTrieNodes", real.nonPlainTrieNodeCount),
-          ("buildSeconds", seconds),
-        ]))
+        print(
+          jsonLine([
+            ("figure", "vocabulary"), ("source", ggufPath), ("tokens", real.count), ("trieNodes", real.trieNodeCount),
+            ("nonPlainTrieNodes", real.nonPlainTrieNodeCount),
+            ("buildSeconds", seconds),
+          ]))
         runP6(compiled, vocabulary: real)
       } catch {
         print("maskbench: \(error)")
@@ -199,7 +213,8 @@ struct MaskBench {
     let candidates = compiled.filter { $0.0.testCase.instances.contains { $0.isValid } }
     guard !candidates.isEmpty else { return }
     let stride = max(1, candidates.count / max(p6Schemas, 1))
-    for (c, document) in Swift.stride(from: 0, to: candidates.count, by: stride).prefix(p6Schemas).map({ candidates[$0] }) {
+    let sample = Swift.stride(from: 0, to: candidates.count, by: stride).prefix(p6Schemas).map { candidates[$0] }
+    for (c, document) in sample {
       guard let automaton = try? ConstraintAutomaton(document),
         let instance = c.testCase.instances.first(where: \.isValid),
         let text = CanonicalSerializer(document: document).serializations(of: instance.data).first(where: {
@@ -210,8 +225,8 @@ struct MaskBench {
       let matcher = TokenMatcher(automaton: automaton, vocabulary: vocabulary)
       // A second automaton answers the brute-force checks, so they warm no cache the
       // timed one uses.
-      guard let checker = (try? ConstraintAutomaton(document)).map({ TokenMatcher(automaton: $0, vocabulary: vocabulary) })
-      else { continue }
+      guard let checkerAutomaton = try? ConstraintAutomaton(document) else { continue }
+      let checker = TokenMatcher(automaton: checkerAutomaton, vocabulary: vocabulary)
       for token in tokens + vocabulary.endOfSequenceTokens {
         // As deployed: the per-state cache, cold automaton states included.
         let (mask, seconds) = measure { matcher.allowedTokens() }
@@ -221,7 +236,9 @@ struct MaskBench {
         uncached.append(walkSeconds * 1e6)
         if verbose, seconds > 0.001 {
           print(automaton.debugDescription(of: matcher.state).replacingOccurrences(of: "GuidedDecoding.", with: ""))
-          print("SLOW \(c.name) \(Int(seconds * 1e6))us states=\(automaton.stateCount) at=\(String(decoding: text.prefix(60), as: UTF8.self))")
+          print(
+            "SLOW \(c.name) \(Int(seconds * 1e6))us states=\(automaton.stateCount) at=\(String(decoding: text.prefix(60), as: UTF8.self))"
+          )
         }
         steps += 1
         if !mask.contains(token) { inconsistent += 1 }
@@ -237,13 +254,14 @@ struct MaskBench {
         try? checker.accept(token: token)
       }
     }
-    print(jsonLine([
-      ("figure", "P6"), ("vocabulary", vocabulary.count), ("steps", steps), ("median_us", cached.percentile(50)),
-      ("p99_us", cached.percentile(99)), ("max_us", cached.max), ("uncached_median_us", uncached.percentile(50)),
-      ("uncached_p99_us", uncached.percentile(99)),
-      ("maskMissingNextToken", inconsistent), ("masksCheckedAgainstBruteForce", bruteForceChecks),
-      ("bruteForceMismatches", bruteForceMismatches), ("target_median_us", 100.0), ("target_p99_us", 1000.0),
-    ]))
+    print(
+      jsonLine([
+        ("figure", "P6"), ("vocabulary", vocabulary.count), ("steps", steps), ("median_us", cached.percentile(50)),
+        ("p99_us", cached.percentile(99)), ("max_us", cached.max), ("uncached_median_us", uncached.percentile(50)),
+        ("uncached_p99_us", uncached.percentile(99)),
+        ("maskMissingNextToken", inconsistent), ("masksCheckedAgainstBruteForce", bruteForceChecks),
+        ("bruteForceMismatches", bruteForceMismatches), ("target_median_us", 100.0), ("target_p99_us", 1000.0),
+      ]))
   }
 
   /// Reports a missing or unreadable input on stderr (stdout carries the JSON lines) and exits.

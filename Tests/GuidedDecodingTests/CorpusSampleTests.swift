@@ -1,6 +1,7 @@
 import Foundation
 import SchemaCorpus
 import Testing
+
 @testable import GuidedDecoding
 
 /// A sample of the maskbench-dev corpus (the full run is the `maskbench` program): every
@@ -38,7 +39,9 @@ import Testing
       accepted += 1
       for outcome in testCase.evaluate(document: document, automaton: automaton, vocabulary: vocabulary) {
         instances += 1
-        #expect(outcome.isCorrect, "\(name): valid=\(outcome.isValid) bytes=\(outcome.acceptedByBytes) tokens=\(outcome.acceptedByTokens)")
+        #expect(
+          outcome.isCorrect,
+          "\(name): valid=\(outcome.isValid) bytes=\(outcome.acceptedByBytes) tokens=\(outcome.acceptedByTokens)")
       }
     }
     #expect(accepted > sample.count / 2)

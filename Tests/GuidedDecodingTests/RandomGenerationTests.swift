@@ -1,4 +1,5 @@
 import Testing
+
 @testable import GuidedDecoding
 
 /// Generates with random choices among the allowed tokens, then closes: every output must

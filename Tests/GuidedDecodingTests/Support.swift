@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import GuidedDecoding
 
 /// Compiles JSON Schema text (tests only: traps on a schema error).

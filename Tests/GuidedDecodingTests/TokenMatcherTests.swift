@@ -1,4 +1,5 @@
 import Testing
+
 @testable import GuidedDecoding
 
 @Suite struct TokenMatcherTests {
@@ -38,7 +39,9 @@ import Testing
   }
 
   @Test func tokensSpanningStructureBoundaries() throws {
-    let a = try automaton(#"{"type":"object","properties":{"name":{"type":"string"},"age":{"type":"integer"}},"required":["name","age"],"additionalProperties":false}"#)
+    let a = try automaton(
+      #"{"type":"object","properties":{"name":{"type":"string"},"age":{"type":"integer"}},"required":["name","age"],"additionalProperties":false}"#
+    )
     let c = TokenMatcher(automaton: a, vocabulary: vocabulary)
     let id = { (s: String) in try #require(self.vocabulary.tokens.firstIndex(of: Array(s.utf8))) }
     try c.accept(token: id("{\""))
