@@ -72,7 +72,10 @@ let package = Package(
     .target(name: "InferenceEngine", dependencies: ["CLlama"], linkerSettings: llamaLinking),
     .target(name: "ModelStore"),
     .target(name: "GuidedDecoding"),
-    .executableTarget(name: "maskbench", dependencies: ["GuidedDecoding"]),
+    // The schema test-case files of the corpus checks and how instances are judged; the
+    // harness of maskbench and the corpus tests, not part of decoding.
+    .target(name: "SchemaCorpus", dependencies: ["GuidedDecoding"]),
+    .executableTarget(name: "maskbench", dependencies: ["GuidedDecoding", "SchemaCorpus"]),
     .macro(
       name: "FoundationModelsMacros",
       swiftSettings: [.unsafeFlags(["-I", swiftHostLibDir])],
@@ -87,7 +90,7 @@ let package = Package(
     .target(name: "FMTestSupport", dependencies: ["InferenceEngine", "ModelStore", "FoundationModels"]),
     .testTarget(name: "InferenceEngineTests", dependencies: ["InferenceEngine", "FMTestSupport"]),
     .testTarget(name: "ModelStoreTests", dependencies: ["ModelStore", "FMTestSupport"]),
-    .testTarget(name: "GuidedDecodingTests", dependencies: ["GuidedDecoding"]),
+    .testTarget(name: "GuidedDecodingTests", dependencies: ["GuidedDecoding", "SchemaCorpus"]),
     .testTarget(
       name: "FoundationModelsMacrosTests", dependencies: ["FoundationModelsMacros"],
       swiftSettings: [.unsafeFlags(["-I", swiftHostLibDir])],

@@ -3,12 +3,14 @@ import Foundation
 import GuidedDecoding
 import InferenceEngine
 
-/// P4 and P5 of BENCHMARKS.md on real-world schemas (the Glaiveai2K subset of
-/// ../shared/data/maskbench-dev): constrained decoding against free generation, and against
-/// llama.cpp's own grammar path (`llama-completion --json-schema-file`).
+/// P4 and P5 of BENCHMARKS.md on real-world schemas (the Glaiveai2K subset of the maskbench-dev
+/// corpus): constrained decoding against free generation, and against llama.cpp's own grammar
+/// path (`llama-completion --json-schema-file`).
 struct GuidedFigures {
   let modelPath: String
   let tokenModel: LlamaModel
+  /// The maskbench-dev folder (`--corpus DIR`).
+  let corpusDirectory: URL
   let schemaCount: Int
   /// Runs of each side per schema; the figure takes each side's median.
   let runs: Int
@@ -36,9 +38,7 @@ struct GuidedFigures {
   /// evenly spaced position, the first schema that both sides accept), so that one family of
   /// near-identical schemas does not make up the sample.
   func cases() throws -> [Case] {
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-      .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/data/maskbench-dev")
-    let files = try FileManager.default.contentsOfDirectory(atPath: root.path)
+    let files = try FileManager.default.contentsOfDirectory(atPath: corpusDirectory.path)
       .filter { $0.hasPrefix("Glaiveai2K---") }.sorted()
     var cases: [Case] = []
     var next = 0
@@ -46,13 +46,26 @@ struct GuidedFigures {
       next = max(next, slot * files.count / max(schemaCount, 1))
       while next < files.count {
         defer { next += 1 }
-        if let testCase = Self.testCase(file: files[next], in: root) {
+        if let testCase = Self.testCase(file: files[next], in: corpusDirectory) {
           cases.append(testCase)
           break
         }
       }
     }
     return cases
+  }
+
+  /// The corpus folder that `--corpus` names.
+  /// - Throws: `BenchError` naming the flag when it is missing or not a folder.
+  static func corpusDirectory(_ argument: String?) throws -> URL {
+    guard let argument else {
+      throw BenchError("p4 and p5 take their schemas from the maskbench-dev corpus: pass --corpus DIR")
+    }
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory), isDirectory.boolValue else {
+      throw BenchError("no corpus folder at \(argument) (--corpus DIR names the maskbench-dev folder)")
+    }
+    return URL(fileURLWithPath: argument)
   }
 
   /// The schema of one corpus file with a prompt made from its name ("book_flight_05dcf13f.json"

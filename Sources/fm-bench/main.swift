@@ -6,11 +6,15 @@ import ModelStore
 /// run. Prints one JSON line per figure on stdout; progress goes to stderr.
 ///
 ///     fm-bench [p1 p2 p3 p4 p5 p8 p9 p10 p14 | all] [--model NAME|PATH] [--runs N] [--schemas N]
+///              [--corpus DIR]
+///
+/// P4 and P5 (also in `all`) take their schemas from the maskbench-dev corpus folder, `--corpus DIR`.
 let arguments = Array(CommandLine.arguments.dropFirst())
 var figures: [String] = []
 var modelArgument = "qwen2.5-coder-1.5b"
 var runs = 3
 var schemas = 8
+var corpusArgument: String?
 var index = 0
 while index < arguments.count {
   switch arguments[index] {
@@ -23,6 +27,9 @@ while index < arguments.count {
   case "--runs":
     index += 1
     runs = index < arguments.count ? Int(arguments[index]) ?? runs : runs
+  case "--corpus":
+    index += 1
+    corpusArgument = index < arguments.count ? arguments[index] : nil
   case let figure:
     figures.append(figure.lowercased())
   }
@@ -34,6 +41,8 @@ figures = figures.map { $0 == "p5" || $0 == "guided" ? "p4" : $0 }
 figures = figures.enumerated().filter { figures.firstIndex(of: $0.element) == $0.offset }.map(\.element)
 
 do {
+  // Checked first, so a missing corpus stops the run before the model loads and other figures run.
+  let guidedCorpus = try figures.contains("p4") ? GuidedFigures.corpusDirectory(corpusArgument) : nil
   // The same resolution as `fm`: a catalogue name in the model cache, or a GGUF path.
   let modelPath = try ModelStore().resolve(modelArgument).path.path
   if figures == ["load-child"] {
@@ -51,12 +60,18 @@ do {
     case "p2": try await engine.prefillThroughput().print()
     case "p3": try await session.prefixCacheTimeToFirstToken().print()
     case "p9": try await session.transcriptTokenCount().print()
-    case "p8": try await session.memoryOverhead(keyValueCacheBytes: model.keyValueCacheBytes(contextSize: 4096), baselineBytes: baselineBytes).print()
+    case "p8":
+      try await session.memoryOverhead(
+        keyValueCacheBytes: model.keyValueCacheBytes(contextSize: 4096), baselineBytes: baselineBytes
+      ).print()
     case "p10": try LoadFigure(modelPath: modelPath, runs: runs).measure().print()
     case "p14": try await SessionReuseFigure(modelPath: modelPath, runs: runs).measure().print()
     case "batches": try BatchCostFigure(model: model, runs: runs).measure()
     case "p4":
-      for report in try await GuidedFigures(modelPath: modelPath, tokenModel: model, schemaCount: schemas, runs: runs).measure() {
+      guard let guidedCorpus else { preconditionFailure("the corpus is checked whenever p4 is asked for") }
+      let guided = GuidedFigures(
+        modelPath: modelPath, tokenModel: model, corpusDirectory: guidedCorpus, schemaCount: schemas, runs: runs)
+      for report in try await guided.measure() {
         report.print()
       }
     default:

@@ -29,46 +29,48 @@ struct FuzzRun {
     for (name, document) in documents {
       let started = ContinuousClock.now
       defer {
-        if verbose, ContinuousClock.now - started > .seconds(1) { print("SLOW FUZZ \(name) \(ContinuousClock.now - started)") }
+        if verbose, ContinuousClock.now - started > .seconds(1) {
+          print("SLOW FUZZ \(name) \(ContinuousClock.now - started)")
+        }
       }
       guard let automaton = try? ConstraintAutomaton(document) else { continue }
-      let constraint = TokenConstraint(automaton: automaton, vocabulary: vocabulary)
+      let matcher = TokenMatcher(automaton: automaton, vocabulary: vocabulary)
       let validator = SchemaValidator(definitions: document.definitions)
       for _ in 0..<runsPerSchema {
-        constraint.reset()
+        matcher.reset()
         var output: [UInt8] = []
         for _ in 0..<(1 + random.next(below: 60)) {
-          let allowed = constraint.allowedTokens().allowedTokens.filter { !vocabulary.endOfSequenceTokens.contains($0) }
+          let allowed = matcher.allowedTokens().allowedTokens.filter { !vocabulary.endOfSequenceTokens.contains($0) }
           if allowed.isEmpty {
-            if !constraint.isComplete {
+            if !matcher.isComplete {
               deadEnds += 1
               if verbose { print("DEAD END \(name): \(String(decoding: output, as: UTF8.self))") }
             }
             break
           }
           let token = allowed[random.next(below: allowed.count)]
-          try? constraint.accept(token: token)
+          try? matcher.accept(token: token)
           output += vocabulary.tokens[token]
         }
-        guard let closing = constraint.closingBytes(), (try? constraint.accept(bytes: closing)) != nil else {
+        guard let closing = matcher.closingBytes(), (try? matcher.accept(bytes: closing)) != nil else {
           unclosed += 1
           if verbose { print("UNCLOSED \(name): \(String(decoding: output, as: UTF8.self))") }
           continue
         }
         output += closing
         outputs += 1
-        let valid = (try? JSONValue(parsing: output)).map { value in
-          (try? validator.validate(value, against: document.root)) ?? false
-        } ?? false
+        let value = try? JSONValue(parsing: output)
+        let valid = value.flatMap { try? validator.validate($0, against: document.root) } ?? false
         if !valid {
           invalid += 1
           if verbose { print("INVALID \(name): \(String(decoding: output, as: UTF8.self))") }
         }
       }
     }
-    print(jsonLine([
-      ("figure", "fuzz"), ("schemas", documents.count), ("outputs", outputs), ("invalidOutputs", invalid),
-      ("deadEnds", deadEnds), ("unclosed", unclosed),
-    ]))
+    print(
+      jsonLine([
+        ("figure", "fuzz"), ("schemas", documents.count), ("outputs", outputs), ("invalidOutputs", invalid),
+        ("deadEnds", deadEnds), ("unclosed", unclosed),
+      ]))
   }
 }

@@ -12,7 +12,9 @@ enum GGUFVocabulary {
   }
 
   static func load(path: String) throws -> Vocabulary {
-    guard let data = FileManager.default.contents(atPath: path) else { throw FormatError(description: "cannot read \(path)") }
+    guard let data = FileManager.default.contents(atPath: path) else {
+      throw FormatError(description: "cannot read \(path)")
+    }
     var reader = Reader(bytes: [UInt8](data))
     guard reader.bytes.count > 24, reader.bytes[0..<4] == [0x47, 0x47, 0x55, 0x46] else {
       throw FormatError(description: "not a GGUF file")

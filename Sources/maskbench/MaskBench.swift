@@ -1,10 +1,12 @@
 import Foundation
 import GuidedDecoding
+import SchemaCorpus
 
 /// The maskbench-dev corpus run: schema acceptance, instance accuracy per subset, and the
 /// P6 (mask time) and P7 (compile time) figures, each printed as one JSON line.
 struct MaskBench {
-  var dataDirectory: URL
+  /// The maskbench-dev folder (`--corpus DIR`); the corpus run needs it, the suite run does not.
+  var corpusDirectory: URL?
   var limit: Int?
   var p6Schemas = 100
   var vocabularySize = 151_936
@@ -23,13 +25,10 @@ struct MaskBench {
   static let subsets = ["Github_easy", "Github_trivial", "Glaiveai2K", "Snowplow", "Handwritten", "Synthesized"]
 
   init(arguments: [String]) {
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-      .deletingLastPathComponent()
-    dataDirectory = root.deletingLastPathComponent().appendingPathComponent("shared/data/maskbench-dev")
     var args = arguments.dropFirst()[...]
     while let a = args.popFirst() {
       switch a {
-      case "--data": if let v = args.popFirst() { dataDirectory = URL(fileURLWithPath: v) }
+      case "--corpus": corpusDirectory = args.popFirst().map { URL(fileURLWithPath: $0) }
       case "--limit": limit = args.popFirst().flatMap { Int($0) }
       case "--p6-schemas": p6Schemas = args.popFirst().flatMap { Int($0) } ?? p6Schemas
       case "--vocabulary-size": vocabularySize = args.popFirst().flatMap { Int($0) } ?? vocabularySize
@@ -41,7 +40,11 @@ struct MaskBench {
       case "--strict": options.acceptsUnknownKeywords = false
       case "--closed-objects": options.closesObjectsByDefault = true
       default:
-        print("usage: maskbench [--test-suite DIR] [--gguf-vocabulary FILE] [--data DIR] [--limit N] [--p6-schemas N] [--vocabulary-size N] [--verbose] [--fuzz N] [--strict] [--closed-objects]")
+        print(
+          """
+          usage: maskbench (--corpus DIR | --test-suite DIR) [--gguf-vocabulary FILE] [--limit N] [--p6-schemas N] \
+          [--vocabulary-size N] [--verbose] [--fuzz N] [--strict] [--closed-objects]
+          """)
         exit(2)
       }
     }
@@ -69,16 +72,19 @@ struct MaskBench {
   func run() {
     if let suiteDirectory {
       // Single bytes and a few JSON pieces are enough to walk the suite's small values.
-      let tokens = (0..<256).map { [UInt8($0)] } + ["{\"", "\":", "\",\"", "\"}", "true", "null"].map { Array($0.utf8) }
+      let tokens =
+        (0..<256).map { [UInt8($0)] } + ["{\"", "\":", "\",\"", "\"}", "true", "null"].map { Array($0.utf8) }
       let vocabulary = Vocabulary(tokens: tokens, endOfSequenceTokens: [])
       for draft in ["draft2020-12", "draft7"] {
         TestSuiteRun(directory: suiteDirectory, draft: draft, vocabulary: vocabulary, verbose: verbose).run()
       }
       return
     }
-    guard let names = try? FileManager.default.contentsOfDirectory(atPath: dataDirectory.path) else {
-      print("maskbench: no corpus at \(dataDirectory.path)")
-      exit(1)
+    guard let corpusDirectory else {
+      Self.fail("pass --corpus DIR, the maskbench-dev folder (or --test-suite DIR, the JSON-Schema-Test-Suite)")
+    }
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: corpusDirectory.path) else {
+      Self.fail("no corpus at \(corpusDirectory.path) (--corpus DIR names the maskbench-dev folder)")
     }
     var files = names.filter { $0.hasSuffix(".json") }.sorted()
     if let limit, limit < files.count {
@@ -88,19 +94,22 @@ struct MaskBench {
     var cases: [LoadedCase] = []
     var texts: [[UInt8]] = []
     for name in files {
-      guard let data = FileManager.default.contents(atPath: dataDirectory.appendingPathComponent(name).path),
+      guard let data = FileManager.default.contents(atPath: corpusDirectory.appendingPathComponent(name).path),
         let testCase = try? SchemaTestCase(fileContents: data)
       else { continue }
       let subset = String(name.prefix { $0 != "-" })
       cases.append(LoadedCase(name: name, subset: subset, testCase: testCase))
       for i in testCase.instances where i.isValid { texts.append(Array(i.data.compactText.utf8)) }
     }
-    let (vocabulary, vocabularySeconds) = measure { SyntheticVocabulary.build(size: vocabularySize, corpusTexts: texts) }
-    print(jsonLine([
-      ("figure", "vocabulary"), ("source", "synthetic"), ("tokens", vocabulary.count),
-      ("trieNodes", vocabulary.trieNodeCount), ("nonPlainTrieNodes", vocabulary.nonPlainTrieNodeCount),
-      ("buildSeconds", vocabularySeconds),
-    ]))
+    let (vocabulary, vocabularySeconds) = measure {
+      SyntheticVocabulary.build(size: vocabularySize, corpusTexts: texts)
+    }
+    print(
+      jsonLine([
+        ("figure", "vocabulary"), ("source", "synthetic"), ("tokens", vocabulary.count),
+        ("trieNodes", vocabulary.trieNodeCount), ("nonPlainTrieNodes", vocabulary.nonPlainTrieNodeCount),
+        ("buildSeconds", vocabularySeconds),
+      ]))
 
     var tallies: [String: SubsetTally] = [:]
     var compileMs = Samples()
@@ -128,7 +137,9 @@ struct MaskBench {
           } else {
             if o.isValid { tally.overConstrained += 1 } else { tally.underConstrained += 1 }
             if verbose {
-              print("MISMATCH \(c.name) valid=\(o.isValid) bytes=\(o.acceptedByBytes) tokens=\(o.acceptedByTokens) \(String(instance.data.compactText.prefix(300)))")
+              print(
+                "MISMATCH \(c.name) valid=\(o.isValid) bytes=\(o.acceptedByBytes) tokens=\(o.acceptedByTokens) \(String(instance.data.compactText.prefix(300)))"
+              )
             }
           }
         }
@@ -137,7 +148,8 @@ struct MaskBench {
         if let keyword = error.unsupportedKeyword {
           tally.unsupported[keyword, default: 0] += 1
         } else {
-          tally.otherErrors[String(describing: error).prefix { $0 != ":" && $0 != "'" }.trimmingCharacters(in: .whitespaces), default: 0] += 1
+          let kind = String(describing: error).prefix { $0 != ":" && $0 != "'" }.trimmingCharacters(in: .whitespaces)
+          tally.otherErrors[kind, default: 0] += 1
         }
         if verbose { print("REJECTED \(c.name): \(error)") }
       } catch {
@@ -148,20 +160,22 @@ struct MaskBench {
     for subset in Self.subsets {
       guard let t = tallies[subset] else { continue }
       let unsupported = t.unsupported.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
-      print(jsonLine([
-        ("figure", "maskbench"), ("subset", subset), ("schemas", t.schemas), ("accepted", t.accepted),
-        ("acceptedShare", Double(t.accepted) / Double(max(t.schemas, 1))), ("acceptedStrict", t.acceptedStrict),
-        ("instances", t.instances), ("correct", t.correct),
-        ("instanceAccuracy", t.instances == 0 ? Double.nan : Double(t.correct) / Double(t.instances)),
-        ("overConstrained", t.overConstrained), ("underConstrained", t.underConstrained),
-        ("unsupported", unsupported.map { ($0.key, $0.value) }),
-        ("otherErrors", t.otherErrors.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }),
-      ]))
+      print(
+        jsonLine([
+          ("figure", "maskbench"), ("subset", subset), ("schemas", t.schemas), ("accepted", t.accepted),
+          ("acceptedShare", Double(t.accepted) / Double(max(t.schemas, 1))), ("acceptedStrict", t.acceptedStrict),
+          ("instances", t.instances), ("correct", t.correct),
+          ("instanceAccuracy", t.instances == 0 ? Double.nan : Double(t.correct) / Double(t.instances)),
+          ("overConstrained", t.overConstrained), ("underConstrained", t.underConstrained),
+          ("unsupported", unsupported.map { ($0.key, $0.value) }),
+          ("otherErrors", t.otherErrors.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }),
+        ]))
     }
-    print(jsonLine([
-      ("figure", "P7"), ("schemas", compileMs.count), ("median_ms", compileMs.percentile(50)),
-      ("p99_ms", compileMs.percentile(99)), ("max_ms", compileMs.max), ("target_median_ms", 5.0),
-    ]))
+    print(
+      jsonLine([
+        ("figure", "P7"), ("schemas", compileMs.count), ("median_ms", compileMs.percentile(50)),
+        ("p99_ms", compileMs.percentile(99)), ("max_ms", compileMs.max), ("target_median_ms", 5.0),
+      ]))
     if fuzzRuns > 0 {
       // A smaller vocabulary (single bytes and the most frequent pieces) keeps this fast.
       let small = Vocabulary(
@@ -172,11 +186,12 @@ struct MaskBench {
     if let ggufPath {
       do {
         let (real, seconds) = try measure { try GGUFVocabulary.load(path: ggufPath) }
-        print(jsonLine([
-          ("figure", "vocabulary"), ("source", ggufPath), ("tokens", real.count), ("trieNodes", real.trieNodeCount),
-          ("nonPlainTrieNodes", real.nonPlainTrieNodeCount),
-          ("buildSeconds", seconds),
-        ]))
+        print(
+          jsonLine([
+            ("figure", "vocabulary"), ("source", ggufPath), ("tokens", real.count), ("trieNodes", real.trieNodeCount),
+            ("nonPlainTrieNodes", real.nonPlainTrieNodeCount),
+            ("buildSeconds", seconds),
+          ]))
         runP6(compiled, vocabulary: real)
       } catch {
         print("maskbench: \(error)")
@@ -186,7 +201,7 @@ struct MaskBench {
     }
   }
 
-  /// Mask time per generated token: for a sample of accepted schemas, a fresh constraint
+  /// Mask time per generated token: for a sample of accepted schemas, a fresh matcher
   /// follows one valid instance token by token and computes the mask before each token.
   private func runP6(_ compiled: [(LoadedCase, SchemaDocument)], vocabulary: Vocabulary) {
     var cached = Samples()
@@ -198,7 +213,8 @@ struct MaskBench {
     let candidates = compiled.filter { $0.0.testCase.instances.contains { $0.isValid } }
     guard !candidates.isEmpty else { return }
     let stride = max(1, candidates.count / max(p6Schemas, 1))
-    for (c, document) in Swift.stride(from: 0, to: candidates.count, by: stride).prefix(p6Schemas).map({ candidates[$0] }) {
+    let sample = Swift.stride(from: 0, to: candidates.count, by: stride).prefix(p6Schemas).map { candidates[$0] }
+    for (c, document) in sample {
       guard let automaton = try? ConstraintAutomaton(document),
         let instance = c.testCase.instances.first(where: \.isValid),
         let text = CanonicalSerializer(document: document).serializations(of: instance.data).first(where: {
@@ -206,21 +222,23 @@ struct MaskBench {
         }),
         let tokens = vocabulary.greedyTokenize(text)
       else { continue }
-      let constraint = TokenConstraint(automaton: automaton, vocabulary: vocabulary)
+      let matcher = TokenMatcher(automaton: automaton, vocabulary: vocabulary)
       // A second automaton answers the brute-force checks, so they warm no cache the
       // timed one uses.
-      guard let checker = (try? ConstraintAutomaton(document)).map({ TokenConstraint(automaton: $0, vocabulary: vocabulary) })
-      else { continue }
+      guard let checkerAutomaton = try? ConstraintAutomaton(document) else { continue }
+      let checker = TokenMatcher(automaton: checkerAutomaton, vocabulary: vocabulary)
       for token in tokens + vocabulary.endOfSequenceTokens {
         // As deployed: the per-state cache, cold automaton states included.
-        let (mask, seconds) = measure { constraint.allowedTokens() }
+        let (mask, seconds) = measure { matcher.allowedTokens() }
         // The full computation for the same state, without the mask cache.
-        let (_, walkSeconds) = measure { constraint.allowedTokens(cached: false) }
+        let (_, walkSeconds) = measure { matcher.allowedTokens(cached: false) }
         cached.append(seconds * 1e6)
         uncached.append(walkSeconds * 1e6)
         if verbose, seconds > 0.001 {
-          print(automaton.debugDescription(of: constraint.state).replacingOccurrences(of: "GuidedDecoding.", with: ""))
-          print("SLOW \(c.name) \(Int(seconds * 1e6))us states=\(automaton.stateCount) at=\(String(decoding: text.prefix(60), as: UTF8.self))")
+          print(automaton.debugDescription(of: matcher.state).replacingOccurrences(of: "GuidedDecoding.", with: ""))
+          print(
+            "SLOW \(c.name) \(Int(seconds * 1e6))us states=\(automaton.stateCount) at=\(String(decoding: text.prefix(60), as: UTF8.self))"
+          )
         }
         steps += 1
         if !mask.contains(token) { inconsistent += 1 }
@@ -232,16 +250,23 @@ struct MaskBench {
             if verbose { print("MASK MISMATCH \(c.name) token \(id) \(vocabulary.tokens[id])") }
           }
         }
-        try? constraint.accept(token: token)
+        try? matcher.accept(token: token)
         try? checker.accept(token: token)
       }
     }
-    print(jsonLine([
-      ("figure", "P6"), ("vocabulary", vocabulary.count), ("steps", steps), ("median_us", cached.percentile(50)),
-      ("p99_us", cached.percentile(99)), ("max_us", cached.max), ("uncached_median_us", uncached.percentile(50)),
-      ("uncached_p99_us", uncached.percentile(99)),
-      ("maskMissingNextToken", inconsistent), ("masksCheckedAgainstBruteForce", bruteForceChecks),
-      ("bruteForceMismatches", bruteForceMismatches), ("target_median_us", 100.0), ("target_p99_us", 1000.0),
-    ]))
+    print(
+      jsonLine([
+        ("figure", "P6"), ("vocabulary", vocabulary.count), ("steps", steps), ("median_us", cached.percentile(50)),
+        ("p99_us", cached.percentile(99)), ("max_us", cached.max), ("uncached_median_us", uncached.percentile(50)),
+        ("uncached_p99_us", uncached.percentile(99)),
+        ("maskMissingNextToken", inconsistent), ("masksCheckedAgainstBruteForce", bruteForceChecks),
+        ("bruteForceMismatches", bruteForceMismatches), ("target_median_us", 100.0), ("target_p99_us", 1000.0),
+      ]))
+  }
+
+  /// Reports a missing or unreadable input on stderr (stdout carries the JSON lines) and exits.
+  static func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("maskbench: \(message)\n".utf8))
+    exit(1)
   }
 }

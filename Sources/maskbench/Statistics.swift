@@ -1,3 +1,5 @@
+import Foundation
+
 /// Percentiles of timing samples.
 struct Samples {
   private(set) var values: [Double] = []
@@ -44,5 +46,3 @@ func jsonLine(_ pairs: [(String, Any)]) -> String {
   }
   return "{" + pairs.map { "\(encode($0.0)):\(encode($0.1))" }.joined(separator: ",") + "}"
 }
-
-import Foundation

@@ -1,5 +1,6 @@
 import Foundation
 import GuidedDecoding
+import SchemaCorpus
 
 /// The official JSON-Schema-Test-Suite, keyword file by keyword file: each group's schema
 /// compiles or is refused, and each test of an accepted schema must be classified right.
@@ -36,12 +37,15 @@ struct TestSuiteRun {
           let document = try JSONSchemaParser().parse(testCase.schema)
           let automaton = try ConstraintAutomaton(document)
           accepted += 1
-          for (o, instance) in zip(testCase.evaluate(document: document, automaton: automaton, vocabulary: vocabulary), testCase.instances) {
+          let outcomes = testCase.evaluate(document: document, automaton: automaton, vocabulary: vocabulary)
+          for (o, instance) in zip(outcomes, testCase.instances) {
             tests += 1
             if o.isCorrect {
               correct += 1
             } else if verbose {
-              print("SUITE MISMATCH \(name) valid=\(o.isValid) \(testCase.schema.compactText.prefix(200)) :: \(instance.data.compactText.prefix(120))")
+              print(
+                "SUITE MISMATCH \(name) valid=\(o.isValid) \(testCase.schema.compactText.prefix(200)) :: \(instance.data.compactText.prefix(120))"
+              )
             }
           }
         } catch let error as SchemaError {
@@ -54,15 +58,17 @@ struct TestSuiteRun {
       totals.accepted += accepted
       totals.tests += tests
       totals.correct += correct
-      print(jsonLine([
-        ("figure", "test-suite"), ("draft", draft), ("file", name), ("groups", groups.count), ("accepted", accepted),
-        ("tests", tests), ("correct", correct),
-        ("refused", refusals.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }),
-      ]))
+      print(
+        jsonLine([
+          ("figure", "test-suite"), ("draft", draft), ("file", name), ("groups", groups.count), ("accepted", accepted),
+          ("tests", tests), ("correct", correct),
+          ("refused", refusals.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }),
+        ]))
     }
-    print(jsonLine([
-      ("figure", "test-suite-total"), ("draft", draft), ("groups", totals.groups), ("accepted", totals.accepted),
-      ("tests", totals.tests), ("correct", totals.correct),
-    ]))
+    print(
+      jsonLine([
+        ("figure", "test-suite-total"), ("draft", draft), ("groups", totals.groups), ("accepted", totals.accepted),
+        ("tests", totals.tests), ("correct", totals.correct),
+      ]))
   }
 }

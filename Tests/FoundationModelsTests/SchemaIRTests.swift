@@ -45,7 +45,7 @@ import Testing
   }
 
   @Test func unprintableRegexesAreKeptAsUnsupported() {
-    let node = SchemaNode.string(StringSchema()).applying([.unsupportedPattern("custom")])
+    let node = GenerationSchemaNode.string(StringSchema()).applying([.unsupportedPattern("custom")])
     #expect(node == .string(StringSchema(unsupportedPatterns: ["custom"])))
     let schema = GenerationSchema(
       root: .object(ObjectSchema(name: "O", properties: [PropertySchema(name: "p", schema: node, isOptional: false)])))
@@ -54,7 +54,8 @@ import Testing
   }
 
   @Test func boundsNarrow() {
-    let node = SchemaNode.integer(NumberSchema()).applying([.minimum(1), .minimum(3), .maximum(9), .maximum(5)])
+    let node = GenerationSchemaNode.integer(NumberSchema())
+      .applying([.minimum(1), .minimum(3), .maximum(9), .maximum(5)])
     #expect(node == .integer(NumberSchema(minimum: 3, maximum: 5)))
   }
 

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import GuidedDecoding
 
 /// Generates with random choices among the allowed tokens, then closes: every output must
@@ -28,26 +29,26 @@ import Testing
     let document = try JSONSchemaParser().parse(schema)
     let automaton = try ConstraintAutomaton(document)
     let vocabulary = smallVocabulary()
-    let constraint = TokenConstraint(automaton: automaton, vocabulary: vocabulary)
+    let matcher = TokenMatcher(automaton: automaton, vocabulary: vocabulary)
     var random = Random(state: 0x9E37_79B9_7F4A_7C15)
     for _ in 0..<40 {
-      constraint.reset()
+      matcher.reset()
       var output: [UInt8] = []
       let budget = 1 + random.next(below: 30)
       for _ in 0..<budget {
-        let allowed = constraint.allowedTokens().allowedTokens.filter { !vocabulary.endOfSequenceTokens.contains($0) }
+        let allowed = matcher.allowedTokens().allowedTokens.filter { !vocabulary.endOfSequenceTokens.contains($0) }
         if allowed.isEmpty {
-          #expect(constraint.isComplete, "dead end after \(String(decoding: output, as: UTF8.self))")
+          #expect(matcher.isComplete, "dead end after \(String(decoding: output, as: UTF8.self))")
           break
         }
         let token = allowed[random.next(below: allowed.count)]
-        try constraint.accept(token: token)
+        try matcher.accept(token: token)
         output += vocabulary.tokens[token]
       }
-      let closing = try #require(constraint.closingBytes())
-      try constraint.accept(bytes: closing)
+      let closing = try #require(matcher.closingBytes())
+      try matcher.accept(bytes: closing)
       output += closing
-      #expect(constraint.isComplete)
+      #expect(matcher.isComplete)
       let text = String(decoding: output, as: UTF8.self)
       let value = try JSONValue(parsing: output)
       #expect(try SchemaValidator(definitions: document.definitions).validate(value, against: document.root), "\(text)")

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import GuidedDecoding
 
 /// Compiles JSON Schema text (tests only: traps on a schema error).
@@ -35,10 +36,10 @@ func smallVocabulary() -> Vocabulary {
   return Vocabulary(tokens: tokens, endOfSequenceTokens: [tokens.count - 1])
 }
 
-/// The corpus folder, found from this file's path; nil where the data is absent.
-let maskbenchDirectory: URL? = {
-  let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent()
-  let dir = root.deletingLastPathComponent().appendingPathComponent("shared/data/maskbench-dev")
-  return FileManager.default.fileExists(atPath: dir.path) ? dir : nil
-}()
+/// The maskbench-dev corpus folder that `FM_MASKBENCH_CORPUS` names; nil when it is unset.
+///
+/// The corpus is not copied into the repository: its README keeps it out of the package
+/// (evaluation data only), and many of its schemas come from third-party sources.
+let maskbenchDirectory = ProcessInfo.processInfo.environment["FM_MASKBENCH_CORPUS"].map {
+  URL(fileURLWithPath: $0)
+}

@@ -2,7 +2,7 @@ import Testing
 
 @testable import GuidedDecoding
 
-/// `TokenConstraint.extensions(of:)` and `acceptExtension(of:by:)`: the longer tokens a model
+/// `TokenMatcher.extensions(of:)` and `acceptExtension(of:by:)`: the longer tokens a model
 /// may write in place of the last forced token (boundary healing).
 @Suite struct TokenExtensionTests {
   /// The small test vocabulary with Qwen-like tokens that join a key's end to its value's start.
@@ -21,7 +21,7 @@ import Testing
 
   /// The brute-force answer: every text token longer than `token` that starts with its bytes
   /// and whose remaining bytes the automaton accepts from the current state.
-  func expectedExtensions(of token: Int, _ c: TokenConstraint) -> [Int] {
+  func expectedExtensions(of token: Int, _ c: TokenMatcher) -> [Int] {
     let prefix = vocabulary.tokens[token]
     return vocabulary.tokens.indices.filter { other in
       let bytes = vocabulary.tokens[other]
@@ -35,7 +35,7 @@ import Testing
   ])
   func extensionsEqualBruteForceAlongAValidOutput(schema: String) throws {
     let a = try automaton(schema)
-    let c = TokenConstraint(automaton: a, vocabulary: vocabulary)
+    let c = TokenMatcher(automaton: a, vocabulary: vocabulary)
     let text = try #require(a.closingBytes(from: a.initialState))
     var checked = 0
     // One byte at a time (single bytes are tokens 0...255), so most steps have extensions.
@@ -51,7 +51,7 @@ import Testing
   }
 
   @Test func arrayOpeningExtendsIntoItsFirstElementOrItsEnd() throws {
-    let c = TokenConstraint(automaton: try automaton(Self.tags), vocabulary: vocabulary)
+    let c = TokenMatcher(automaton: try automaton(Self.tags), vocabulary: vocabulary)
     try c.accept(bytes: Array("{\"tags".utf8))
     try c.accept(token: id("\":["))
     // `":["` opens the first string and `":[]` ends an empty array; `":[{"` would be an object.
@@ -60,8 +60,8 @@ import Testing
 
   @Test func acceptingAnExtensionEqualsAcceptingItInstead() throws {
     let a = try automaton(Self.tags)
-    let healed = TokenConstraint(automaton: a, vocabulary: vocabulary)
-    let direct = TokenConstraint(automaton: a, vocabulary: vocabulary)
+    let healed = TokenMatcher(automaton: a, vocabulary: vocabulary)
+    let direct = TokenMatcher(automaton: a, vocabulary: vocabulary)
     for c in [healed, direct] { try c.accept(bytes: Array("{\"tags".utf8)) }
     try healed.accept(token: id("\":["))
     try healed.acceptExtension(of: id("\":["), by: id("\":[\""))
@@ -70,7 +70,7 @@ import Testing
   }
 
   @Test func aTokenThatDoesNotExtendIsRefusedAndChangesNothing() throws {
-    let c = TokenConstraint(automaton: try automaton(Self.tags), vocabulary: vocabulary)
+    let c = TokenMatcher(automaton: try automaton(Self.tags), vocabulary: vocabulary)
     try c.accept(bytes: Array("{\"tags".utf8))
     try c.accept(token: id("\":["))
     let before = c.state

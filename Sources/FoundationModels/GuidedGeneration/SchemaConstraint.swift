@@ -2,30 +2,30 @@ import GuidedDecoding
 import InferenceEngine
 
 /// Constrains a generation to JSON of a schema: the engine's `TokenConstraint` over guided
-/// decoding's token-level automaton.
+/// decoding's `TokenMatcher`.
 ///
 /// Forced text (the next key, a closing brace) is tokenized with the model's own tokenizer, as
 /// the model would have written it, and emitted without sampling; its last token may give way
 /// to a longer one the model prefers (`extensions(of:)`).
 final class SchemaConstraint: InferenceEngine.TokenConstraint, @unchecked Sendable {
   // Used by one generation on the engine's work queue only.
-  private let constraint: GuidedDecoding.TokenConstraint
+  private let matcher: TokenMatcher
   private let model: any TokenModel
   private let endOfSequenceCount: Int
 
   init(document: SchemaDocument, model: any TokenModel) throws {
     let vocabulary = GuidedVocabularyCache.vocabulary(for: model)
-    constraint = GuidedDecoding.TokenConstraint(automaton: try ConstraintAutomaton(document), vocabulary: vocabulary)
+    matcher = TokenMatcher(automaton: try ConstraintAutomaton(document), vocabulary: vocabulary)
     self.model = model
     endOfSequenceCount = vocabulary.endOfSequenceTokens.count
   }
 
   func forcedTokens() -> [Token] {
-    tokens(for: constraint.forcedBytes())
+    tokens(for: matcher.forcedBytes())
   }
 
   func mask(_ logits: UnsafeMutableBufferPointer<Float>) {
-    let allowed = constraint.allowedTokens()
+    let allowed = matcher.allowedTokens()
     for (wordIndex, word) in allowed.words.enumerated() where word != ~0 {
       let base = wordIndex * 64
       for bit in 0..<64 where word & (1 << UInt64(bit)) == 0 {
@@ -37,38 +37,38 @@ final class SchemaConstraint: InferenceEngine.TokenConstraint, @unchecked Sendab
   }
 
   func accept(_ token: Token) throws {
-    try constraint.accept(token: Int(token))
+    try matcher.accept(token: Int(token))
   }
 
   func allowedTokens(limit: Int) -> [Token]? {
-    let allowed = constraint.allowedTokens()
+    let allowed = matcher.allowedTokens()
     guard allowed.allowedCount <= limit else { return nil }
     return allowed.allowedTokens.map { Token($0) }
   }
 
-  func snapshot() -> (any Sendable)? { constraint.snapshot() }
+  func snapshot() -> (any Sendable)? { matcher.snapshot() }
 
   func restore(_ snapshot: any Sendable) {
-    if let snapshot = snapshot as? GuidedDecoding.TokenConstraint.Snapshot { constraint.restore(snapshot) }
+    if let snapshot = snapshot as? TokenMatcher.Snapshot { matcher.restore(snapshot) }
   }
 
   func extensions(of token: Token) -> [Token] {
-    constraint.extensions(of: Int(token)).map { Token($0) }
+    matcher.extensions(of: Int(token)).map { Token($0) }
   }
 
   func acceptExtension(of token: Token, by longer: Token) throws {
-    try constraint.acceptExtension(of: Int(token), by: Int(longer))
+    try matcher.acceptExtension(of: Int(token), by: Int(longer))
   }
 
-  var isComplete: Bool { constraint.isComplete }
+  var isComplete: Bool { matcher.isComplete }
 
   /// Complete, and nothing but the end of the output may follow.
   var mustEnd: Bool {
-    constraint.hasEnded || (constraint.isComplete && constraint.allowedTokens().allowedCount == endOfSequenceCount)
+    matcher.hasEnded || (matcher.isComplete && matcher.allowedTokens().allowedCount == endOfSequenceCount)
   }
 
   func tokensToClose() -> [Token] {
-    tokens(for: constraint.closingBytes() ?? [])
+    tokens(for: matcher.closingBytes() ?? [])
   }
 
   /// The model's tokenization of forced or closing bytes.
@@ -79,6 +79,6 @@ final class SchemaConstraint: InferenceEngine.TokenConstraint, @unchecked Sendab
       // The tokenizer may normalise text; only a faithful tokenization can be forced.
       if tokens.flatMap({ model.piece(of: $0) }) == bytes { return tokens }
     }
-    return constraint.vocabulary.greedyTokenize(bytes).map { $0.map { Token($0) } } ?? []
+    return matcher.vocabulary.greedyTokenize(bytes).map { $0.map { Token($0) } } ?? []
   }
 }

@@ -15,7 +15,7 @@ extension SchemaDocument {
     self.init(root: try Self.node(schema.root), definitions: definitions)
   }
 
-  private static func node(_ node: SchemaNode) throws -> GuidedDecoding.SchemaNode {
+  private static func node(_ node: GenerationSchemaNode) throws -> GuidedDecoding.SchemaNode {
     switch node {
     case .object(let object):
       let properties = try object.properties.map { property in

@@ -18,7 +18,7 @@
 //   `{"type":"function","function":{"name":…,"description":…,"parameters":<schema>}}`, the form
 //   Qwen's template lists, one per line, inside `<tools></tools>` in the system message. Only
 //   tools whose `includesSchemaInInstructions` is true go there.
-// - `GenerationSchema.root` / `definitions` (`SchemaNode`): what guided decoding compiles.
+// - `GenerationSchema.root` / `definitions` (`GenerationSchemaNode`): what guided decoding compiles.
 //   Alternatively hand `GenerationSchema.jsonString` to GuidedDecoding's JSON Schema parser:
 //   properties appear in declaration order in the text, and the Apple-only keyword `x-order`
 //   must be accepted as an annotation there. Regex patterns are in `Regex._literalPattern`'s

@@ -3,7 +3,7 @@
 ///
 /// Matches FoundationModels `GenerationGuide`. Guides are enforced while decoding, never
 /// checked afterwards. Internally a guide is a list of ``GuideKind``s, which
-/// `SchemaNode.applying(_:)` folds into the schema.
+/// `GenerationSchemaNode.applying(_:)` folds into the schema.
 public struct GenerationGuide<Value>: Sendable {
   /// What this guide requires, in the order given.
   let kinds: [GuideKind]

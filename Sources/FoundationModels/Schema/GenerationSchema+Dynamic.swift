@@ -34,7 +34,7 @@ extension GenerationSchema {
   }
 }
 
-/// Turns ``DynamicGenerationSchema`` values into ``SchemaNode``s, hoisting named schemas.
+/// Turns ``DynamicGenerationSchema`` values into ``GenerationSchemaNode``s, hoisting named schemas.
 struct DynamicSchemaResolver {
   var definitions = SchemaDefinitions()
   /// Names that references may use: the root's and every hoisted schema's.
@@ -42,7 +42,7 @@ struct DynamicSchemaResolver {
 
   /// Adds a named schema to the definitions; returns a reference to it.
   @discardableResult
-  mutating func hoist(_ schema: DynamicGenerationSchema, enclosing: String?) throws -> SchemaNode {
+  mutating func hoist(_ schema: DynamicGenerationSchema, enclosing: String?) throws -> GenerationSchemaNode {
     guard let name = schema.name else {
       return try node(for: schema, enclosing: enclosing, isRoot: false)
     }
@@ -67,7 +67,7 @@ struct DynamicSchemaResolver {
   /// schema itself in place.
   mutating func node(
     for schema: DynamicGenerationSchema, enclosing: String?, isRoot: Bool
-  ) throws -> SchemaNode {
+  ) throws -> GenerationSchemaNode {
     if !isRoot, schema.name != nil {
       return try hoist(schema, enclosing: enclosing)
     }

@@ -3,11 +3,11 @@
 ///
 /// Matches FoundationModels `GenerationSchema`. The `@Generable` macro writes one for each type;
 /// ``DynamicGenerationSchema`` builds them at run time. Its `Codable` form is Apple's JSON Schema
-/// dialect (see `GenerationSchema+Codable.swift`). Internally it is a ``SchemaNode`` tree
+/// dialect (see `GenerationSchema+Codable.swift`). Internally it is a ``GenerationSchemaNode`` tree
 /// (`root`) and the named types it refers to (`definitions`).
 public struct GenerationSchema: Sendable, CustomDebugStringConvertible {
   /// The schema of the generated value.
-  var root: SchemaNode
+  var root: GenerationSchemaNode
 
   /// Named types the root refers to with `.reference(name)`.
   var definitions: SchemaDefinitions
@@ -16,7 +16,7 @@ public struct GenerationSchema: Sendable, CustomDebugStringConvertible {
   /// both the constraint and the prompt text.
   var plainJSONSchema: PlainJSONSchema?
 
-  init(root: SchemaNode, definitions: SchemaDefinitions = SchemaDefinitions()) {
+  init(root: GenerationSchemaNode, definitions: SchemaDefinitions = SchemaDefinitions()) {
     self.root = root
     self.definitions = definitions
   }

@@ -33,7 +33,7 @@ enum SchemaComposer {
   /// When the result refers back to its own name, the root is added to the definitions too so
   /// that every reference resolves.
   static func schema(
-    named typeName: String, build: () -> (root: SchemaNode, definitions: SchemaDefinitions)
+    named typeName: String, build: () -> (root: GenerationSchemaNode, definitions: SchemaDefinitions)
   ) -> GenerationSchema {
     let built = $typesInProgress.withValue(typesInProgress.union([typeName])) { build() }
     let root = built.root
@@ -50,6 +50,6 @@ enum SchemaComposer {
 
 /// A node and the named definitions it refers to.
 struct SchemaFragment: Sendable {
-  var node: SchemaNode
+  var node: GenerationSchemaNode
   var definitions: SchemaDefinitions
 }

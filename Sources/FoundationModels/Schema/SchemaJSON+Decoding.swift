@@ -5,7 +5,7 @@ extension SchemaJSON {
   }
 
   /// Reads a root schema and its `$defs`.
-  static func decode(_ json: GeneratedContent) throws -> (SchemaNode, SchemaDefinitions) {
+  static func decode(_ json: GeneratedContent) throws -> (GenerationSchemaNode, SchemaDefinitions) {
     var definitions = SchemaDefinitions()
     if let defs = try member("$defs", of: json)?.orderedProperties {
       for (name, node) in defs {
@@ -60,7 +60,7 @@ extension SchemaJSON {
 
   /// Reads one node and the description written next to it.
   private static func decodeNode(_ json: GeneratedContent) throws -> (
-    node: SchemaNode, description: String?
+    node: GenerationSchemaNode, description: String?
   ) {
     let description = try string("description", of: json)
     let title = try string("title", of: json)
@@ -118,7 +118,7 @@ extension SchemaJSON {
 
   private static func decodeObject(
     _ json: GeneratedContent, title: String?, description: String?
-  ) throws -> SchemaNode {
+  ) throws -> GenerationSchemaNode {
     let name = try required(title, "title", in: "object")
     let properties = try required(try member("properties", of: json), "properties", in: "object")
     let order = try required(try strings("x-order", of: json), "x-order", in: "object")
@@ -137,9 +137,9 @@ extension SchemaJSON {
   }
 }
 
-extension SchemaNode {
+extension GenerationSchemaNode {
   /// The node without the description that a property wrote into it (anonymous nodes only).
-  fileprivate var withoutDescription: SchemaNode {
+  fileprivate var withoutDescription: GenerationSchemaNode {
     switch self {
     case .string(var string) where string.name == nil:
       string.description = nil

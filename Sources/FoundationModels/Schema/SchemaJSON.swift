@@ -20,7 +20,7 @@ enum SchemaJSON {
 
   // MARK: Encoding
 
-  static func content(root: SchemaNode, definitions: SchemaDefinitions) -> GeneratedContent {
+  static func content(root: GenerationSchemaNode, definitions: SchemaDefinitions) -> GeneratedContent {
     var builder = Builder()
     write(root, into: &builder)
     if !definitions.isEmpty {
@@ -34,7 +34,7 @@ enum SchemaJSON {
     return GeneratedContent(kind: builder.kind)
   }
 
-  private static func content(_ node: SchemaNode, description: String? = nil) -> GeneratedContent {
+  private static func content(_ node: GenerationSchemaNode, description: String? = nil) -> GeneratedContent {
     var builder = Builder()
     write(node, into: &builder)
     if let description { builder.set("description", value(description)) }
@@ -53,7 +53,7 @@ enum SchemaJSON {
     GeneratedContent(kind: .array(strings.map(value)))
   }
 
-  private static func write(_ node: SchemaNode, into builder: inout Builder) {
+  private static func write(_ node: GenerationSchemaNode, into builder: inout Builder) {
     switch node {
     case .object(let object):
       builder.set("type", value("object"))

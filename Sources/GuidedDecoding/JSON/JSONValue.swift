@@ -62,8 +62,8 @@ public indirect enum JSONValue: Sendable, Hashable {
 extension String {
   /// Equality of Unicode scalars, as JSON defines string equality. Swift's `==` uses
   /// canonical equivalence ("ä" precomposed equals "a" + combining diaeresis), which JSON
-  /// and JSON Schema do not.
-  func hasSameScalars(as other: String) -> Bool {
+  /// and JSON Schema do not. Package-wide, for `SchemaCorpus`'s `CanonicalSerializer`.
+  package func hasSameScalars(as other: String) -> Bool {
     unicodeScalars.elementsEqual(other.unicodeScalars)
   }
 }

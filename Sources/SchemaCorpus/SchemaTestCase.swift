@@ -1,4 +1,5 @@
 import Foundation
+import GuidedDecoding
 
 /// One schema with labelled instances (the JSONSchemaBench / maskbench file format:
 /// `{"description", "meta", "schema", "tests": [{"valid", "data"}]}`), and the model-free
@@ -51,7 +52,7 @@ public struct SchemaTestCase: Sendable {
     document: SchemaDocument, automaton: ConstraintAutomaton, vocabulary: Vocabulary
   ) -> [Outcome] {
     let serializer = CanonicalSerializer(document: document)
-    let tokens = TokenConstraint(automaton: automaton, vocabulary: vocabulary)
+    let matcher = TokenMatcher(automaton: automaton, vocabulary: vocabulary)
     return instances.map { instance in
       let spellings = serializer.serializations(of: instance.data)
       let byBytes = spellings.contains { text in
@@ -59,11 +60,11 @@ public struct SchemaTestCase: Sendable {
       }
       let byTokens = spellings.contains { text in
         guard let ids = vocabulary.greedyTokenize(text) else { return false }
-        tokens.reset()
+        matcher.reset()
         for id in ids {
-          guard (try? tokens.accept(token: id)) != nil else { return false }
+          guard (try? matcher.accept(token: id)) != nil else { return false }
         }
-        return tokens.isComplete
+        return matcher.isComplete
       }
       return Outcome(isValid: instance.isValid, acceptedByBytes: byBytes, acceptedByTokens: byTokens)
     }

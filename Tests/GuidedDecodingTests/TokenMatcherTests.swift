@@ -1,11 +1,12 @@
 import Testing
+
 @testable import GuidedDecoding
 
-@Suite struct TokenConstraintTests {
+@Suite struct TokenMatcherTests {
   let vocabulary = smallVocabulary()
 
   /// The mask must equal the brute-force answer: each token's bytes walked alone.
-  func expectMaskMatchesBruteForce(_ c: TokenConstraint, sourceLocation: SourceLocation = #_sourceLocation) {
+  func expectMaskMatchesBruteForce(_ c: TokenMatcher, sourceLocation: SourceLocation = #_sourceLocation) {
     let mask = c.allowedTokens()
     for id in 0..<vocabulary.count {
       let expected: Bool
@@ -25,7 +26,7 @@ import Testing
   ])
   func maskEqualsBruteForceAlongAValidOutput(schema: String) throws {
     let a = try automaton(schema)
-    let c = TokenConstraint(automaton: a, vocabulary: vocabulary)
+    let c = TokenMatcher(automaton: a, vocabulary: vocabulary)
     // Follow a completion, checking the mask at every step.
     let text = try #require(a.closingBytes(from: a.initialState))
     let tokens = try #require(vocabulary.greedyTokenize(text))
@@ -38,8 +39,10 @@ import Testing
   }
 
   @Test func tokensSpanningStructureBoundaries() throws {
-    let a = try automaton(#"{"type":"object","properties":{"name":{"type":"string"},"age":{"type":"integer"}},"required":["name","age"],"additionalProperties":false}"#)
-    let c = TokenConstraint(automaton: a, vocabulary: vocabulary)
+    let a = try automaton(
+      #"{"type":"object","properties":{"name":{"type":"string"},"age":{"type":"integer"}},"required":["name","age"],"additionalProperties":false}"#
+    )
+    let c = TokenMatcher(automaton: a, vocabulary: vocabulary)
     let id = { (s: String) in try #require(self.vocabulary.tokens.firstIndex(of: Array(s.utf8))) }
     try c.accept(token: id("{\""))
     try c.accept(token: id("name"))
@@ -64,7 +67,7 @@ import Testing
 
   @Test func multiByteCharactersSplitAcrossTokens() throws {
     let a = try automaton(#"{"type":"string","maxLength":1}"#)
-    let c = TokenConstraint(automaton: a, vocabulary: vocabulary)
+    let c = TokenMatcher(automaton: a, vocabulary: vocabulary)
     try c.accept(token: 34)  // "
     let lead = vocabulary.count - 3
     let rest = vocabulary.count - 2
@@ -78,7 +81,7 @@ import Testing
   }
 
   @Test func disallowedTokensAreRefusedAndStateKept() throws {
-    let c = TokenConstraint(automaton: try automaton(#"{"type":"integer"}"#), vocabulary: vocabulary)
+    let c = TokenMatcher(automaton: try automaton(#"{"type":"integer"}"#), vocabulary: vocabulary)
     #expect(throws: ConstraintError.self) { try c.accept(token: 34) }
     #expect(throws: ConstraintError.self) { try c.accept(token: vocabulary.endOfSequenceTokens[0]) }
     try c.accept(token: 49)  // "1"
@@ -89,7 +92,7 @@ import Testing
     var tokens = smallVocabulary().tokens
     tokens.append(Array("<|im_end|>".utf8))
     let v = Vocabulary(tokens: tokens, specialTokens: [tokens.count - 1], endOfSequenceTokens: [tokens.count - 2])
-    let c = TokenConstraint(automaton: try automaton(#"{"type":"string"}"#), vocabulary: v)
+    let c = TokenMatcher(automaton: try automaton(#"{"type":"string"}"#), vocabulary: v)
     try c.accept(token: 34)
     #expect(!c.allowedTokens().contains(tokens.count - 1))
   }

@@ -1,11 +1,13 @@
+import GuidedDecoding
+
 /// Writes a JSON value the way the constraint generates it for a schema: compact, declared
 /// properties first in declaration order, then any additional members in their original
 /// order, numbers and strings in canonical form.
 ///
 /// Where the schema leaves the layout open (`anyOf` branches that order keys differently)
 /// there can be several such spellings; `serializations` returns each (up to a limit).
-/// The FoundationModels layer can use it to render `GeneratedContent` in schema order; the
-/// corpus checks use it to turn labelled instances into the text our generator would emit.
+/// The corpus checks (maskbench, the corpus sample test) use it to turn labelled instances
+/// into the text our generator would emit.
 public struct CanonicalSerializer: Sendable {
   public let document: SchemaDocument
 
@@ -49,7 +51,9 @@ public struct CanonicalSerializer: Sendable {
       var result: [[UInt8]] = [[UInt8(ascii: "[")]]
       for (i, e) in elements.enumerated() {
         let schema = (i < spec.prefixItems.count ? spec.prefixItems[i] : spec.items) ?? .any
-        result = combine(result, spellings(e, schema, depth: depth + 1, limit: limit), separator: i > 0 ? [UInt8(ascii: ",")] : [], limit: limit)
+        result = combine(
+          result, spellings(e, schema, depth: depth + 1, limit: limit), separator: i > 0 ? [UInt8(ascii: ",")] : [],
+          limit: limit)
       }
       return result.map { $0 + [UInt8(ascii: "]")] }
     case (.object(let spec), .object(let members)):
@@ -65,7 +69,8 @@ public struct CanonicalSerializer: Sendable {
         var key: [UInt8] = i > 0 ? [UInt8(ascii: ",")] : []
         JSONValue.appendJSONString(member.key, to: &key)
         key.append(UInt8(ascii: ":"))
-        result = combine(result, spellings(member.value, schema, depth: depth + 1, limit: limit), separator: key, limit: limit)
+        result = combine(
+          result, spellings(member.value, schema, depth: depth + 1, limit: limit), separator: key, limit: limit)
       }
       return result.map { $0 + [UInt8(ascii: "}")] }
     default:

@@ -1,10 +1,11 @@
-/// The token-level constraint the decode loop uses: which tokens may come next, advancing
-/// by sampled tokens, forced text and closing text.
+/// Matches a generation token by token against a `ConstraintAutomaton`: which tokens of the
+/// vocabulary may come next (a `TokenMask`), advancing by sampled tokens, forced text and
+/// closing text. The decode loop's constraint (FoundationModels' `SchemaConstraint`) wraps one.
 ///
 /// One instance follows one generation. Masks are cached per automaton state, so repeated
 /// states (inside a long free string, say) cost a dictionary lookup.
 /// Not thread-safe.
-public final class TokenConstraint {
+public final class TokenMatcher {
   public let automaton: ConstraintAutomaton
   public let vocabulary: Vocabulary
   /// The automaton state after everything accepted so far.

@@ -22,7 +22,7 @@
 /// - Regexes whose source could not be recovered are kept in `StringSchema.unsupportedPatterns`
 ///   (and listed by `GenerationSchema.unsupportedPatterns`); the compiler must turn them into
 ///   `GenerationError.unsupportedGuide`, never ignore them.
-indirect enum SchemaNode: Sendable, Equatable {
+indirect enum GenerationSchemaNode: Sendable, Equatable {
   case object(ObjectSchema)
   case array(ArraySchema)
   case string(StringSchema)
@@ -83,13 +83,13 @@ struct ObjectSchema: Sendable, Equatable {
 struct PropertySchema: Sendable, Equatable {
   var name: String
   var description: String?
-  var schema: SchemaNode
+  var schema: GenerationSchemaNode
   var isOptional: Bool
 }
 
 /// An array of `items`.
 struct ArraySchema: Sendable, Equatable {
-  var items: SchemaNode
+  var items: GenerationSchemaNode
   var minimumCount: Int?
   var maximumCount: Int?
 }
@@ -118,7 +118,7 @@ struct NumberSchema: Sendable, Equatable {
 struct UnionSchema: Sendable, Equatable {
   var name: String?
   var description: String?
-  var choices: [SchemaNode]
+  var choices: [GenerationSchemaNode]
 }
 
 /// Named nodes, in the order they were first defined.
@@ -126,19 +126,19 @@ struct UnionSchema: Sendable, Equatable {
 /// Equality ignores order, because the JSON form (`$defs`) does not keep it.
 struct SchemaDefinitions: Sendable, Equatable {
   private(set) var names: [String] = []
-  private(set) var nodes: [String: SchemaNode] = [:]
+  private(set) var nodes: [String: GenerationSchemaNode] = [:]
 
-  subscript(name: String) -> SchemaNode? { nodes[name] }
+  subscript(name: String) -> GenerationSchemaNode? { nodes[name] }
 
   var isEmpty: Bool { names.isEmpty }
 
   /// The definitions in order.
-  var ordered: [(name: String, node: SchemaNode)] {
+  var ordered: [(name: String, node: GenerationSchemaNode)] {
     names.compactMap { name in nodes[name].map { (name, $0) } }
   }
 
   /// Adds a definition; an existing one with the same name is kept.
-  mutating func define(_ name: String, _ node: SchemaNode) {
+  mutating func define(_ name: String, _ node: GenerationSchemaNode) {
     guard nodes[name] == nil else { return }
     names.append(name)
     nodes[name] = node

@@ -1,14 +1,14 @@
-extension SchemaNode {
+extension GenerationSchemaNode {
   /// This node with the guides folded in.
   ///
   /// A guide that does not fit the node's type cannot be written through the typed public API
   /// (a `GenerationGuide<Int>` only reaches integer properties), so it is ignored here. Bounds
   /// narrow: two minimums keep the larger one.
-  func applying(_ guides: [GuideKind]) -> SchemaNode {
+  func applying(_ guides: [GuideKind]) -> GenerationSchemaNode {
     guides.reduce(self) { $0.applying($1) }
   }
 
-  private func applying(_ guide: GuideKind) -> SchemaNode {
+  private func applying(_ guide: GuideKind) -> GenerationSchemaNode {
     switch (self, guide) {
     case (.string(var string), .constant(let value)):
       string.constant = value
