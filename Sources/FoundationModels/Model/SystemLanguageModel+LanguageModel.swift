@@ -1,4 +1,5 @@
 import Foundation
+import Observation
 
 extension SystemLanguageModel: LanguageModel {
   /// Guided generation (constrained decoding of any schema). Tool calling, vision and reasoning
@@ -48,3 +49,7 @@ extension SystemLanguageModel: LanguageModel {
     }
   }
 }
+
+/// Matches FoundationModels' `SystemLanguageModel: Observable` (declared in the 27 interface
+/// for 26.0): its availability is the kind of state a view reads.
+extension SystemLanguageModel: Observable {}

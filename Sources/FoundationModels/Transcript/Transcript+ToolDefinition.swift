@@ -7,8 +7,10 @@ extension Transcript {
     public var name: String
     /// When and how to use the tool.
     public var description: String
-    /// The schema of the tool's arguments (not public in 26.x).
-    var parameters: GenerationSchema
+    /// The schema of the tool's arguments, for providers that describe tools to their API.
+    ///
+    /// Matches FoundationModels 27 `Transcript.ToolDefinition.parameters` (public since 27).
+    public var parameters: GenerationSchema
 
     /// Creates a tool definition.
     ///

@@ -18,9 +18,10 @@ public struct Transcript: Sendable, Equatable, RandomAccessCollection, CustomStr
     self.entries = Array(entries)
   }
 
-  /// Matches FoundationModels `Transcript.subscript(_:)`.
+  /// Matches FoundationModels `Transcript.subscript(_:)` (settable since 27).
   public subscript(index: Int) -> Entry {
-    entries[index]
+    get { entries[index] }
+    set { entries[index] = newValue }
   }
 
   /// Matches FoundationModels `Transcript.startIndex`.
@@ -34,5 +35,35 @@ public struct Transcript: Sendable, Equatable, RandomAccessCollection, CustomStr
   /// Matches FoundationModels `Transcript.description`.
   public var description: String {
     entries.map(\.description).joined(separator: "\n")
+  }
+}
+
+extension Transcript: MutableCollection, RangeReplaceableCollection {
+  public typealias SubSequence = Slice<Transcript>
+
+  /// An empty transcript.
+  ///
+  /// Matches FoundationModels 27 `Transcript.init()`.
+  public init() {
+    entries = []
+  }
+
+  /// Matches FoundationModels 27 `Transcript.replaceSubrange(_:with:)`.
+  public mutating func replaceSubrange<C: Collection>(_ subrange: Range<Int>, with newElements: consuming C)
+  where C.Element == Entry {
+    entries.replaceSubrange(subrange, with: newElements)
+  }
+
+  /// The conversation: every entry after the leading instructions entry. Writing it replaces
+  /// those entries and keeps the instructions — the way to trim or summarise a context.
+  ///
+  /// Matches FoundationModels 27 `Transcript.history`.
+  public var history: ArraySlice<Entry> {
+    get { entries[historyStart...] }
+    set { entries.replaceSubrange(historyStart..., with: newValue) }
+  }
+
+  private var historyStart: Int {
+    if case .instructions? = entries.first { 1 } else { 0 }
   }
 }
