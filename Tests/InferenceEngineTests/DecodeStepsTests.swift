@@ -36,6 +36,13 @@ private final class OpenList: TokenConstraint, @unchecked Sendable {
 
   func tokens(_ text: String) -> [Token] { model.tokenize(text, parseSpecial: false) }
 
+  func decodeSteps(prompt: [Token], constraint: (any TokenConstraint)? = nil, maximumTokens: Int? = nil) throws
+    -> DecodeSteps
+  {
+    let request = GenerationRequest(promptTokens: prompt, maximumTokens: maximumTokens, constraint: constraint)
+    return try DecodeSteps(request: request, model: model, contextLength: 64)
+  }
+
   /// The step after an evaluation whose outputs prefer `preferred`, one token per output.
   func next(_ steps: inout DecodeSteps, preferring preferred: [String], cancellation: CancellationFlag = .init())
     throws -> DecodeStep
@@ -54,9 +61,7 @@ private final class OpenList: TokenConstraint, @unchecked Sendable {
   /// ends the output is never evaluated.
   @Test func forcedTokensAreTakenTogetherAndEvaluatedInOneBatch() throws {
     let prompt = tokens("go")
-    var steps = try DecodeSteps(
-      request: GenerationRequest(promptTokens: prompt, constraint: Shaped(model: model, shape: "{\"a\":L}")),
-      model: model, contextLength: 64)
+    var steps = try decodeSteps(prompt: prompt, constraint: Shaped(model: model, shape: "{\"a\":L}"))
     let start = steps.start(cachedTokens: [])
     // Only `{` can start the output: its logit is the only one asked for.
     #expect(
@@ -78,9 +83,7 @@ private final class OpenList: TokenConstraint, @unchecked Sendable {
   /// When only the tokens that close the output fit the budget, they are taken: the output
   /// ends complete at the budget rather than cut off.
   @Test func theBudgetsLastTokensCloseTheConstraint() throws {
-    var steps = try DecodeSteps(
-      request: GenerationRequest(promptTokens: tokens("go"), maximumTokens: 4, constraint: OpenList(model: model)),
-      model: model, contextLength: 64)
+    var steps = try decodeSteps(prompt: tokens("go"), constraint: OpenList(model: model), maximumTokens: 4)
     var step = steps.start(cachedTokens: [])
     var evaluated: [[Token]] = []
     while case .evaluate(let batch, _, _) = step.action {
@@ -96,28 +99,23 @@ private final class OpenList: TokenConstraint, @unchecked Sendable {
   /// the tokens taken, and goes on from the model's own choice.
   @Test func aRefusedDraftIsCutFromTheCache() throws {
     let prompt = tokens("xyxyxy")
-    var steps = try DecodeSteps(
-      request: GenerationRequest(promptTokens: prompt, constraint: Shaped(model: model, shape: "LLLLLLLL")),
-      model: model, contextLength: 64)
+    var steps = try decodeSteps(prompt: prompt, constraint: Shaped(model: model, shape: "LLLLLLLL"))
     _ = steps.start(cachedTokens: [])
     // x, then "yx" drafted from the prompt's pattern: three tokens, a logit after each.
     let drafted = try next(&steps, preferring: ["x"])
     #expect(drafted.cacheLength == prompt.count)
-    guard case .evaluate(let batch, let outputs, _) = drafted.action else {
-      Issue.record("expected an evaluation, not \(drafted.action)")
-      return
-    }
-    #expect(batch == tokens("xyx") && outputs == 3)
+    #expect(
+      drafted.action == .evaluate(tokens("xyx"), outputs: 3, candidates: Array(repeating: tokens("xy"), count: 3)))
 
     // The model confirms y and refuses the x after it, preferring y.
     let after = try next(&steps, preferring: ["y", "y", "x"])
     #expect(after.cacheLength == prompt.count + 2, "the refused x left the cache")
     #expect(after.text.joined() == "yy")
-    guard case .evaluate(let next, _, _) = after.action else {
+    guard case .evaluate(let batch, _, _) = after.action else {
       Issue.record("expected an evaluation, not \(after.action)")
       return
     }
-    #expect(next.first == tokens("y")[0])
+    #expect(batch.first == tokens("y")[0], "the model's own choice comes next")
     #expect(steps.generated == tokens("xyy"))
     #expect(steps.usage.draftTokens == 2)
     #expect(steps.usage.confirmedDraftTokens == 1)
@@ -127,9 +125,7 @@ private final class OpenList: TokenConstraint, @unchecked Sendable {
   /// longer token: it replaces the forced one, which leaves the cache.
   @Test func aHealedForcedTokenLeavesTheCache() throws {
     let prompt = tokens("go")
-    var steps = try DecodeSteps(
-      request: GenerationRequest(promptTokens: prompt, constraint: Shaped(model: model, shape: "L;[L")),
-      model: model, contextLength: 64)
+    var steps = try decodeSteps(prompt: prompt, constraint: Shaped(model: model, shape: "L;[L"))
     _ = steps.start(cachedTokens: [])
     let healing = try next(&steps, preferring: ["x"])
     #expect(
@@ -146,17 +142,16 @@ private final class OpenList: TokenConstraint, @unchecked Sendable {
   /// The prompt evaluates after the prefix the cache holds, and at least its last token.
   @Test func theCachedPrefixIsNotEvaluatedAgain() throws {
     let prompt = tokens("xyxy")
-    var steps = try DecodeSteps(request: GenerationRequest(promptTokens: prompt), model: model, contextLength: 64)
+    var steps = try decodeSteps(prompt: prompt)
     #expect(steps.start(cachedTokens: tokens("xyx;")).action == .evaluate(tokens("y"), outputs: 1, candidates: nil))
     #expect(steps.usage.cachedPromptTokens == 3)
-    var again = try DecodeSteps(request: GenerationRequest(promptTokens: prompt), model: model, contextLength: 64)
+    var again = try decodeSteps(prompt: prompt)
     let whole = again.start(cachedTokens: prompt + tokens("x"))
     #expect(whole.cacheLength == 3 && whole.action == .evaluate(tokens("y"), outputs: 1, candidates: nil))
   }
 
   @Test func cancellationStopsBetweenTokens() throws {
-    var steps = try DecodeSteps(
-      request: GenerationRequest(promptTokens: tokens("go")), model: model, contextLength: 64)
+    var steps = try decodeSteps(prompt: tokens("go"))
     _ = steps.start(cachedTokens: [])
     let cancellation = CancellationFlag()
     cancellation.cancel()

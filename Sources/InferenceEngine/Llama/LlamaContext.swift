@@ -46,6 +46,8 @@ final class LlamaContext {
   }
 
   deinit {
+    // llama_free: the model must still be loaded, which is why the model drains its pool
+    // before llama_model_free and a backend holds its model.
     llama_free(handle)
   }
 
