@@ -63,9 +63,3 @@ struct DecodeState {
     }
   }
 }
-
-/// A token tried after a sampled one, with the tokens allowed after it when few.
-struct Draft {
-  let token: Token
-  let allowedAfter: [Token]?
-}

@@ -57,7 +57,7 @@ public final class InferenceSession: Sendable {
       guard tokens.count <= backend.contextLength else {
         throw EngineError(.promptTooLong, "\(tokens.count) tokens do not fit the context of \(backend.contextLength)")
       }
-      let reused = Generator.commonPrefixLength(backend.cachedTokens, tokens)
+      let reused = DecodeSteps.commonPrefixLength(backend.cachedTokens, tokens)
       backend.truncateCache(to: reused)
       guard reused < tokens.count else { return 0 }
       _ = try backend.evaluate(tokens[reused...], cancellation: CancellationFlag())

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Load it once and share it: any number of sessions open their own contexts on it.
 /// `llama_model` is immutable after loading and llama.cpp's tokenizer API is thread-safe, so
-/// the class is `Sendable`; contexts (which are not) live in `LlamaTokenBackend`.
+/// the class is `Sendable`; contexts (which are not) are `LlamaContext`s.
 public final class LlamaModel: TokenModel, @unchecked Sendable {
   typealias Handle = OpaquePointer
 

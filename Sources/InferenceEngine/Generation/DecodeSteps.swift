@@ -1,0 +1,305 @@
+/// The decode steps of one generation as a state machine: it samples or takes forced tokens
+/// and says what to evaluate next, until the turn ends, the budget runs out, or the context is
+/// full. It never calls a backend.
+///
+/// A driver performs each `DecodeStep` on the sequence's cache and passes the logits back with
+/// `next(after:cancellation:)`. `Generator` drives one sequence on a `TokenBackend`; a batch
+/// scheduler can drive many sequences of one context, with every sequence's evaluation in one
+/// decode, because each sequence keeps its own steps and its own cache length here.
+///
+/// What one evaluation may hold, each saving forward passes:
+/// - forced text taken without a model call (jump-forward), and after a sampled token in the
+///   same batch as it;
+/// - a forced token with a second output, the logits before it, from which the model may choose
+///   a longer token that begins with its text (boundary healing, see `heal(among:logits:)`);
+/// - draft tokens after a sampled one, which the model then confirms (see `draft(budget:)`).
+struct DecodeSteps {
+  let request: GenerationRequest
+  let model: any TokenModel
+  /// The most tokens the sequence's cache may hold.
+  let contextLength: Int
+  private var state: DecodeState
+  /// The tokens the sequence's cache holds once the last step is performed.
+  private(set) var cacheLength = 0
+  /// Prompt tokens the cache held already and that were not evaluated again.
+  private(set) var cachedPromptTokens = 0
+  /// The tokens taken since the last evaluation, to be evaluated next.
+  private var batch: [Token] = []
+  /// How to read the logits of the evaluation asked for last.
+  private var reading = Reading.latest
+  /// Text decoded since the last step.
+  private var text: [String] = []
+
+  /// A token tried after a sampled one, with the tokens allowed after it when few.
+  private struct Draft {
+    let token: Token
+    let allowedAfter: [Token]?
+  }
+
+  /// How to read the logits an evaluation returns.
+  private enum Reading {
+    /// One output: the logits after the batch.
+    case latest
+    /// Two outputs: the logits before the batch's last token, a forced one, from which the
+    /// model may choose one of `extensions` instead of it; then the logits after it.
+    case healing(extensions: [Token])
+    /// One output after the batch and one after each draft token.
+    case drafts([Draft])
+  }
+
+  /// - Parameter contextLength: the most tokens the sequence's cache may hold.
+  /// - Throws: `EngineError` when the prompt is empty or does not fit, or the budget is not positive.
+  init(request: GenerationRequest, model: any TokenModel, contextLength: Int) throws {
+    let prompt = request.promptTokens
+    guard !prompt.isEmpty else { throw EngineError(.invalidRequest, "the prompt is empty") }
+    guard prompt.count < contextLength else {
+      throw EngineError(
+        .promptTooLong,
+        "the prompt has \(prompt.count) tokens, which does not fit the context of \(contextLength) tokens")
+    }
+    if let maximum = request.maximumTokens, maximum < 1 {
+      throw EngineError(.invalidRequest, "maximumTokens must be positive, not \(maximum)")
+    }
+    self.request = request
+    self.model = model
+    self.contextLength = contextLength
+    state = DecodeState(request: request, model: model)
+  }
+
+  /// The tokens generated so far, forced ones included, end-of-turn token excluded.
+  var generated: [Token] { state.generated }
+
+  /// The counts of the generation so far; the driver adds the timings.
+  var usage: GenerationUsage {
+    var usage = GenerationUsage()
+    usage.promptTokens = request.promptTokens.count
+    usage.cachedPromptTokens = cachedPromptTokens
+    usage.generatedTokens = state.generated.count
+    usage.forcedTokens = state.forcedCount
+    usage.draftTokens = state.draftedTokens
+    usage.confirmedDraftTokens = state.confirmedDrafts
+    return usage
+  }
+
+  /// The first step: evaluate the prompt after the prefix the cache already holds.
+  /// - Parameter cachedTokens: the tokens in the sequence's cache now.
+  mutating func start(cachedTokens: [Token]) -> DecodeStep {
+    let prompt = request.promptTokens
+    // At least one prompt token is evaluated so that there are logits to sample from.
+    cachedPromptTokens = min(Self.commonPrefixLength(cachedTokens, prompt), prompt.count - 1)
+    cacheLength = cachedPromptTokens
+    // Under a constraint whose start allows few tokens (an object's `{`), only theirs are needed.
+    let opening = request.constraint?.allowedTokens(limit: Self.candidateLimit).map { [$0] }
+    return evaluate(Array(prompt[cachedPromptTokens...]), outputs: 1, candidates: opening, reading: .latest)
+  }
+
+  /// The step after an evaluation; call it only after an `.evaluate` step, with its logits.
+  /// - Parameters:
+  ///   - outputs: the logits the evaluation returned, as many as it asked for, oldest first.
+  ///   - cancellation: read before each choice of tokens: generation stops between tokens.
+  /// - Throws: `EngineError.Code.cancelled`, or the constraint's error when it refuses a token.
+  mutating func next(after outputs: [UnsafeBufferPointer<Float>], cancellation: CancellationFlag) throws
+    -> DecodeStep
+  {
+    guard var logits = outputs.last else { throw EngineError(.decodeFailed, "an evaluation returned no logits") }
+    var carried: Token?
+    switch reading {
+    case .latest:
+      break
+    case .healing(let extensions):
+      if let chosen = try heal(among: extensions, logits: outputs[0]) {
+        cacheLength -= 1
+        carried = chosen
+      }
+    case .drafts(let drafts):
+      let confirmed = try confirm(drafts, outputs: outputs)
+      logits = outputs[confirmed]
+      batch = []
+      if let stop = stopCondition() { return finish(stop) }
+    }
+    return try choose(after: logits, carrying: carried, cancellation: cancellation)
+  }
+
+  /// Takes the next tokens, sampled after `logits` or the `carried` one, then asks for their
+  /// evaluation or finishes.
+  /// - Parameter carried: a token the model chose in place of a forced one (see `heal`): taken,
+  ///   not yet evaluated.
+  private mutating func choose(
+    after logits: UnsafeBufferPointer<Float>, carrying carried: Token?, cancellation: CancellationFlag
+  ) throws -> DecodeStep {
+    if cancellation.isCancelled { throw EngineError(.cancelled, "cancelled") }
+    let budget = min((request.maximumTokens ?? .max) - state.generated.count, contextLength - cacheLength - 1)
+    batch = []
+    var endsForced = false
+    if let carried {
+      batch = [carried]
+      if let stop = stopCondition() { return finish(stop) }
+    } else {
+      let (next, forced) = try state.nextTokens(logits: logits, budget: budget)
+      if let stop = try take(next, forced: forced) { return finish(stop) }
+      endsForced = forced
+    }
+    // Forced text right after a sampled token goes into the same batch: the logits that
+    // follow the sampled token would pick nothing, so one decode does the work of two.
+    if !endsForced, let more = request.constraint?.forcedTokens(), !more.isEmpty {
+      if let stop = try take(more, forced: true) { return finish(stop) }
+      endsForced = true
+    }
+    guard endsForced else {
+      // Speculation: after a sampled token, tokens that followed the same words before are
+      // evaluated with it; those the model confirms are taken without a pass of their own.
+      return evaluateBatch(drafts: draft(budget: budget - batch.count))
+    }
+    let extensions = extensions(budget: budget - batch.count)
+    if extensions.isEmpty { return evaluateBatch(drafts: []) }
+    guard batch.count == 1 else { return evaluateBatch(healing: extensions) }
+    // The logits at hand precede the forced token: choose before evaluating it.
+    if let chosen = try heal(among: extensions, logits: logits) {
+      return try choose(after: logits, carrying: chosen, cancellation: cancellation)
+    }
+    return evaluateBatch(drafts: [])
+  }
+
+  /// Why generation ends here, if it does.
+  private func stopCondition() -> StopReason? {
+    if request.constraint?.mustEnd == true { return .constraintComplete }
+    if let maximum = request.maximumTokens, state.generated.count >= maximum { return .maximumTokens }
+    if cacheLength + batch.count >= contextLength { return .contextFull }
+    return nil
+  }
+
+  /// Appends `tokens` to the output and the batch, then says whether generation ends after them.
+  private mutating func take(_ tokens: [Token], forced: Bool) throws -> StopReason? {
+    for token in tokens {
+      if model.isEndOfGeneration(token) { return .endOfTurn }
+      try append(token, forced: forced)
+      batch.append(token)
+    }
+    return stopCondition()
+  }
+
+  /// Accepts, records and decodes one token of the output.
+  private mutating func append(_ token: Token, forced: Bool) throws {
+    try request.constraint?.accept(token)
+    state.append(token, forced: forced)
+    text.append(state.decoder.decode(model.piece(of: token)))
+  }
+
+  /// What is left of `budget` after the tokens that close the output and one to choose with.
+  private func spare(_ budget: Int) -> Int {
+    budget - (request.constraint?.tokensToClose().count ?? 0) - 1
+  }
+
+  /// Longer tokens that begin with the text of the batch's last token, a forced one, when
+  /// `budget` (what is left after the batch) leaves room to close the output after one, as it
+  /// must after a sampled token.
+  private func extensions(budget: Int) -> [Token] {
+    guard let constraint = request.constraint, let last = batch.last else { return [] }
+    let extensions = constraint.extensions(of: last)
+    return !extensions.isEmpty && spare(budget) > 0 ? extensions : []
+  }
+
+  /// Boundary healing: `logits` precede the last token of the batch, a forced one. When the
+  /// model prefers a longer token that begins with its text, that token replaces it (and is
+  /// returned); the forced token must then leave the cache if it was evaluated.
+  private mutating func heal(among extensions: [Token], logits: UnsafeBufferPointer<Float>) throws -> Token? {
+    guard let forced = batch.last else { return nil }
+    let chosen = state.choose(among: [forced] + extensions, logits: logits)
+    guard chosen != forced else { return nil }
+    try request.constraint?.acceptExtension(of: forced, by: chosen)
+    state.replaceLast(by: chosen)
+    text.append(state.decoder.decode(Array(model.piece(of: chosen).dropFirst(model.piece(of: forced).count))))
+    return chosen
+  }
+
+  /// Up to `maximumDrafts` tokens from `PromptLookup` that the constraint allows one after
+  /// another as the model's choices, each with the tokens allowed after it when few. Greedy
+  /// decoding with a constraint only: a draft is confirmed by comparing it with the choice.
+  /// - Parameter budget: what is left of the budget after the batch.
+  private func draft(budget: Int) -> [Draft] {
+    guard state.isGreedy, let constraint = request.constraint, let snapshot = constraint.snapshot() else { return [] }
+    let room = min(Self.maximumDrafts, spare(budget), contextLength - cacheLength - batch.count - 1)
+    var drafts: [Draft] = []
+    for token in PromptLookup.draft(in: request.promptTokens + state.generated, count: room) {
+      // Forced text comes next, or the token is not allowed: the draft ends.
+      guard !model.isEndOfGeneration(token), constraint.forcedTokens().isEmpty, (try? constraint.accept(token)) != nil
+      else { break }
+      drafts.append(Draft(token: token, allowedAfter: constraint.allowedTokens(limit: Self.candidateLimit)))
+    }
+    constraint.restore(snapshot)
+    return drafts
+  }
+
+  /// Takes the draft tokens the model confirms, each being its own choice after the ones
+  /// before, and drops the others from the cache.
+  /// - Parameter outputs: the logits after the batch and after each draft token.
+  /// - Returns: how many were confirmed.
+  private mutating func confirm(_ drafts: [Draft], outputs: [UnsafeBufferPointer<Float>]) throws -> Int {
+    var confirmed = 0
+    while confirmed < drafts.count, state.choose(after: outputs[confirmed]) == drafts[confirmed].token {
+      try append(drafts[confirmed].token, forced: false)
+      confirmed += 1
+    }
+    state.draftedTokens += drafts.count
+    state.confirmedDrafts += confirmed
+    cacheLength -= drafts.count - confirmed
+    return confirmed
+  }
+
+  /// The step that asks for the batch and `drafts` after it to be evaluated.
+  private mutating func evaluateBatch(drafts: [Draft]) -> DecodeStep {
+    // When few tokens can follow, only their logits are computed.
+    var candidates: [[Token]]?
+    let allowedAfterDrafts = drafts.compactMap(\.allowedAfter)
+    if allowedAfterDrafts.count == drafts.count,
+      let allowed = request.constraint?.allowedTokens(limit: Self.candidateLimit)
+    {
+      candidates = [allowed] + allowedAfterDrafts
+    }
+    return evaluate(
+      batch + drafts.map(\.token), outputs: 1 + drafts.count, candidates: candidates,
+      reading: drafts.isEmpty ? .latest : .drafts(drafts))
+  }
+
+  /// The step that asks for the batch to be evaluated with the logits before its last token, a
+  /// forced one, as well: the model chooses among it and `extensions` there.
+  private mutating func evaluateBatch(healing extensions: [Token]) -> DecodeStep {
+    let candidates = request.constraint?.allowedTokens(limit: Self.candidateLimit).map { allowed in
+      [[batch[batch.count - 1]] + extensions, allowed]
+    }
+    return evaluate(batch, outputs: 2, candidates: candidates, reading: .healing(extensions: extensions))
+  }
+
+  private mutating func evaluate(_ tokens: [Token], outputs: Int, candidates: [[Token]]?, reading: Reading)
+    -> DecodeStep
+  {
+    let step = DecodeStep(
+      text: text, cacheLength: cacheLength, action: .evaluate(tokens, outputs: outputs, candidates: candidates))
+    text = []
+    cacheLength += tokens.count
+    self.reading = reading
+    return step
+  }
+
+  private mutating func finish(_ reason: StopReason) -> DecodeStep {
+    text.append(state.decoder.finish())
+    defer { text = [] }
+    return DecodeStep(text: text, cacheLength: cacheLength, action: .finish(reason))
+  }
+
+  /// The most draft tokens evaluated with a sampled one (a decode of four tokens costs about
+  /// 1.3 of one on Qwen 1.5B; `fm-bench batches`).
+  static let maximumDrafts = 3
+
+  /// The most allowed tokens for which the steps ask for those logits only: computing 1,024
+  /// rows of Qwen's output matrix takes about a millisecond, all 151,936 about 15.
+  static let candidateLimit = 1024
+
+  /// How many tokens `a` and `b` have in common at their start.
+  static func commonPrefixLength(_ a: [Token], _ b: [Token]) -> Int {
+    var count = 0
+    let limit = min(a.count, b.count)
+    while count < limit && a[count] == b[count] { count += 1 }
+    return count
+  }
+}

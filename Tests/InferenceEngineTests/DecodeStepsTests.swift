@@ -1,0 +1,162 @@
+import FMTestSupport
+import Foundation
+import Testing
+
+@testable import InferenceEngine
+
+/// A list of letters that must be closed: `[` is forced at the start, then the model writes
+/// `x` or `y` until it writes `]`, the one token that closes the output.
+private final class OpenList: TokenConstraint, @unchecked Sendable {
+  let model: ScriptedTokenModel
+  private var text = ""
+
+  init(model: ScriptedTokenModel) {
+    self.model = model
+  }
+
+  private func token(_ text: String) -> Token { model.tokenize(text, parseSpecial: false)[0] }
+
+  func forcedTokens() -> [Token] { text.isEmpty ? [token("[")] : [] }
+
+  func mask(_ logits: UnsafeMutableBufferPointer<Float>) {
+    let allowed = isComplete ? [] : ["x", "y", "]"].map(token)
+    for index in logits.indices where !allowed.contains(Token(index)) { logits[index] = -.infinity }
+  }
+
+  func accept(_ token: Token) throws { text += String(decoding: model.piece(of: token), as: UTF8.self) }
+  var isComplete: Bool { text.hasSuffix("]") }
+  var mustEnd: Bool { isComplete }
+  func tokensToClose() -> [Token] { isComplete ? [] : [token("]")] }
+}
+
+/// The decode steps driven by hand: each evaluation is answered with logits that prefer
+/// the tokens a test names, so what the steps ask for can be checked one step at a time.
+@Suite struct DecodeStepsTests {
+  let model = ScriptedTokenModel(tokens: ["[", "[x", "x", "y", ";", ";[", ";[x", "]"]) { _ in [:] }
+
+  func tokens(_ text: String) -> [Token] { model.tokenize(text, parseSpecial: false) }
+
+  func decodeSteps(prompt: [Token], constraint: (any TokenConstraint)? = nil, maximumTokens: Int? = nil) throws
+    -> DecodeSteps
+  {
+    let request = GenerationRequest(promptTokens: prompt, maximumTokens: maximumTokens, constraint: constraint)
+    return try DecodeSteps(request: request, model: model, contextLength: 64)
+  }
+
+  /// The step after an evaluation whose outputs prefer `preferred`, one token per output.
+  func next(_ steps: inout DecodeSteps, preferring preferred: [String], cancellation: CancellationFlag = .init())
+    throws -> DecodeStep
+  {
+    let buffers = preferred.map { text in
+      let buffer = UnsafeMutableBufferPointer<Float>.allocate(capacity: model.vocabularySize)
+      buffer.update(repeating: 0)
+      buffer[Int(tokens(text)[0])] = 10
+      return buffer
+    }
+    defer { buffers.forEach { $0.deallocate() } }
+    return try steps.next(after: buffers.map { UnsafeBufferPointer($0) }, cancellation: cancellation)
+  }
+
+  /// Forced text is taken without a model call and evaluated in one batch; forced text that
+  /// ends the output is never evaluated.
+  @Test func forcedTokensAreTakenTogetherAndEvaluatedInOneBatch() throws {
+    let prompt = tokens("go")
+    var steps = try decodeSteps(prompt: prompt, constraint: Shaped(model: model, shape: "{\"a\":L}"))
+    let start = steps.start(cachedTokens: [])
+    // Only `{` can start the output: its logit is the only one asked for.
+    #expect(
+      start == DecodeStep(text: [], cacheLength: 0, action: .evaluate(prompt, outputs: 1, candidates: [tokens("{")])))
+
+    let forced = try next(&steps, preferring: ["x"])
+    #expect(forced.text.joined() == "{\"a\":")
+    #expect(forced.cacheLength == prompt.count)
+    #expect(forced.action == .evaluate(tokens("{\"a\":"), outputs: 1, candidates: [tokens("xy")]))
+
+    let end = try next(&steps, preferring: ["y"])
+    #expect(end.text.joined() == "y}")
+    #expect(end.cacheLength == prompt.count + 5, "the sampled y and the forced } were never evaluated")
+    #expect(end.action == .finish(.constraintComplete))
+    #expect(steps.usage.forcedTokens == 6)
+    #expect(steps.usage.generatedTokens == 7)
+  }
+
+  /// When only the tokens that close the output fit the budget, they are taken: the output
+  /// ends complete at the budget rather than cut off.
+  @Test func theBudgetsLastTokensCloseTheConstraint() throws {
+    var steps = try decodeSteps(prompt: tokens("go"), constraint: OpenList(model: model), maximumTokens: 4)
+    var step = steps.start(cachedTokens: [])
+    var evaluated: [[Token]] = []
+    while case .evaluate(let batch, _, _) = step.action {
+      evaluated.append(batch)
+      step = try next(&steps, preferring: ["x"])
+    }
+    #expect(step.action == .finish(.constraintComplete))
+    #expect(steps.generated == ["[", "x", "x", "]"].flatMap(tokens))
+    #expect(evaluated == [tokens("go"), tokens("["), tokens("x"), tokens("x")])
+  }
+
+  /// A draft the model refuses leaves the cache: the next step cuts it back to the prompt and
+  /// the tokens taken, and goes on from the model's own choice.
+  @Test func aRefusedDraftIsCutFromTheCache() throws {
+    let prompt = tokens("xyxyxy")
+    var steps = try decodeSteps(prompt: prompt, constraint: Shaped(model: model, shape: "LLLLLLLL"))
+    _ = steps.start(cachedTokens: [])
+    // x, then "yx" drafted from the prompt's pattern: three tokens, a logit after each.
+    let drafted = try next(&steps, preferring: ["x"])
+    #expect(drafted.cacheLength == prompt.count)
+    #expect(
+      drafted.action == .evaluate(tokens("xyx"), outputs: 3, candidates: Array(repeating: tokens("xy"), count: 3)))
+
+    // The model confirms y and refuses the x after it, preferring y.
+    let after = try next(&steps, preferring: ["y", "y", "x"])
+    #expect(after.cacheLength == prompt.count + 2, "the refused x left the cache")
+    #expect(after.text.joined() == "yy")
+    guard case .evaluate(let batch, _, _) = after.action else {
+      Issue.record("expected an evaluation, not \(after.action)")
+      return
+    }
+    #expect(batch.first == tokens("y")[0], "the model's own choice comes next")
+    #expect(steps.generated == tokens("xyy"))
+    #expect(steps.usage.draftTokens == 2)
+    #expect(steps.usage.confirmedDraftTokens == 1)
+  }
+
+  /// The logits before a forced token, the first of two outputs of its batch, may choose a
+  /// longer token: it replaces the forced one, which leaves the cache.
+  @Test func aHealedForcedTokenLeavesTheCache() throws {
+    let prompt = tokens("go")
+    var steps = try decodeSteps(prompt: prompt, constraint: Shaped(model: model, shape: "L;[L"))
+    _ = steps.start(cachedTokens: [])
+    let healing = try next(&steps, preferring: ["x"])
+    #expect(
+      healing.action == .evaluate(tokens("x;["), outputs: 2, candidates: [tokens(";[") + tokens(";[x"), tokens("xy")]))
+
+    let end = try next(&steps, preferring: [";[x", "y"])
+    #expect(end.action == .finish(.constraintComplete))
+    #expect(end.cacheLength == prompt.count + 1, "only the x stays: the forced ;[ gave way to ;[x")
+    #expect(end.text.joined() == "x")
+    #expect(steps.generated == tokens("x") + tokens(";[x"))
+    #expect(steps.usage.forcedTokens == 0)
+  }
+
+  /// The prompt evaluates after the prefix the cache holds, and at least its last token.
+  @Test func theCachedPrefixIsNotEvaluatedAgain() throws {
+    let prompt = tokens("xyxy")
+    var steps = try decodeSteps(prompt: prompt)
+    #expect(steps.start(cachedTokens: tokens("xyx;")).action == .evaluate(tokens("y"), outputs: 1, candidates: nil))
+    #expect(steps.usage.cachedPromptTokens == 3)
+    var again = try decodeSteps(prompt: prompt)
+    let whole = again.start(cachedTokens: prompt + tokens("x"))
+    #expect(whole.cacheLength == 3 && whole.action == .evaluate(tokens("y"), outputs: 1, candidates: nil))
+  }
+
+  @Test func cancellationStopsBetweenTokens() throws {
+    var steps = try decodeSteps(prompt: tokens("go"))
+    _ = steps.start(cachedTokens: [])
+    let cancellation = CancellationFlag()
+    cancellation.cancel()
+    let error = #expect(throws: EngineError.self) { try next(&steps, preferring: ["x"], cancellation: cancellation) }
+    #expect(error?.code == .cancelled)
+    #expect(steps.generated.isEmpty)
+  }
+}
