@@ -31,6 +31,7 @@ struct Generator {
       backend.truncateCache(to: step.cacheLength)
       switch step.action {
       case .evaluate(let tokens, let outputs, let candidates):
+        progress?.recordEvaluationStarted()
         let logits = try backend.evaluate(
           tokens[...], outputs: outputs, candidates: candidates, cancellation: cancellation)
         if prefilled == nil { prefilled = .now() }

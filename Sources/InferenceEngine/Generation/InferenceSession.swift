@@ -33,7 +33,7 @@ public final class InferenceSession: Sendable {
     let progress = progress
     queue.start {
       do {
-        progress.record(generated: 0)
+        progress.reset()
         let generator = Generator(model: state.model, backend: try state.backend())
         let summary = try generator.run(request, cancellation: cancellation, progress: progress) { text in
           if !text.isEmpty { continuation.yield(.text(text)) }
