@@ -25,7 +25,8 @@ public enum FMBinary {
       packageRoot.appendingPathComponent(".build/debug/fm"),
     ]
     guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
-      throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "no fm binary; run: swift build --product fm"])
+      throw CocoaError(
+        .fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "no fm binary; run: swift build --product fm"])
     }
     return found
   }

@@ -171,7 +171,6 @@ struct GuidedFigures {
     ]
   }
 
-
   private func isValid(_ text: String, _ document: SchemaDocument) -> Bool {
     guard let value = try? JSONValue(parsing: text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
       return false

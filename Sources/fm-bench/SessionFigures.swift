@@ -147,7 +147,8 @@ struct SessionFigures {
     let pairs = (entries.count - 1) / 2
     let grown = history(pairs: pairs + 1)
     var start = DispatchTime.now()
-    _ = try await model.tokenCount(for: grown + [.prompt(.init(segments: [.text(.init(content: "One more question."))]))])
+    _ = try await model.tokenCount(
+      for: grown + [.prompt(.init(segments: [.text(.init(content: "One more question."))]))])
     let grownMilliseconds = elapsed(since: start) * 1000
     start = DispatchTime.now()
     _ = try await model.tokenCount(for: history(pairs: pairs, subject: "Glaciers"))

@@ -33,7 +33,9 @@ struct SessionReuseFigure {
       let usage = try await oneShot(model)
       let keptPrompt = prompt + String(repeating: " x", count: max(0, padding))
       let turn = try await kept.respond(to: keptPrompt, options: options)
-      let evaluated = (fresh: usage.inputTokens - usage.cachedInputTokens, turn: turn.inputTokens - turn.cachedInputTokens)
+      let evaluated = (
+        fresh: usage.inputTokens - usage.cachedInputTokens, turn: turn.inputTokens - turn.cachedInputTokens
+      )
       padding += evaluated.fresh - evaluated.turn
       guard run > 0 else { continue }
       fresh.append(usage.figures.timeToFirstToken)
@@ -58,7 +60,8 @@ struct SessionReuseFigure {
     let ratio = fresh.median / turns.median
     return FigureReport(
       id: "P14",
-      figure: "time to first token of a new session on a warm process (reference: a turn of a kept session evaluating as many tokens)",
+      figure:
+        "time to first token of a new session on a warm process (reference: a turn of a kept session evaluating as many tokens)",
       unit: "seconds", ours: fresh, reference: turns, ratio: Measurements.rounded(ratio),
       target: "<= 1.2 (+ a pooled context's few ms); no memory growth over 200 sessions",
       pass: ratio <= 1.2 && growthMB < 8,

@@ -40,7 +40,8 @@ import Testing
 
   @Test func generateOutputsJSONOfTheSchema() throws {
     let schema = FileManager.default.temporaryDirectory.appendingPathComponent("fm-schema-\(UUID().uuidString).json")
-    try #"{"type":"object","properties":{"city":{"type":"string","maxLength":24},"population":{"type":"integer","minimum":0}},"required":["city","population"],"additionalProperties":false}"#
+    try
+      #"{"type":"object","properties":{"city":{"type":"string","maxLength":24},"population":{"type":"integer","minimum":0}},"required":["city","population"],"additionalProperties":false}"#
       .write(to: schema, atomically: true, encoding: .utf8)
     defer { try? FileManager.default.removeItem(at: schema) }
     let result = try FMBinary.run(
@@ -63,7 +64,8 @@ import Testing
   }
 
   @Test func menuPicksOneOfTheIngredients() throws {
-    let result = try FMBinary.run(["menu", "--ingredients", "lamb, salmon, duck", "--json", "--max-tokens", "60"] + model)
+    let result = try FMBinary.run(
+      ["menu", "--ingredients", "lamb, salmon, duck", "--json", "--max-tokens", "60"] + model)
     #expect(result.status == 0, "\(result.standardError)")
     let object = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any]
     #expect(["lamb", "salmon", "duck"].contains(object?["ingredients"] as? String ?? ""))

@@ -47,7 +47,8 @@ import Testing
   }
 
   @Test func aTightBudgetStillClosesTheObject() async throws {
-    let session = LanguageModelSession(model: model(wanting: #"{"name":"Rex Rex Rex Rex Rex Rex Rex","age":12,"kind":"dog"}"#))
+    let session = LanguageModelSession(
+      model: model(wanting: #"{"name":"Rex Rex Rex Rex Rex Rex Rex","age":12,"kind":"dog"}"#))
     let response = try await session.respond(
       to: "A pet.", schema: petSchema, options: GenerationOptions(maximumResponseTokens: 12))
     #expect(response.rawContent.isComplete)
@@ -73,7 +74,8 @@ import Testing
 
   @Test func plainJSONSchemaConstrainsGeneration() async throws {
     let schema = try GenerationSchema(
-      jsonSchema: #"{"type":"object","properties":{"kind":{"enum":["cat","dog"]},"age":{"type":"integer","maximum":20}},"required":["kind","age"],"additionalProperties":false}"#
+      jsonSchema:
+        #"{"type":"object","properties":{"kind":{"enum":["cat","dog"]},"age":{"type":"integer","maximum":20}},"required":["kind","age"],"additionalProperties":false}"#
     )
     let session = LanguageModelSession(model: model(wanting: #"{"kind":"cow","age":300}"#))
     // Seeded: once the model's wish is refused, every allowed token is equally likely, and an

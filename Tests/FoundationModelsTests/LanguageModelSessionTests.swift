@@ -1,6 +1,7 @@
 import FMTestSupport
 import Foundation
 import FoundationModels
+import Observation
 import Synchronization
 import Testing
 
@@ -9,7 +10,8 @@ import Testing
   static let reply = "The sea is calm today."
 
   func model(delay: Double = 0, contextSize: Int? = nil, reply: String = reply) -> SystemLanguageModel {
-    .scripted(.replying(reply, tokens: ["The", " sea", " is", " calm", " today", "."], delay: delay), contextSize: contextSize)
+    .scripted(
+      .replying(reply, tokens: ["The", " sea", " is", " calm", " today", "."], delay: delay), contextSize: contextSize)
   }
 
   @Test func respondAppendsPromptAndResponseToTheTranscript() async throws {
@@ -97,7 +99,9 @@ import Testing
     await #expect {
       try await session.respond(to: long)
     } throws: { error in
-      guard case LanguageModelSession.GenerationError.exceededContextWindowSize(let context) = error else { return false }
+      guard case LanguageModelSession.GenerationError.exceededContextWindowSize(let context) = error else {
+        return false
+      }
       return context.debugDescription.contains("exceeds the maximum allowed context size of 64")
     }
     #expect(session.transcript.isEmpty)
@@ -213,13 +217,15 @@ import Testing
   @Test func isRespondingIsObservable() async throws {
     let session = LanguageModelSession(model: .scripted(.replying("Calm.", delay: 0.01)))
     let changed = ObservationFlag()
-    withObservationTracking { _ = session.isResponding } onChange: { changed.set() }
+    withObservationTracking {
+      _ = session.isResponding
+    } onChange: {
+      changed.set()
+    }
     try await session.respond(to: "How is the sea?")
     #expect(changed.isSet)
   }
 }
-
-import Observation
 
 private final class ObservationFlag: Sendable {
   private let value = Mutex(false)

@@ -68,7 +68,8 @@ import Testing
   @Test func samplingModeExposesItsParameters() {
     #expect(GenerationOptions.SamplingMode.greedy.kind == .greedy)
     #expect(GenerationOptions.SamplingMode.random(top: 3, seed: 9).kind == .top(k: 3, seed: 9))
-    #expect(GenerationOptions.SamplingMode.random(probabilityThreshold: 0.5).kind == .nucleus(threshold: 0.5, seed: nil))
+    #expect(
+      GenerationOptions.SamplingMode.random(probabilityThreshold: 0.5).kind == .nucleus(threshold: 0.5, seed: nil))
   }
 
   @Test func decodedSchemaEqualsTheOriginal() throws {

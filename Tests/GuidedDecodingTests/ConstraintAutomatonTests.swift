@@ -1,4 +1,5 @@
 import Testing
+
 @testable import GuidedDecoding
 
 /// Each case: a schema, an output, and whether the constraint must accept it.
@@ -136,9 +137,12 @@ struct OutputCase: CustomTestStringConvertible, Sendable {
     OutputCase(#"{"type":"array","items":{"type":"integer"},"minItems":1,"maxItems":3}"#, "[1,2,3,4]", false),
     OutputCase(#"{"type":"array","items":{"type":"integer"},"minItems":1,"maxItems":3}"#, "[]", false),
     OutputCase(#"{"type":"array","items":{"type":"integer"}}"#, "[1,\"a\"]", false),
-    OutputCase(#"{"type":"array","prefixItems":[{"type":"string"},{"type":"integer"}],"items":false}"#, #"["a",1]"#, true),
-    OutputCase(#"{"type":"array","prefixItems":[{"type":"string"},{"type":"integer"}],"items":false}"#, #"["a",1,2]"#, false),
-    OutputCase(#"{"type":"array","items":[{"type":"string"}],"additionalItems":{"type":"integer"}}"#, #"["a",1,2]"#, true),
+    OutputCase(
+      #"{"type":"array","prefixItems":[{"type":"string"},{"type":"integer"}],"items":false}"#, #"["a",1]"#, true),
+    OutputCase(
+      #"{"type":"array","prefixItems":[{"type":"string"},{"type":"integer"}],"items":false}"#, #"["a",1,2]"#, false),
+    OutputCase(
+      #"{"type":"array","items":[{"type":"string"}],"additionalItems":{"type":"integer"}}"#, #"["a",1,2]"#, true),
     OutputCase(#"{"type":"array"}"#, #"[1,"x",{"a":[null]}]"#, true),
     OutputCase(#"{"type":"array","items":{"type":"integer"}}"#, "[1,]", false),
   ])
@@ -180,45 +184,61 @@ struct OutputCase: CustomTestStringConvertible, Sendable {
     #expect(!a.accepts(#"{"a":1,"b":2}"#))
   }
 
-  static let union = #"{"anyOf":[{"type":"object","properties":{"kind":{"const":"circle"},"r":{"type":"number"}},"required":["kind","r"],"additionalProperties":false},{"type":"object","properties":{"kind":{"const":"square"},"side":{"type":"number"}},"required":["kind","side"],"additionalProperties":false},{"type":"null"}]}"#
+  static let union =
+    #"{"anyOf":[{"type":"object","properties":{"kind":{"const":"circle"},"r":{"type":"number"}},"required":["kind","r"],"additionalProperties":false},{"type":"object","properties":{"kind":{"const":"square"},"side":{"type":"number"}},"required":["kind","side"],"additionalProperties":false},{"type":"null"}]}"#
   @Test(arguments: [
     OutputCase(union, #"{"kind":"circle","r":1}"#, true),
     OutputCase(union, #"{"kind":"square","side":2}"#, true),
     OutputCase(union, #"{"kind":"square","r":2}"#, false),
     OutputCase(union, "null", true),
-    OutputCase(#"{"type":"object","properties":{"o":{"type":"object","properties":{"x":{"type":"boolean"}},"required":["x"],"additionalProperties":false}},"required":["o"],"additionalProperties":false}"#, #"{"o":{"x":true}}"#, true),
-    OutputCase(#"{"type":"object","properties":{"o":{"type":"object","properties":{"x":{"type":"boolean"}},"required":["x"],"additionalProperties":false}},"required":["o"],"additionalProperties":false}"#, #"{"o":{}}"#, false),
+    OutputCase(
+      #"{"type":"object","properties":{"o":{"type":"object","properties":{"x":{"type":"boolean"}},"required":["x"],"additionalProperties":false}},"required":["o"],"additionalProperties":false}"#,
+      #"{"o":{"x":true}}"#, true),
+    OutputCase(
+      #"{"type":"object","properties":{"o":{"type":"object","properties":{"x":{"type":"boolean"}},"required":["x"],"additionalProperties":false}},"required":["o"],"additionalProperties":false}"#,
+      #"{"o":{}}"#, false),
   ])
   func anyOfAndNesting(c: OutputCase) throws {
     #expect(try automaton(c.schema).accepts(c.text) == c.accepted)
   }
 
-  static let tree = ##"{"$ref":"#/$defs/node","$defs":{"node":{"type":"object","properties":{"v":{"type":"integer"},"kids":{"type":"array","items":{"$ref":"#/$defs/node"}}},"required":["v"],"additionalProperties":false}}}"##
+  static let tree =
+    ##"{"$ref":"#/$defs/node","$defs":{"node":{"type":"object","properties":{"v":{"type":"integer"},"kids":{"type":"array","items":{"$ref":"#/$defs/node"}}},"required":["v"],"additionalProperties":false}}}"##
   @Test(arguments: [
     OutputCase(tree, #"{"v":1}"#, true),
     OutputCase(tree, #"{"v":1,"kids":[{"v":2,"kids":[{"v":3}]},{"v":4}]}"#, true),
     OutputCase(tree, #"{"v":1,"kids":[{"v":2,"kids":[{}]}]}"#, false),
-    OutputCase(##"{"type":"array","items":{"$ref":"#item"},"$defs":{"i":{"$anchor":"item","type":"integer"}}}"##, "[1,2]", true),
-    OutputCase(##"{"type":"array","items":{"$ref":"#item"},"$defs":{"i":{"$anchor":"item","type":"integer"}}}"##, "[\"a\"]", false),
+    OutputCase(
+      ##"{"type":"array","items":{"$ref":"#item"},"$defs":{"i":{"$anchor":"item","type":"integer"}}}"##, "[1,2]", true),
+    OutputCase(
+      ##"{"type":"array","items":{"$ref":"#item"},"$defs":{"i":{"$anchor":"item","type":"integer"}}}"##, "[\"a\"]",
+      false),
   ])
   func recursionThroughReferences(c: OutputCase) throws {
     #expect(try automaton(c.schema).accepts(c.text) == c.accepted)
   }
 
-  static let counted = #"{"type":"object","properties":{"a":{"type":"integer"},"b":{"type":"integer"},"c":{"type":"integer"}},"minProperties":2,"maxProperties":2,"additionalProperties":false}"#
+  static let counted =
+    #"{"type":"object","properties":{"a":{"type":"integer"},"b":{"type":"integer"},"c":{"type":"integer"}},"minProperties":2,"maxProperties":2,"additionalProperties":false}"#
   @Test(arguments: [
     OutputCase(counted, #"{"a":1,"c":2}"#, true),
     OutputCase(counted, #"{"a":1}"#, false),
     OutputCase(counted, #"{"a":1,"b":2,"c":3}"#, false),
     OutputCase(#"{"allOf":[{"type":"integer","minimum":0},{"maximum":10}]}"#, "10", true),
     OutputCase(#"{"allOf":[{"type":"integer","minimum":0},{"maximum":10}]}"#, "11", false),
-    OutputCase(#"{"allOf":[{"type":"object","properties":{"a":{"type":"string"}},"required":["a"]},{"required":["b"]}]}"#, #"{"a":"x","b":1}"#, true),
-    OutputCase(#"{"allOf":[{"type":"object","properties":{"a":{"type":"string"}},"required":["a"]},{"required":["b"]}]}"#, #"{"a":"x"}"#, false),
+    OutputCase(
+      #"{"allOf":[{"type":"object","properties":{"a":{"type":"string"}},"required":["a"]},{"required":["b"]}]}"#,
+      #"{"a":"x","b":1}"#, true),
+    OutputCase(
+      #"{"allOf":[{"type":"object","properties":{"a":{"type":"string"}},"required":["a"]},{"required":["b"]}]}"#,
+      #"{"a":"x"}"#, false),
     // Constraints beside anyOf hold in every branch.
     OutputCase(#"{"type":"string","maxLength":3,"anyOf":[{"pattern":"^a"},{"pattern":"^b"}]}"#, #""abc""#, true),
     OutputCase(#"{"type":"string","maxLength":3,"anyOf":[{"pattern":"^a"},{"pattern":"^b"}]}"#, #""abcd""#, false),
     // Draft 7: keywords beside $ref are ignored; 2020-12: they apply too.
-    OutputCase(##"{"$schema":"http://json-schema.org/draft-07/schema#","$ref":"#/definitions/s","maxLength":1,"definitions":{"s":{"type":"string"}}}"##, #""abc""#, true),
+    OutputCase(
+      ##"{"$schema":"http://json-schema.org/draft-07/schema#","$ref":"#/definitions/s","maxLength":1,"definitions":{"s":{"type":"string"}}}"##,
+      #""abc""#, true),
     OutputCase(##"{"$ref":"#/$defs/s","maxLength":1,"$defs":{"s":{"type":"string"}}}"##, #""abc""#, false),
   ])
   func combinedConstraints(c: OutputCase) throws {
@@ -228,14 +248,17 @@ struct OutputCase: CustomTestStringConvertible, Sendable {
   @Test func unsatisfiableSchemasAreErrors() {
     #expect(throws: SchemaError.self) { try automaton(#"{"type":"integer","minimum":5,"maximum":4}"#) }
     #expect(throws: SchemaError.self) {
-      try automaton(##"{"$ref":"#/$defs/a","$defs":{"a":{"type":"object","properties":{"a":{"$ref":"#/$defs/a"}},"required":["a"]}}}"##)
+      try automaton(
+        ##"{"$ref":"#/$defs/a","$defs":{"a":{"type":"object","properties":{"a":{"$ref":"#/$defs/a"}},"required":["a"]}}}"##
+      )
     }
   }
 
   @Test func unproductiveOptionalBranchesArePruned() throws {
     // "b" can never be completed, so it must not even be started.
     let a = try automaton(
-      #"{"type":"object","properties":{"a":{"type":"integer"},"b":{"type":"integer","minimum":3,"maximum":2}},"required":["a"],"additionalProperties":false}"#)
+      #"{"type":"object","properties":{"a":{"type":"integer"},"b":{"type":"integer","minimum":3,"maximum":2}},"required":["a"],"additionalProperties":false}"#
+    )
     #expect(!a.allowsPrefix(#"{"a":1,"#))
     #expect(a.accepts(#"{"a":1}"#))
   }

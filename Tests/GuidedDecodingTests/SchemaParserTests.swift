@@ -1,4 +1,5 @@
 import Testing
+
 @testable import GuidedDecoding
 
 @Suite struct SchemaParserTests {
@@ -6,7 +7,8 @@ import Testing
 
   @Test func objectPropertiesKeepDeclarationOrderAndRequiredness() throws {
     let doc = try parser.parse(
-      #"{"type":"object","properties":{"b":{"type":"string"},"a":{"type":"integer","minimum":1}},"required":["a"],"additionalProperties":false}"#)
+      #"{"type":"object","properties":{"b":{"type":"string"},"a":{"type":"integer","minimum":1}},"required":["a"],"additionalProperties":false}"#
+    )
     guard case .object(let o) = doc.root else {
       Issue.record("not an object: \(doc.root)")
       return
@@ -19,7 +21,8 @@ import Testing
 
   @Test func appleDialectOrdersByXOrder() throws {
     let doc = try parser.parse(
-      #"{"type":"object","title":"Person","properties":{"age":{"type":"integer"},"name":{"type":"string"}},"required":["name","age"],"additionalProperties":false,"x-order":["name","age"]}"#)
+      #"{"type":"object","title":"Person","properties":{"age":{"type":"integer"},"name":{"type":"string"}},"required":["name","age"],"additionalProperties":false,"x-order":["name","age"]}"#
+    )
     guard case .object(let o) = doc.root else {
       Issue.record("not an object")
       return
@@ -39,7 +42,8 @@ import Testing
 
   @Test func localReferencesResolveIncludingRecursion() throws {
     let doc = try parser.parse(
-      ##"{"$ref":"#/$defs/node","$defs":{"node":{"type":"object","properties":{"next":{"$ref":"#/$defs/node"}},"additionalProperties":false}}}"##)
+      ##"{"$ref":"#/$defs/node","$defs":{"node":{"type":"object","properties":{"next":{"$ref":"#/$defs/node"}},"additionalProperties":false}}}"##
+    )
     #expect(doc.root == .ref("#/$defs/node"))
     #expect(doc.definitions["#/$defs/node"] != nil)
   }
@@ -55,8 +59,10 @@ import Testing
     ("multipleOf", #"{"type":"number","multipleOf":2}"#),
     ("patternProperties", #"{"type":"object","patternProperties":{"^a":{}}}"#),
     ("allOf with two 'pattern'", #"{"allOf":[{"pattern":"a"},{"pattern":"b"}]}"#),
-    ("allOf with 'additionalProperties' and another part's 'properties'",
-     #"{"allOf":[{"additionalProperties":false},{"properties":{"a":{}}}]}"#),
+    (
+      "allOf with 'additionalProperties' and another part's 'properties'",
+      #"{"allOf":[{"additionalProperties":false},{"properties":{"a":{}}}]}"#
+    ),
     ("not", #"{"not":{"type":"string"}}"#),
     ("if", #"{"if":{"type":"string"},"then":{}}"#),
     ("uniqueItems", #"{"type":"array","uniqueItems":true}"#),
@@ -91,7 +97,9 @@ import Testing
   }
 
   @Test func overlappingOneOfIsRefusedAndDisjointOneOfAccepted() throws {
-    #expect(throws: SchemaError.self) { try parser.parse(#"{"oneOf":[{"type":"string"},{"type":"string","maxLength":3}]}"#) }
+    #expect(throws: SchemaError.self) {
+      try parser.parse(#"{"oneOf":[{"type":"string"},{"type":"string","maxLength":3}]}"#)
+    }
     let doc = try parser.parse(#"{"oneOf":[{"type":"string"},{"type":"integer"}]}"#)
     #expect(doc.root == .anyOf([.string(StringConstraints()), .integer(.unbounded)]))
   }

@@ -6,7 +6,8 @@ import Testing
   static let qwenDefault = "You are Qwen, created by Alibaba Cloud. You are a helpful assistant."
 
   @Test func readsTheDefaultSystemPromptFromEscapedJinja() throws {
-    let template = #"{%- else %}{{- '<|im_start|>system\nYou are Qwen, created by Alibaba Cloud. You are a helpful assistant.<|im_end|>\n' }}{%- endif %}<tool_call>"#
+    let template =
+      #"{%- else %}{{- '<|im_start|>system\nYou are Qwen, created by Alibaba Cloud. You are a helpful assistant.<|im_end|>\n' }}{%- endif %}<tool_call>"#
     let chat = try ChatTemplate(metadataTemplate: template)
     #expect(chat.defaultSystemPrompt == Self.qwenDefault)
     #expect(chat.supportsTools)
@@ -50,19 +51,27 @@ import Testing
     let rendered = chat.render(
       [
         ChatMessage(role: .user, content: "Weather?"),
-        ChatMessage(role: .assistant, content: "", toolCalls: [.init(name: "weather", argumentsJSON: #"{"city":"Oslo"}"#)]),
+        ChatMessage(
+          role: .assistant, content: "", toolCalls: [.init(name: "weather", argumentsJSON: #"{"city":"Oslo"}"#)]),
         ChatMessage(role: .tool, content: "cold"), ChatMessage(role: .tool, content: "windy"),
       ], tools: [#"{"type":"function","function":{"name":"weather"}}"#])
     let text = rendered.text
     #expect(text.contains("<tools>\n{\"type\":\"function\",\"function\":{\"name\":\"weather\"}}\n</tools>"))
-    #expect(text.contains("<|im_start|>assistant\n<tool_call>\n{\"name\": \"weather\", \"arguments\": {\"city\":\"Oslo\"}}\n</tool_call><|im_end|>\n"))
-    #expect(text.contains("<|im_start|>user\n<tool_response>\ncold\n</tool_response>\n<tool_response>\nwindy\n</tool_response><|im_end|>\n"))
+    #expect(
+      text.contains(
+        "<|im_start|>assistant\n<tool_call>\n{\"name\": \"weather\", \"arguments\": {\"city\":\"Oslo\"}}\n</tool_call><|im_end|>\n"
+      ))
+    #expect(
+      text.contains(
+        "<|im_start|>user\n<tool_response>\ncold\n</tool_response>\n<tool_response>\nwindy\n</tool_response><|im_end|>\n"
+      ))
   }
 
   /// Our rendering must equal llama.cpp's rendering of the template in the GGUF metadata.
   @Test func matchesLlamaCppOnTheRealModel() async throws {
     let model = try await TestModels.smolLM2()
-    #expect(model.chatTemplate.defaultSystemPrompt == "You are a helpful AI assistant named SmolLM, trained by Hugging Face")
+    #expect(
+      model.chatTemplate.defaultSystemPrompt == "You are a helpful AI assistant named SmolLM, trained by Hugging Face")
     let messages = [
       ChatMessage(role: .system, content: "Be brief."), ChatMessage(role: .user, content: "Hi ünïcødé 🦙"),
       ChatMessage(role: .assistant, content: "Hello."), ChatMessage(role: .user, content: "Bye"),

@@ -163,7 +163,7 @@ private enum TinyRepackedModel {
 @Suite struct RepackedWeightPagesTests {
   /// Whether llama.cpp's CPU backend repacks q4_0 matrices on this CPU: with AVX2 on x86, with
   /// the dot-product extension on ARM (ggml-cpu's repack.cpp). Older CPUs keep the file layout.
-  static var cpuRepacksQ4_0: Bool {
+  static var cpuRepacksQ40Matrices: Bool {
     guard let info = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8) else { return false }
     let flags = info.split(separator: "\n").first { $0.hasPrefix("flags") || $0.hasPrefix("Features") }
     let words = Set(flags?.split(separator: " ").map(String.init) ?? [])
@@ -172,7 +172,7 @@ private enum TinyRepackedModel {
 
   /// llama.cpp names the tensors it repacks only in a debug log line; if that line changes,
   /// this fails rather than the release quietly doing nothing.
-  @Test(.enabled(if: cpuRepacksQ4_0, "llama.cpp repacks q4_0 only with AVX2 or ARM dot products"))
+  @Test(.enabled(if: cpuRepacksQ40Matrices, "llama.cpp repacks q4_0 only with AVX2 or ARM dot products"))
   func repackedWeightsAndTheEmbeddingTableAreUnmappedAfterAnEvaluation() throws {
     let directory = try TemporaryDirectory()
     let file = directory.url.appendingPathComponent("tiny.gguf")

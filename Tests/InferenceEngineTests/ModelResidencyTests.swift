@@ -10,7 +10,9 @@ import Testing
     var residency = ModelResidency<Model>()
     var model: Model? = Model()
     #expect(residency.add(model!, key: "a") === model)
-    #expect(residency.release("a", keepAlive: .duration(.seconds(300))).action == .expire(after: .seconds(300), generation: 1))
+    #expect(
+      residency.release("a", keepAlive: .duration(.seconds(300))).action == .expire(after: .seconds(300), generation: 1)
+    )
     model = nil
     #expect(residency.isLoaded("a"), "resident: kept by the residency alone")
     #expect(residency.expire("a", generation: 1) != nil)

@@ -9,10 +9,14 @@ import Testing
   @Test func parallelCallsRunAndTheModelAnswersWithTheirOutputs() async throws {
     let calls = Round([
       .toolCalls(action: .toolCall(id: "c1", name: "weather", action: .appendArguments(#"{"city":"#, tokenCount: 2))),
-      .toolCalls(action: .toolCall(id: "c2", name: "weather", action: .appendArguments(#"{"city":"Rome"}"#, tokenCount: 4))),
+      .toolCalls(
+        action: .toolCall(id: "c2", name: "weather", action: .appendArguments(#"{"city":"Rome"}"#, tokenCount: 4))),
       .toolCalls(action: .toolCall(id: "c1", name: "weather", action: .appendArguments(#""Oslo"}"#, tokenCount: 2))),
       .toolCalls(action: .toolCall(id: "c1", name: "weather", action: .updateMetadata(["cacheHit": true]))),
-      .toolCalls(action: .updateUsage(input: .init(totalTokenCount: 50, cachedTokenCount: 0), output: .init(totalTokenCount: 8, reasoningTokenCount: 0))),
+      .toolCalls(
+        action: .updateUsage(
+          input: .init(totalTokenCount: 50, cachedTokenCount: 0),
+          output: .init(totalTokenCount: 8, reasoningTokenCount: 0))),
     ])
     let answer = Round([
       .response(action: .appendText("Oslo is cold, Rome is warm.", tokenCount: 7)),
@@ -47,7 +51,10 @@ import Testing
 
   @Test func aToolThatThrowsEndsTheTurnWithToolCallError() async throws {
     let model = ScriptedProvider([
-      Round([.toolCalls(action: .toolCall(id: "c1", name: "weather", action: .appendArguments(#"{"city":"Nowhere"}"#, tokenCount: 3)))])
+      Round([
+        .toolCalls(
+          action: .toolCall(id: "c1", name: "weather", action: .appendArguments(#"{"city":"Nowhere"}"#, tokenCount: 3)))
+      ])
     ])
     let session = LanguageModelSession(model: model, tools: [Weather()])
     await #expect {
@@ -69,7 +76,10 @@ import Testing
 
   @Test func argumentsThatAreNotJSONAreAParsingError() async throws {
     let model = ScriptedProvider([
-      Round([.toolCalls(action: .toolCall(id: "c1", name: "weather", action: .appendArguments(#"{"city":"Os"#, tokenCount: 3)))])
+      Round([
+        .toolCalls(
+          action: .toolCall(id: "c1", name: "weather", action: .appendArguments(#"{"city":"Os"#, tokenCount: 3)))
+      ])
     ])
     let session = LanguageModelSession(model: model, tools: [Weather()])
     await #expect {
@@ -82,8 +92,10 @@ import Testing
   @Test func aRetractedCallIsNotRun() async throws {
     let model = ScriptedProvider([
       Round([
-        .toolCalls(action: .toolCall(id: "c1", name: "weather", action: .appendArguments(#"{"city":"Oslo"}"#, tokenCount: 3))),
-        .toolCalls(action: .toolCall(id: "c2", name: "weather", action: .appendArguments(#"{"city":"Rome"}"#, tokenCount: 3))),
+        .toolCalls(
+          action: .toolCall(id: "c1", name: "weather", action: .appendArguments(#"{"city":"Oslo"}"#, tokenCount: 3))),
+        .toolCalls(
+          action: .toolCall(id: "c2", name: "weather", action: .appendArguments(#"{"city":"Rome"}"#, tokenCount: 3))),
         .toolCalls(action: .removeToolCall(id: "c1")),
       ]),
       Round([.response(action: .appendText("Warm.", tokenCount: 1))]),

@@ -18,7 +18,8 @@ import Testing
     let transcript = Transcript(entries: [
       .prompt(
         Transcript.Prompt(
-          metadata: ["user": "42", "attempt": 2], segments: [
+          metadata: ["user": "42", "attempt": 2],
+          segments: [
             .text(.init(content: "Look")),
             .attachment(.init(content: .image(.init(imageURL: URL(fileURLWithPath: "/tmp/cat.png"))), label: "cat")),
           ], contextOptions: ContextOptions(includeSchemaInPrompt: false, reasoningLevel: .custom("8k")))),
@@ -28,7 +29,8 @@ import Testing
       .toolCalls(
         Transcript.ToolCalls([
           Transcript.ToolCall(
-            id: "c", metadata: ["latency": 0.25], toolName: "weather", arguments: GeneratedContent(properties: ["city": "Oslo"]))
+            id: "c", metadata: ["latency": 0.25], toolName: "weather",
+            arguments: GeneratedContent(properties: ["city": "Oslo"]))
         ])),
       .response(
         Transcript.Response(
@@ -51,17 +53,23 @@ import Testing
     #expect(prompt.metadata["user"] as? String == "42")
     #expect(prompt.metadata["attempt"] as? Int == 2)
     #expect(prompt.contextOptions == ContextOptions(includeSchemaInPrompt: false, reasoningLevel: .custom("8k")))
-    #expect(prompt.segments == transcript.first.map { entry in
-      if case .prompt(let original) = entry { return original.segments } else { return [] }
-    })
-    #expect(reasoning == Transcript.Reasoning(
-      id: "r", metadata: ["model": "thinker"], segments: reasoning.segments, signature: Data([9, 8])))
+    #expect(
+      prompt.segments
+        == transcript.first.map { entry in
+          if case .prompt(let original) = entry { return original.segments } else { return [] }
+        })
+    #expect(
+      reasoning
+        == Transcript.Reasoning(
+          id: "r", metadata: ["model": "thinker"], segments: reasoning.segments, signature: Data([9, 8])))
     #expect(calls.first?.metadata["latency"] as? Double == 0.25)
     #expect(response.metadata["stopReason"] as? String == "end_turn")
     #expect(response.segments.count == 3)
     #expect(response.segments[2].description == #"{"page":12,"title":"Rivers"}"#)
     // Encoding the decoded transcript gives the same JSON: nothing was lost on the way.
     let again = try JSONEncoder().encode(decoded)
-    #expect(try JSONSerialization.jsonObject(with: again) as? NSDictionary == JSONSerialization.jsonObject(with: data) as? NSDictionary)
+    #expect(
+      try JSONSerialization.jsonObject(with: again) as? NSDictionary == JSONSerialization.jsonObject(with: data)
+        as? NSDictionary)
   }
 }

@@ -45,12 +45,15 @@ struct River {
     let schemaString = try await session.respond(to: "A \(topic) name.", schema: riverSchema, options: options)
     answers.append(try schemaString.content.value(String.self, forProperty: "name"))
 
-    let generableBuilder = try await session.respond(generating: River.self, options: options) { "One of the \(topic)." }
+    let generableBuilder = try await session.respond(generating: River.self, options: options) {
+      "One of the \(topic)."
+    }
     answers.append(generableBuilder.content.name)
     let generablePrompt = try await session.respond(
       to: Prompt("One of the \(topic)."), generating: River.self, options: options)
     answers.append(generablePrompt.content.name)
-    let generableString = try await session.respond(to: "One of the \(topic).", generating: River.self, options: options)
+    let generableString = try await session.respond(
+      to: "One of the \(topic).", generating: River.self, options: options)
     answers.append(generableString.content.name)
   }
 

@@ -22,7 +22,9 @@ enum ChatCommand: Subcommand {
   static let options: [CommandLineOption] =
     ModelOptions.options + [
       .option("--instructions", "-i", value: "TEXT", help: "instructions for the session"),
-      .option("--guardrails", value: "MODE", help: "default | permissive (recorded; no guardrail checks run yet, so both behave alike)"),
+      .option(
+        "--guardrails", value: "MODE",
+        help: "default | permissive (recorded; no guardrail checks run yet, so both behave alike)"),
       .option(
         "--summarize-at", value: "PERCENT", help: "summarise once the context is this full (default: on overflow)"),
       .option("--resume", value: "FILE", help: "continue a chat saved with /save"),

@@ -45,7 +45,9 @@ struct ModelOptions {
   }
 
   static func positiveInt(_ value: String, _ option: String) throws -> Int {
-    guard let number = Int(value), number > 0 else { throw UsageError("\(option) needs a positive integer, not '\(value)'") }
+    guard let number = Int(value), number > 0 else {
+      throw UsageError("\(option) needs a positive integer, not '\(value)'")
+    }
     return number
   }
 }

@@ -41,7 +41,8 @@ extension LanguageModelExecutorGenerationChannel.Response.Action {
 
   /// Reports this invocation's token usage so far.
   public static func updateUsage(
-    input: LanguageModelExecutorGenerationChannel.Usage.Input, output: LanguageModelExecutorGenerationChannel.Usage.Output
+    input: LanguageModelExecutorGenerationChannel.Usage.Input,
+    output: LanguageModelExecutorGenerationChannel.Usage.Output
   ) -> Self {
     .updateUsage(LanguageModelExecutorGenerationChannel.Usage(input: input, output: output))
   }

@@ -57,7 +57,8 @@ extension LanguageModelExecutorGenerationChannel.ToolCalls.Action {
 
   /// Reports this invocation's token usage so far.
   public static func updateUsage(
-    input: LanguageModelExecutorGenerationChannel.Usage.Input, output: LanguageModelExecutorGenerationChannel.Usage.Output
+    input: LanguageModelExecutorGenerationChannel.Usage.Input,
+    output: LanguageModelExecutorGenerationChannel.Usage.Output
   ) -> Self {
     .updateUsage(LanguageModelExecutorGenerationChannel.Usage(input: input, output: output))
   }

@@ -77,7 +77,9 @@ extension LanguageModelError {
     public var debugDescription: String
     public var metadata: [String: any Sendable]
 
-    public init(unsupportedContent: [Transcript.Entry], debugDescription: String, metadata: [String: any Sendable] = [:]) {
+    public init(
+      unsupportedContent: [Transcript.Entry], debugDescription: String, metadata: [String: any Sendable] = [:]
+    ) {
       self.unsupportedContent = unsupportedContent
       self.debugDescription = debugDescription
       self.metadata = metadata

@@ -131,7 +131,8 @@ final class LocalEngine: Sendable {
       return GeneratedContent.ParsingError(rawContent: "", debugDescription: "The output left the schema: \(error)")
     }
     if let error = error as? LanguageModelSession.GenerationError, case .unsupportedGuide(let context) = error {
-      return LanguageModelError.unsupportedGenerationGuide(.init(schemaName: nil, debugDescription: context.debugDescription))
+      return LanguageModelError.unsupportedGenerationGuide(
+        .init(schemaName: nil, debugDescription: context.debugDescription))
     }
     if let error = error as? LanguageModelSession.GenerationError, case .assetsUnavailable(let context) = error {
       return SystemLanguageModel.Error.assetsUnavailable(.init(debugDescription: context.debugDescription))

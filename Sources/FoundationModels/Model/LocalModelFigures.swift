@@ -61,7 +61,9 @@ public struct LocalModelFigures: Sendable, Equatable {
 
   /// The figures of the last response among `entries` (a turn's `transcriptEntries`).
   public init?(_ entries: some Collection<Transcript.Entry>) {
-    guard case .response(let response)? = entries.reversed().first(where: { if case .response = $0 { true } else { false } })
+    guard
+      case .response(let response)? = entries.reversed().first(where: { if case .response = $0 { true } else { false } }
+      )
     else { return nil }
     self.init(response)
   }

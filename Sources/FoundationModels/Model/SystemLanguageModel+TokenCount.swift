@@ -9,7 +9,9 @@ extension SystemLanguageModel {
 
   /// Matches FoundationModels `tokenCount(for:)` for instructions: the system turn they become.
   nonisolated(nonsending) public func tokenCount(for instructions: Instructions) async throws -> Int {
-    try await tokenCount(for: [.instructions(Transcript.Instructions(segments: instructions.segments, toolDefinitions: []))])
+    try await tokenCount(for: [
+      .instructions(Transcript.Instructions(segments: instructions.segments, toolDefinitions: []))
+    ])
   }
 
   /// Matches FoundationModels `tokenCount(for:)` for tools: what their definitions add to the
@@ -31,7 +33,9 @@ extension SystemLanguageModel {
   /// Matches FoundationModels `tokenCount(for:)` for transcript entries: the tokens the entries
   /// take in the context when rendered with the model's chat template, as a session feeds them
   /// (with the model's default system prompt when they have no instructions).
-  nonisolated(nonsending) public func tokenCount(for transcriptEntries: some Collection<Transcript.Entry>) async throws -> Int {
+  nonisolated(nonsending) public func tokenCount(for transcriptEntries: some Collection<Transcript.Entry>) async throws
+    -> Int
+  {
     try await LocalEngine.tokenCount(of: Array(transcriptEntries), model: self)
   }
 }

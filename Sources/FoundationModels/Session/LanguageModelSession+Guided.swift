@@ -17,7 +17,8 @@ extension LanguageModelSession {
     to prompt: String, schema: GenerationSchema, includeSchemaInPrompt: Bool = true,
     options: GenerationOptions = GenerationOptions()
   ) async throws -> Response<GeneratedContent> {
-    try await respond(to: Prompt(prompt), schema: schema, includeSchemaInPrompt: includeSchemaInPrompt, options: options)
+    try await respond(
+      to: Prompt(prompt), schema: schema, includeSchemaInPrompt: includeSchemaInPrompt, options: options)
   }
 
   /// Matches FoundationModels `respond(schema:includeSchemaInPrompt:options:prompt:)`.
@@ -64,8 +65,10 @@ extension LanguageModelSession {
     to prompt: Prompt, generating type: Content.Type = Content.self, includeSchemaInPrompt: Bool = true,
     options: GenerationOptions = GenerationOptions()
   ) async throws -> Response<Content> {
-    try await streamResponse(to: prompt, generating: type, includeSchemaInPrompt: includeSchemaInPrompt, options: options)
-      .collect()
+    try await streamResponse(
+      to: prompt, generating: type, includeSchemaInPrompt: includeSchemaInPrompt, options: options
+    )
+    .collect()
   }
 
   /// Matches FoundationModels `respond(to:generating:includeSchemaInPrompt:options:)` with a `String`.
@@ -74,7 +77,8 @@ extension LanguageModelSession {
     to prompt: String, generating type: Content.Type = Content.self, includeSchemaInPrompt: Bool = true,
     options: GenerationOptions = GenerationOptions()
   ) async throws -> Response<Content> {
-    try await respond(to: Prompt(prompt), generating: type, includeSchemaInPrompt: includeSchemaInPrompt, options: options)
+    try await respond(
+      to: Prompt(prompt), generating: type, includeSchemaInPrompt: includeSchemaInPrompt, options: options)
   }
 
   /// Matches FoundationModels `respond(generating:includeSchemaInPrompt:options:prompt:)`.
@@ -83,7 +87,8 @@ extension LanguageModelSession {
     generating type: Content.Type = Content.self, includeSchemaInPrompt: Bool = true,
     options: GenerationOptions = GenerationOptions(), @PromptBuilder prompt: () throws -> Prompt
   ) async throws -> Response<Content> {
-    try await respond(to: try prompt(), generating: type, includeSchemaInPrompt: includeSchemaInPrompt, options: options)
+    try await respond(
+      to: try prompt(), generating: type, includeSchemaInPrompt: includeSchemaInPrompt, options: options)
   }
 
   /// Matches FoundationModels `streamResponse(to:generating:includeSchemaInPrompt:options:)` with a `Prompt`.

@@ -5,36 +5,44 @@ extension LanguageModelSession {
   @discardableResult @_disfavoredOverload
   nonisolated(nonsending) public func respond(
     to prompt: Prompt, schema: GenerationSchema, options: GenerationOptions = GenerationOptions(),
-    contextOptions: ContextOptions = ContextOptions(includeSchemaInPrompt: true), metadata: [String: any Sendable & Codable & Equatable] = [:]
+    contextOptions: ContextOptions = ContextOptions(includeSchemaInPrompt: true),
+    metadata: [String: any Sendable & Codable & Equatable] = [:]
   ) async throws -> Response<GeneratedContent> {
-    try await streamResponse(to: prompt, schema: schema, options: options, contextOptions: contextOptions, metadata: metadata)
-      .collect()
+    try await streamResponse(
+      to: prompt, schema: schema, options: options, contextOptions: contextOptions, metadata: metadata
+    )
+    .collect()
   }
 
   /// Matches FoundationModels 27 `respond(to:schema:options:contextOptions:metadata:)` with a `String`.
   @discardableResult @_disfavoredOverload
   nonisolated(nonsending) public func respond(
     to prompt: String, schema: GenerationSchema, options: GenerationOptions = GenerationOptions(),
-    contextOptions: ContextOptions = ContextOptions(includeSchemaInPrompt: true), metadata: [String: any Sendable & Codable & Equatable] = [:]
+    contextOptions: ContextOptions = ContextOptions(includeSchemaInPrompt: true),
+    metadata: [String: any Sendable & Codable & Equatable] = [:]
   ) async throws -> Response<GeneratedContent> {
-    try await respond(to: Prompt(prompt), schema: schema, options: options, contextOptions: contextOptions, metadata: metadata)
+    try await respond(
+      to: Prompt(prompt), schema: schema, options: options, contextOptions: contextOptions, metadata: metadata)
   }
 
   /// Matches FoundationModels 27 `respond(schema:options:contextOptions:metadata:prompt:)`.
   @discardableResult @_disfavoredOverload
   nonisolated(nonsending) public func respond(
     schema: GenerationSchema, options: GenerationOptions = GenerationOptions(),
-    contextOptions: ContextOptions = ContextOptions(includeSchemaInPrompt: true), metadata: [String: any Sendable & Codable & Equatable] = [:],
+    contextOptions: ContextOptions = ContextOptions(includeSchemaInPrompt: true),
+    metadata: [String: any Sendable & Codable & Equatable] = [:],
     @PromptBuilder prompt: () throws -> Prompt
   ) async throws -> Response<GeneratedContent> {
-    try await respond(to: try prompt(), schema: schema, options: options, contextOptions: contextOptions, metadata: metadata)
+    try await respond(
+      to: try prompt(), schema: schema, options: options, contextOptions: contextOptions, metadata: metadata)
   }
 
   /// Matches FoundationModels 27 `streamResponse(to:schema:options:contextOptions:metadata:)` with a `Prompt`.
   @_disfavoredOverload
   public func streamResponse(
     to prompt: Prompt, schema: GenerationSchema, options: GenerationOptions = GenerationOptions(),
-    contextOptions: ContextOptions = ContextOptions(includeSchemaInPrompt: true), metadata: [String: any Sendable & Codable & Equatable] = [:]
+    contextOptions: ContextOptions = ContextOptions(includeSchemaInPrompt: true),
+    metadata: [String: any Sendable & Codable & Equatable] = [:]
   ) -> sending ResponseStream<GeneratedContent> {
     startTurn(
       prompt: prompt,
@@ -47,19 +55,23 @@ extension LanguageModelSession {
   @_disfavoredOverload
   public func streamResponse(
     to prompt: String, schema: GenerationSchema, options: GenerationOptions = GenerationOptions(),
-    contextOptions: ContextOptions = ContextOptions(includeSchemaInPrompt: true), metadata: [String: any Sendable & Codable & Equatable] = [:]
+    contextOptions: ContextOptions = ContextOptions(includeSchemaInPrompt: true),
+    metadata: [String: any Sendable & Codable & Equatable] = [:]
   ) -> sending ResponseStream<GeneratedContent> {
-    streamResponse(to: Prompt(prompt), schema: schema, options: options, contextOptions: contextOptions, metadata: metadata)
+    streamResponse(
+      to: Prompt(prompt), schema: schema, options: options, contextOptions: contextOptions, metadata: metadata)
   }
 
   /// Matches FoundationModels 27 `streamResponse(schema:options:contextOptions:metadata:prompt:)`.
   @_disfavoredOverload
   public func streamResponse(
     schema: GenerationSchema, options: GenerationOptions = GenerationOptions(),
-    contextOptions: ContextOptions = ContextOptions(includeSchemaInPrompt: true), metadata: [String: any Sendable & Codable & Equatable] = [:],
+    contextOptions: ContextOptions = ContextOptions(includeSchemaInPrompt: true),
+    metadata: [String: any Sendable & Codable & Equatable] = [:],
     @PromptBuilder prompt: () throws -> Prompt
   ) rethrows -> sending ResponseStream<GeneratedContent> {
-    streamResponse(to: try prompt(), schema: schema, options: options, contextOptions: contextOptions, metadata: metadata)
+    streamResponse(
+      to: try prompt(), schema: schema, options: options, contextOptions: contextOptions, metadata: metadata)
   }
 
   // MARK: 27: Generable types, with context options and metadata
@@ -68,7 +80,8 @@ extension LanguageModelSession {
   @discardableResult
   nonisolated(nonsending) public func respond<Content: Generable>(
     to prompt: Prompt, generating type: Content.Type = Content.self, options: GenerationOptions = GenerationOptions(),
-    contextOptions: ContextOptions = ContextOptions(includeSchemaInPrompt: true), metadata: [String: any Sendable & Codable & Equatable] = [:]
+    contextOptions: ContextOptions = ContextOptions(includeSchemaInPrompt: true),
+    metadata: [String: any Sendable & Codable & Equatable] = [:]
   ) async throws -> Response<Content> {
     try await streamResponse(
       to: prompt, generating: type, options: options, contextOptions: contextOptions, metadata: metadata
@@ -79,7 +92,8 @@ extension LanguageModelSession {
   @discardableResult @_disfavoredOverload
   nonisolated(nonsending) public func respond<Content: Generable>(
     to prompt: String, generating type: Content.Type = Content.self, options: GenerationOptions = GenerationOptions(),
-    contextOptions: ContextOptions = ContextOptions(includeSchemaInPrompt: true), metadata: [String: any Sendable & Codable & Equatable] = [:]
+    contextOptions: ContextOptions = ContextOptions(includeSchemaInPrompt: true),
+    metadata: [String: any Sendable & Codable & Equatable] = [:]
   ) async throws -> Response<Content> {
     try await respond(
       to: Prompt(prompt), generating: type, options: options, contextOptions: contextOptions, metadata: metadata)
@@ -89,7 +103,8 @@ extension LanguageModelSession {
   @discardableResult
   nonisolated(nonsending) public func respond<Content: Generable>(
     generating type: Content.Type = Content.self, options: GenerationOptions = GenerationOptions(),
-    contextOptions: ContextOptions = ContextOptions(includeSchemaInPrompt: true), metadata: [String: any Sendable & Codable & Equatable] = [:],
+    contextOptions: ContextOptions = ContextOptions(includeSchemaInPrompt: true),
+    metadata: [String: any Sendable & Codable & Equatable] = [:],
     @PromptBuilder prompt: () throws -> Prompt
   ) async throws -> Response<Content> {
     try await respond(
@@ -99,7 +114,8 @@ extension LanguageModelSession {
   /// Matches FoundationModels 27 `streamResponse(to:generating:options:contextOptions:metadata:)` with a `Prompt`.
   public func streamResponse<Content: Generable>(
     to prompt: Prompt, generating type: Content.Type = Content.self, options: GenerationOptions = GenerationOptions(),
-    contextOptions: ContextOptions = ContextOptions(includeSchemaInPrompt: true), metadata: [String: any Sendable & Codable & Equatable] = [:]
+    contextOptions: ContextOptions = ContextOptions(includeSchemaInPrompt: true),
+    metadata: [String: any Sendable & Codable & Equatable] = [:]
   ) -> sending ResponseStream<Content> {
     startTurn(
       prompt: prompt,
@@ -113,7 +129,8 @@ extension LanguageModelSession {
   @_disfavoredOverload
   public func streamResponse<Content: Generable>(
     to prompt: String, generating type: Content.Type = Content.self, options: GenerationOptions = GenerationOptions(),
-    contextOptions: ContextOptions = ContextOptions(includeSchemaInPrompt: true), metadata: [String: any Sendable & Codable & Equatable] = [:]
+    contextOptions: ContextOptions = ContextOptions(includeSchemaInPrompt: true),
+    metadata: [String: any Sendable & Codable & Equatable] = [:]
   ) -> sending ResponseStream<Content> {
     streamResponse(
       to: Prompt(prompt), generating: type, options: options, contextOptions: contextOptions, metadata: metadata)
@@ -122,7 +139,8 @@ extension LanguageModelSession {
   /// Matches FoundationModels 27 `streamResponse(generating:options:contextOptions:metadata:prompt:)`.
   public func streamResponse<Content: Generable>(
     generating type: Content.Type = Content.self, options: GenerationOptions = GenerationOptions(),
-    contextOptions: ContextOptions = ContextOptions(includeSchemaInPrompt: true), metadata: [String: any Sendable & Codable & Equatable] = [:],
+    contextOptions: ContextOptions = ContextOptions(includeSchemaInPrompt: true),
+    metadata: [String: any Sendable & Codable & Equatable] = [:],
     @PromptBuilder prompt: () throws -> Prompt
   ) rethrows -> sending ResponseStream<Content> {
     streamResponse(

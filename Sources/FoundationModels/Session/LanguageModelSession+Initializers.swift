@@ -20,7 +20,9 @@ extension LanguageModelSession {
   /// The transcript starts with an instructions entry when there are instructions or tools
   /// (the entry carries the tool definitions); with neither it starts empty and the model's
   /// default system prompt applies.
-  public convenience init(model: SystemLanguageModel = .default, tools: [any Tool] = [], instructions: Instructions? = nil) {
+  public convenience init(
+    model: SystemLanguageModel = .default, tools: [any Tool] = [], instructions: Instructions? = nil
+  ) {
     self.init(model: model, tools: tools, transcript: Self.openingTranscript(instructions: instructions, tools: tools))
   }
 

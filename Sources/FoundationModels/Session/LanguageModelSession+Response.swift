@@ -11,7 +11,8 @@ extension LanguageModelSession {
     /// The tokens of this turn, every model invocation of a tool loop included (27).
     public let usage: Usage
 
-    init(content: Content, rawContent: GeneratedContent, transcriptEntries: ArraySlice<Transcript.Entry>, usage: Usage) {
+    init(content: Content, rawContent: GeneratedContent, transcriptEntries: ArraySlice<Transcript.Entry>, usage: Usage)
+    {
       self.content = content
       self.rawContent = rawContent
       self.transcriptEntries = transcriptEntries

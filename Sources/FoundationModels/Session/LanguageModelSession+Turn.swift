@@ -44,7 +44,8 @@ extension LanguageModelSession {
     let outcome = TurnOutcome<Content>()
     let reportsGenerationErrors = reportsGenerationErrors
     guard let turn = beginTurn() else {
-      continuation.finish(throwing: SessionErrors.reported(Error.concurrentRequests, generationErrors: reportsGenerationErrors))
+      continuation.finish(
+        throwing: SessionErrors.reported(Error.concurrentRequests, generationErrors: reportsGenerationErrors))
       return ResponseStream(events: events, outcome: outcome)
     }
     let promptEntry = Transcript.Entry.prompt(
@@ -81,7 +82,8 @@ extension LanguageModelSession {
           throw CancellationError()
         }
         continuation.yield(
-          .completed(Response(content: content, rawContent: result.rawContent, transcriptEntries: entries, usage: result.usage)))
+          .completed(
+            Response(content: content, rawContent: result.rawContent, transcriptEntries: entries, usage: result.usage)))
         continuation.finish()
       } catch {
         endTurn(turn)

@@ -11,8 +11,9 @@ struct ModelRunner: Sendable {
   let capabilities: LanguageModelCapabilities
   /// The model, when it is the local one (for what only it offers: context size, token counts).
   let systemModel: SystemLanguageModel?
-  private let respondBody: @Sendable (LanguageModelExecutorGenerationRequest, LanguageModelExecutorGenerationChannel)
-    async throws -> Void
+  private let respondBody:
+    @Sendable (LanguageModelExecutorGenerationRequest, LanguageModelExecutorGenerationChannel)
+      async throws -> Void
   private let prewarmBody: @Sendable (Transcript) -> Void
 
   init<Model: LanguageModel>(_ model: Model) {

@@ -10,12 +10,15 @@ enum SessionErrors {
     switch error {
     case let error as LanguageModelError:
       switch error {
-      case .contextSizeExceeded(let payload): return GenerationError.exceededContextWindowSize(context(payload.debugDescription))
+      case .contextSizeExceeded(let payload):
+        return GenerationError.exceededContextWindowSize(context(payload.debugDescription))
       case .rateLimited(let payload): return GenerationError.rateLimited(context(payload.debugDescription))
-      case .guardrailViolation(let payload): return GenerationError.guardrailViolation(context(payload.debugDescription))
+      case .guardrailViolation(let payload):
+        return GenerationError.guardrailViolation(context(payload.debugDescription))
       case .refusal(let payload):
         return GenerationError.refusal(.init(transcriptEntries: []), context(payload.debugDescription))
-      case .unsupportedGenerationGuide(let payload): return GenerationError.unsupportedGuide(context(payload.debugDescription))
+      case .unsupportedGenerationGuide(let payload):
+        return GenerationError.unsupportedGuide(context(payload.debugDescription))
       case .unsupportedLanguageOrLocale(let payload):
         return GenerationError.unsupportedLanguageOrLocale(context(payload.debugDescription))
       case .unsupportedCapability, .unsupportedTranscriptContent, .timeout: return error

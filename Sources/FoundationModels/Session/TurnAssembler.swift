@@ -82,8 +82,10 @@ struct TurnAssembler {
           Transcript.ToolCalls(
             id: id,
             calls.map { call in
-              let arguments = (try? GeneratedContent(json: call.arguments)) ?? GeneratedContent(kind: .string(call.arguments))
-              return Transcript.ToolCall(id: call.id, metadata: call.metadata, toolName: call.name, arguments: arguments)
+              let arguments =
+                (try? GeneratedContent(json: call.arguments)) ?? GeneratedContent(kind: .string(call.arguments))
+              return Transcript.ToolCall(
+                id: call.id, metadata: call.metadata, toolName: call.name, arguments: arguments)
             }))
       }
     }

@@ -120,7 +120,8 @@ struct TurnDriver: Sendable {
     }
   }
 
-  private func unsupported(_ capability: LanguageModelCapabilities.Capability, _ message: String) -> LanguageModelError {
+  private func unsupported(_ capability: LanguageModelCapabilities.Capability, _ message: String) -> LanguageModelError
+  {
     .unsupportedCapability(.init(capability: capability, debugDescription: message))
   }
 }

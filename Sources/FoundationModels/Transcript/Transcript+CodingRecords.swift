@@ -62,7 +62,8 @@ struct EntryRecord: Codable {
     case "user":
       return .prompt(
         Transcript.Prompt(
-          id: id, metadata: metadata?.values ?? [:], segments: segments, options: options?.options ?? GenerationOptions(),
+          id: id, metadata: metadata?.values ?? [:], segments: segments,
+          options: options?.options ?? GenerationOptions(),
           responseFormat: responseFormat?.format, contextOptions: contextOptions?.options ?? ContextOptions()))
     case "response":
       if let toolCalls, !toolCalls.isEmpty {
@@ -155,7 +156,8 @@ struct SegmentRecord: Codable {
       }
       return .attachment(Transcript.AttachmentSegment(id: id, content: .image(image), label: label))
     case "custom":
-      return .custom(DecodedCustomSegment(id: id, typeName: customType ?? "", content: content ?? "null", text: text ?? ""))
+      return .custom(
+        DecodedCustomSegment(id: id, typeName: customType ?? "", content: content ?? "null", text: text ?? ""))
     default:
       throw DecodingError.dataCorrupted(
         .init(codingPath: codingPath, debugDescription: "Unknown segment type '\(type)'."))

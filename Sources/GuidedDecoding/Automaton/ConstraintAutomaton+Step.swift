@@ -23,7 +23,9 @@ extension ConstraintAutomaton {
         if spec.canClose(cursor, names: nil) { result.append(Array(rest)) }
         return
       }
-      if let next = spec.advance(cursor, byte: byte, names: nil, complete: { self.stringCanComplete(node, spec, $0, $1) }) {
+      if let next = spec.advance(
+        cursor, byte: byte, names: nil, complete: { self.stringCanComplete(node, spec, $0, $1) })
+      {
         result.append(Array(rest) + [.string(node, next)])
       }
 
@@ -85,7 +87,9 @@ extension ConstraintAutomaton {
     switch cursor.phase {
     case .open, .afterComma:
       if byte == UInt8(ascii: "}") {
-        if cursor.phase == .open, spec.firstRequired[index] == count, members >= spec.minProperties { result.append(Array(rest)) }
+        if cursor.phase == .open, spec.firstRequired[index] == count, members >= spec.minProperties {
+          result.append(Array(rest))
+        }
         return
       }
       // Keys may skip optional properties but not a required one.
@@ -143,7 +147,9 @@ extension ConstraintAutomaton {
     case .array:
       if byte == UInt8(ascii: "[") { result.append(Array(rest) + [.array(node, count: 0, afterItem: false)]) }
     case .object:
-      if byte == UInt8(ascii: "{") { result.append(Array(rest) + [.object(node, ObjectCursor(phase: .open, index: 0))]) }
+      if byte == UInt8(ascii: "{") {
+        result.append(Array(rest) + [.object(node, ObjectCursor(phase: .open, index: 0))])
+      }
     }
   }
 

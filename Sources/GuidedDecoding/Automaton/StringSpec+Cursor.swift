@@ -93,7 +93,8 @@ extension JSONGrammar.StringSpec {
         return scalar(c, UInt32(byte), names: nil, complete: complete)
       case 0xC2...0xDF: (c.utf8Remaining, c.utf8Low, c.utf8High, c.pending) = (1, 0x80, 0xBF, UInt32(byte & 0x1F))
       case 0xE0: (c.utf8Remaining, c.utf8Low, c.utf8High, c.pending) = (2, 0xA0, 0xBF, 0)
-      case 0xE1...0xEC, 0xEE, 0xEF: (c.utf8Remaining, c.utf8Low, c.utf8High, c.pending) = (2, 0x80, 0xBF, UInt32(byte & 0x0F))
+      case 0xE1...0xEC, 0xEE, 0xEF:
+        (c.utf8Remaining, c.utf8Low, c.utf8High, c.pending) = (2, 0x80, 0xBF, UInt32(byte & 0x0F))
       case 0xED: (c.utf8Remaining, c.utf8Low, c.utf8High, c.pending) = (2, 0x80, 0x9F, 0x0D)
       case 0xF0: (c.utf8Remaining, c.utf8Low, c.utf8High, c.pending) = (3, 0x90, 0xBF, 0)
       case 0xF1...0xF3: (c.utf8Remaining, c.utf8Low, c.utf8High, c.pending) = (3, 0x80, 0xBF, UInt32(byte & 0x07))

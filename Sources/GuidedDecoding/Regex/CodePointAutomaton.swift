@@ -112,7 +112,8 @@ final class CodePointAutomaton: Sendable {
     self.transitions = transitions
     self.accepting = accepting
     self.start = start
-    self.longestAcceptingPath = Self.longestPaths(transitions: transitions, accepting: accepting, classCount: classCount)
+    self.longestAcceptingPath = Self.longestPaths(
+      transitions: transitions, accepting: accepting, classCount: classCount)
   }
 
   /// Longest path from each state to acceptance over live states; a reachable cycle makes

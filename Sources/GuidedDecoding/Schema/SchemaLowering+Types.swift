@@ -104,7 +104,7 @@ extension SchemaLowering {
       } else if Self.standardFormats.contains(f) || !options.acceptsUnknownKeywords {
         throw SchemaError.unsupportedKeyword("format:\(f)", path: path + "/format")
       }
-      // Otherwise a format no specification defines: an annotation, like other unknown keywords.
+    // Otherwise a format no specification defines: an annotation, like other unknown keywords.
     default: throw SchemaError.invalidSchema("format must be a string", path: path + "/format")
     }
     if let max = constraints.maxLength, max < constraints.minLength {

@@ -173,7 +173,8 @@ struct SchemaLowering {
   private static func anchor(_ name: String, in value: JSONValue) -> JSONValue? {
     switch value {
     case .object(let members):
-      if value["$anchor"] == .string(name) || value["$id"] == .string("#" + name) || value["id"] == .string("#" + name) {
+      if value["$anchor"] == .string(name) || value["$id"] == .string("#" + name) || value["id"] == .string("#" + name)
+      {
         return value
       }
       for m in members where m.key != "enum" && m.key != "const" {

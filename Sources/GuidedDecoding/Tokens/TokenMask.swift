@@ -50,7 +50,6 @@ public struct TokenMask: Sendable, Hashable {
     for i in words.indices { words[i] |= other.words[i] }
   }
 
-
   mutating func withMutableWords<R>(_ body: (UnsafeMutableBufferPointer<UInt64>) -> R) -> R {
     words.withUnsafeMutableBufferPointer { body($0) }
   }

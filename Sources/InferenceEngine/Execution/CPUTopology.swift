@@ -16,7 +16,9 @@ public enum CPUTopology {
         let package = try? String(contentsOfFile: "\(topology)/physical_package_id", encoding: .utf8),
         let core = try? String(contentsOfFile: "\(topology)/core_id", encoding: .utf8)
       else { continue }
-      cores.insert("\(package.trimmingCharacters(in: .whitespacesAndNewlines)):\(core.trimmingCharacters(in: .whitespacesAndNewlines))")
+      cores.insert(
+        "\(package.trimmingCharacters(in: .whitespacesAndNewlines)):\(core.trimmingCharacters(in: .whitespacesAndNewlines))"
+      )
     }
     let available = ProcessInfo.processInfo.activeProcessorCount
     return cores.isEmpty ? available : min(cores.count, available)
