@@ -8,9 +8,15 @@ struct ContentFormat: Sendable {
   static let text = ContentFormat(schema: nil)
 
   /// The answer so far as generated content.
+  /// - Throws: `GeneratedContent.ParsingError` when a structured answer is not (a prefix of) JSON.
   func rawContent(_ text: String) throws -> GeneratedContent {
     guard schema != nil else { return GeneratedContent(kind: .string(text)) }
-    return try GeneratedContent(json: text)
+    do {
+      return try GeneratedContent(json: text)
+    } catch {
+      throw GeneratedContent.ParsingError(
+        rawContent: text, underlyingError: error, debugDescription: "The output is not JSON: \(error)")
+    }
   }
 
   /// The transcript segment that records a complete answer.
@@ -58,13 +64,7 @@ extension LanguageModelSession {
     let task = Task {
       do {
         let result = try await driver.run { entries, text, usage in
-          let raw: GeneratedContent
-          do {
-            raw = try request.format.rawContent(text)
-          } catch {
-            throw GeneratedContent.ParsingError(
-              rawContent: text, underlyingError: error, debugDescription: "The output is not JSON: \(error)")
-          }
+          let raw = try request.format.rawContent(text)
           if let partial = try? Content.PartiallyGenerated(raw) {
             continuation.yield(
               .snapshot(.init(content: partial, rawContent: raw, transcriptEntries: entries[...], usage: usage)))

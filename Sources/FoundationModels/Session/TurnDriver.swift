@@ -79,13 +79,7 @@ struct TurnDriver: Sendable {
     let last = entries.lastIndex { if case .response = $0 { true } else { false } }
     var text = ""
     if let last, case .response(let response) = entries[last] { text = SegmentJoining.text(of: response.segments) }
-    let raw: GeneratedContent
-    do {
-      raw = try request.format.rawContent(text)
-    } catch {
-      throw GeneratedContent.ParsingError(
-        rawContent: text, underlyingError: error, debugDescription: "The output is not JSON: \(error)")
-    }
+    let raw = try request.format.rawContent(text)
     guard raw.isComplete else {
       throw GeneratedContent.ParsingError(
         rawContent: text, debugDescription: "Generation ended before the output was complete: \(text)")
