@@ -64,6 +64,7 @@ final class LocalEngine: Sendable {
       let generation = GenerationRequest(
         promptTokens: prompt, sampling: request.generationOptions.samplingParameters,
         maximumTokens: request.generationOptions.maximumResponseTokens, constraint: constraint)
+      var finished = false
       for try await event in session.generate(generation) {
         switch event {
         case .text(let text):
@@ -88,8 +89,11 @@ final class LocalEngine: Sendable {
             forcedTokens: usage.forcedTokens, draftTokens: usage.draftTokens,
             confirmedDraftTokens: usage.confirmedDraftTokens)
           await channel.send(.response(action: .updateMetadata(figures.metadata)))
+          finished = true
         }
       }
+      // The stream ends without a summary only when the request was cancelled.
+      guard finished else { throw CancellationError() }
     } catch {
       throw Self.publicError(error)
     }

@@ -32,6 +32,8 @@ struct TurnDriver: Sendable {
       let step = try await invoke(Transcript(entries: transcript.entries + produced)) { entries, text, stepUsage in
         try snapshot(produced + entries, text, stepUsage.map(usage.adding) ?? usage)
       }
+      // An executor may end early when the turn is cancelled; what it sent is not an answer.
+      try Task.checkCancellation()
       let entries = try step.finishedEntries()
       if let stepUsage = step.usage { usage = usage.adding(stepUsage) }
       produced += entries
