@@ -7,10 +7,15 @@ import Synchronization
 struct Round: Sendable {
   var events: [any LanguageModelExecutorGenerationChannel.Event]
   var error: (any Error)?
+  /// How long the executor waits after its events (until cancelled), like a slow model.
+  var pause: Duration
 
-  init(_ events: [any LanguageModelExecutorGenerationChannel.Event], error: (any Error)? = nil) {
+  init(
+    _ events: [any LanguageModelExecutorGenerationChannel.Event], error: (any Error)? = nil, pause: Duration = .zero
+  ) {
     self.events = events
     self.error = error
+    self.pause = pause
   }
 }
 
@@ -66,6 +71,7 @@ struct ScriptedExecutor: LanguageModelExecutor {
     for event in round.events {
       await channel.send(event)
     }
+    if round.pause > .zero { try await Task.sleep(for: round.pause) }
     if let error = round.error { throw error }
   }
 }
