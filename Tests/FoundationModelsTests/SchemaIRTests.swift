@@ -67,9 +67,10 @@ import Testing
 
   @Test func samplingModeExposesItsParameters() {
     #expect(GenerationOptions.SamplingMode.greedy.kind == .greedy)
-    #expect(GenerationOptions.SamplingMode.random(top: 3, seed: 9).kind == .top(k: 3, seed: 9))
+    #expect(GenerationOptions.SamplingMode.random(top: 3, seed: 9).kind == .randomTopK(3, seed: 9))
     #expect(
-      GenerationOptions.SamplingMode.random(probabilityThreshold: 0.5).kind == .nucleus(threshold: 0.5, seed: nil))
+      GenerationOptions.SamplingMode.random(probabilityThreshold: 0.5).kind
+        == .randomProbabilityThreshold(0.5, seed: nil))
   }
 
   @Test func decodedSchemaEqualsTheOriginal() throws {

@@ -75,7 +75,7 @@ import Testing
     _ = try await session.respond(
       to: "Hi", options: options, contextOptions: ContextOptions(reasoningLevel: .deep), metadata: ["user": "42"])
     let request = try #require(model.script.requests.first)
-    #expect(request.generationOptions.samplingMode?.kind == .top(k: 5, seed: 7))
+    #expect(request.generationOptions.samplingMode?.kind == .randomTopK(5, seed: 7))
     #expect(request.generationOptions.toolCallingMode?.kind == .disallowed)
     #expect(request.contextOptions.reasoningLevel == .deep)
     #expect(request.metadata["user"] as? String == "42")

@@ -27,6 +27,18 @@ import Testing
     #expect(segment.schemaName == "Weather")
   }
 
+  @Test func capabilitiesAndSchemaNamesAsProvidersUseThem() {
+    let capabilities = LanguageModelCapabilities([.vision, .toolCalling])
+    #expect(capabilities.contains(.toolCalling) && !capabilities.contains(.reasoning))
+    #expect(Forecast.generationSchema.name == "Forecast")
+    let kind = GenerationOptions.SamplingMode.random(probabilityThreshold: 0.9, seed: 3).kind
+    guard case .randomProbabilityThreshold(let threshold, seed: let seed) = kind else {
+      Issue.record("unexpected \(kind)")
+      return
+    }
+    #expect(threshold == 0.9 && seed == 3)
+  }
+
   @Test func anyToolCallsTheToolItWraps() async throws {
     let tool = AnyTool(Weather())
     #expect(tool.name == "weather")

@@ -6,15 +6,19 @@ extension GenerationOptions {
   public struct SamplingMode: Sendable, Equatable {
     /// The parameters of a sampling mode.
     ///
-    /// Matches FoundationModels 27 `GenerationOptions.SamplingMode.Kind`.
+    /// Matches FoundationModels 27 `GenerationOptions.SamplingMode.Kind`, with the case names
+    /// of Apple's later betas (`randomTopK`, `randomProbabilityThreshold`, as provider packages
+    /// written against them use; an earlier interface named them `top(k:seed:)` and
+    /// `nucleus(threshold:seed:)`). The first value's label is not visible in the code that
+    /// uses them, so it has none here.
     @nonexhaustive
     public enum Kind: Sendable, Equatable {
       /// Always the most likely token.
       case greedy
       /// Sample among the `k` most likely tokens.
-      case top(k: Int, seed: UInt64?)
-      /// Sample among the most likely tokens whose probabilities add up to `threshold` (0...1).
-      case nucleus(threshold: Double, seed: UInt64?)
+      case randomTopK(Int, seed: UInt64?)
+      /// Sample among the most likely tokens whose probabilities add up to the threshold (0...1).
+      case randomProbabilityThreshold(Double, seed: UInt64?)
     }
 
     /// The mode's parameters.
@@ -40,7 +44,7 @@ extension GenerationOptions {
     ///   - k: How many of the most likely tokens to consider; should be positive.
     ///   - seed: A seed for the random generator; reproducibility is best-effort.
     public static func random(top k: Int, seed: UInt64? = nil) -> SamplingMode {
-      SamplingMode(kind: .top(k: k, seed: seed))
+      SamplingMode(kind: .randomTopK(k, seed: seed))
     }
 
     /// Samples among the most likely tokens whose probabilities add up to the threshold
@@ -51,7 +55,7 @@ extension GenerationOptions {
     ///   - probabilityThreshold: The cumulative probability, between 0 and 1.
     ///   - seed: A seed for the random generator; reproducibility is best-effort.
     public static func random(probabilityThreshold: Double, seed: UInt64? = nil) -> SamplingMode {
-      SamplingMode(kind: .nucleus(threshold: probabilityThreshold, seed: seed))
+      SamplingMode(kind: .randomProbabilityThreshold(probabilityThreshold, seed: seed))
     }
   }
 }

@@ -20,9 +20,9 @@ extension GenerationOptions {
     switch sampling?.kind {
     case .greedy:
       return .greedy
-    case .top(let k, let seed):
+    case .randomTopK(let k, let seed):
       return SamplingParameters(strategy: .topK(k), temperature: temperature, seed: seed)
-    case .nucleus(let threshold, let seed):
+    case .randomProbabilityThreshold(let threshold, let seed):
       return SamplingParameters(strategy: .topP(min(max(threshold, 0), 1)), temperature: temperature, seed: seed)
     case nil:
       return SamplingParameters(strategy: .topP(Self.defaultProbabilityThreshold), temperature: temperature)

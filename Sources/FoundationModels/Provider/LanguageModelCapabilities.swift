@@ -7,8 +7,18 @@ public struct LanguageModelCapabilities: Sendable {
   private let members: Set<Capability>
 
   /// Creates a set of capabilities.
-  public init(capabilities: [Capability]) {
+  ///
+  /// Matches FoundationModels 27 `LanguageModelCapabilities.init(_:)` (Apple's later betas; the
+  /// labelled ``init(capabilities:)`` is the earlier spelling, kept so both compile).
+  public init(_ capabilities: [Capability]) {
     members = Set(capabilities)
+  }
+
+  /// Creates a set of capabilities.
+  ///
+  /// Matches FoundationModels 27 `LanguageModelCapabilities.init(capabilities:)` (earlier betas).
+  public init(capabilities: [Capability]) {
+    self.init(capabilities)
   }
 
   /// Whether the model has `capability`.

@@ -26,7 +26,7 @@
 //   is not in the JSON: when it is not empty, throw `unsupportedGuide`.
 // - `GeneratedContent(json:)`: call it with the cumulative output after each token to build
 //   `PartiallyGenerated` snapshots; it accepts any prefix of valid JSON.
-// - `GenerationOptions.SamplingMode.kind`: `.greedy`, `.top(k:seed:)`, `.nucleus(threshold:seed:)`.
+// - `GenerationOptions.SamplingMode.kind`: `.greedy`, `.randomTopK(_:seed:)`, `.randomProbabilityThreshold(_:seed:)`.
 
 extension Transcript.Entry {
   /// The chat-template role of this entry: `system`, `user`, `assistant` or `tool`.

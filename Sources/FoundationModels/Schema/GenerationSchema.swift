@@ -92,6 +92,15 @@ public struct GenerationSchema: Sendable, CustomDebugStringConvertible {
   /// The schema's JSON form, for debugging.
   ///
   /// Matches FoundationModels `GenerationSchema.debugDescription`.
+  /// The schema's name: the generable type's or the dynamic schema's name, or
+  /// `GeneratedContent` for an unnamed schema — what a provider passes as the name of a
+  /// structured-output request.
+  ///
+  /// Matches FoundationModels 27 `GenerationSchema.name` (Apple's later betas).
+  public var name: String {
+    Transcript.ResponseFormat(schema: self).name
+  }
+
   public var debugDescription: String {
     jsonString
   }

@@ -251,9 +251,9 @@ struct OptionsRecord: Codable {
     switch options.sampling?.kind {
     case .greedy?:
       sampling = Sampling(type: "greedy")
-    case .top(let k, let seed)?:
+    case .randomTopK(let k, let seed)?:
       sampling = Sampling(type: "topK", k: k, seed: seed)
-    case .nucleus(let threshold, let seed)?:
+    case .randomProbabilityThreshold(let threshold, let seed)?:
       sampling = Sampling(type: "topP", probabilityThreshold: threshold, seed: seed)
     case nil:
       sampling = nil
