@@ -14,6 +14,12 @@ import Testing
   private static let failingMidAnswer = Round(
     [.response(action: .appendText("Once upon", tokenCount: 2))], error: rateLimited)
 
+  /// A round that calls the weather tool.
+  private static let callsWeatherInOslo = Round([
+    .toolCalls(
+      action: .toolCall(id: "c1", name: "weather", action: .appendArguments(#"{"city":"Oslo"}"#, tokenCount: 4)))
+  ])
+
   private static func isRateLimited(_ error: any Error) -> Bool {
     if case LanguageModelError.rateLimited = error { return true }
     return false
@@ -22,11 +28,7 @@ import Testing
   @Test(arguments: [nil, TranscriptErrorHandlingPolicy.revertTranscript])
   func aFailedRequestLeavesTheTranscriptAsItWas(policy: TranscriptErrorHandlingPolicy?) async throws {
     let model = ScriptedProvider([
-      Round([
-        .toolCalls(
-          action: .toolCall(id: "c1", name: "weather", action: .appendArguments(#"{"city":"Oslo"}"#, tokenCount: 4)))
-      ]),
-      Self.failingMidAnswer,
+      Self.callsWeatherInOslo, Self.failingMidAnswer,
     ])
     let session = LanguageModelSession(model: model, tools: [Weather()], instructions: "Use tools.")
     session.transcriptErrorHandlingPolicy = policy
@@ -59,11 +61,7 @@ import Testing
 
   @Test func preserveKeepsEarlierToolRoundsOfAFailedTurn() async throws {
     let model = ScriptedProvider([
-      Round([
-        .toolCalls(
-          action: .toolCall(id: "c1", name: "weather", action: .appendArguments(#"{"city":"Oslo"}"#, tokenCount: 4)))
-      ]),
-      Self.failingMidAnswer,
+      Self.callsWeatherInOslo, Self.failingMidAnswer,
     ])
     let session = LanguageModelSession(model: model, tools: [Weather()], instructions: "Use tools.")
     session.transcriptErrorHandlingPolicy = .preserveTranscript
@@ -103,16 +101,7 @@ import Testing
     ])
     let session = LanguageModelSession(model: model, instructions: "Tell stories.")
     session.transcriptErrorHandlingPolicy = .preserveTranscript
-    let reader = Task {
-      for try await snapshot in session.streamResponse(to: "A long story") where snapshot.content == "Once upon" {
-        return true
-      }
-      return false
-    }
-    #expect(try await reader.value, "the first text arrived")
-    // The reader returned from inside the loop, dropping the stream: the turn is cancelled.
-    let deadline = ContinuousClock.now + .seconds(10)
-    while session.isResponding, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+    #expect(try await dropStream(of: session, prompt: "A long story", whenTextIs: "Once upon"))
     #expect(!session.isResponding)
     #expect(session.transcript.map(\.kindName) == ["instructions"])
   }

@@ -6,7 +6,7 @@ extension PrivateCloudComputeLanguageModel {
   /// Matches FoundationModels 27 `PrivateCloudComputeLanguageModel.quotaUsage`. Nothing is ever
   /// used on Linux: below the limit, not approaching it, with no reset date and no suggestion.
   public var quotaUsage: QuotaUsage {
-    QuotaUsage(status: .belowLimit(.init(isApproachingLimit: false)), limitIncreaseSuggestion: nil, resetDate: nil)
+    QuotaUsage(status: .belowLimit(.init(isApproachingLimit: false)))
   }
 
   /// The user's use of Private Cloud Compute against their limit.
@@ -20,12 +20,6 @@ extension PrivateCloudComputeLanguageModel {
     public var limitIncreaseSuggestion: LimitIncreaseSuggestion?
     /// When the use counted against the limit starts again from zero, when known.
     public var resetDate: Date?
-
-    init(status: Status, limitIncreaseSuggestion: LimitIncreaseSuggestion?, resetDate: Date?) {
-      self.status = status
-      self.limitIncreaseSuggestion = limitIncreaseSuggestion
-      self.resetDate = resetDate
-    }
 
     /// Whether the limit has been reached (``status`` is `limitReached`).
     ///

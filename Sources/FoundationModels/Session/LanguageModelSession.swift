@@ -6,10 +6,10 @@ import Synchronization
 ///
 /// Matches FoundationModels `LanguageModelSession`: `@unchecked Sendable` (its state is behind a
 /// lock) and `Observable` (`transcript`, `isResponding`, `usage` and
-/// `transcriptErrorHandlingPolicy` notify observers). The
-/// session reaches its model — the local one or any `LanguageModel` a package provides — only
-/// through the model's `LanguageModelExecutor`: it builds each request, turns the executor's
-/// events into transcript entries and snapshots, and runs the tool loop.
+/// `transcriptErrorHandlingPolicy` notify observers). The session reaches its model — the local
+/// one or any `LanguageModel` a package provides — only through the model's
+/// `LanguageModelExecutor`: it builds each request, turns the executor's events into transcript
+/// entries and snapshots, and runs the tool loop.
 ///
 /// Errors: a session created with a 26 initializer (`model: SystemLanguageModel`, or no model)
 /// reports the 26 family, `GenerationError`, as code written for 26 catches it; a session

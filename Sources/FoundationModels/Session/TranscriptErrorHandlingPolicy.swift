@@ -3,8 +3,9 @@
 /// Matches FoundationModels 27 `TranscriptErrorHandlingPolicy`: there is no public initializer,
 /// so these two values are all there are. Set one with
 /// `LanguageModelSession.transcriptErrorHandlingPolicy`; nil, the default, means
-/// ``revertTranscript`` (the 26 behaviour). A cancelled request always leaves the transcript as
-/// it was, whatever the policy: it did not fail, its caller stopped it.
+/// ``revertTranscript``: the 26 behaviour (Apple leaves the default unstated). A cancelled
+/// request always leaves the transcript as it was, whatever the policy: it did not fail, its
+/// caller stopped it.
 public struct TranscriptErrorHandlingPolicy: Sendable {
   /// Whether a failed turn's entries stay in the transcript.
   let keepsFailedTurn: Bool
