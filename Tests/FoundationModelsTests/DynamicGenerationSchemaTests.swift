@@ -50,7 +50,8 @@ import Testing
     let json = try encodedObject(try GenerationSchema(root: person, dependencies: []))
     let defs = try json.object("$defs")
     #expect(try defs.object("Pet")["title"] as? String == "Pet")
-    #expect(try defs.object("Person")["title"] as? String == "Person")
+    #expect(defs["Person"] == nil, "the root is referred to as '#'")
+    #expect(try json.object("properties").object("friend")["$ref"] as? String == "#")
     #expect(try json.object("properties").object("pet")["$ref"] as? String == "#/$defs/Pet")
   }
 

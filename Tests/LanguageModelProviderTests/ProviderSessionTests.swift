@@ -172,16 +172,7 @@ import Testing
       Round([.response(action: .appendText("Done.", tokenCount: 1))]),
     ])
     let session = LanguageModelSession(model: model, instructions: "Tell stories.")
-    let reader = Task {
-      for try await snapshot in session.streamResponse(to: "A long story") where snapshot.content == "Once upon" {
-        return true
-      }
-      return false
-    }
-    #expect(try await reader.value, "the first text arrived")
-    // The reader returned from inside the loop, dropping the stream: the turn is cancelled.
-    let deadline = ContinuousClock.now + .seconds(10)
-    while session.isResponding, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+    #expect(try await dropStream(of: session, prompt: "A long story", whenTextIs: "Once upon"))
     #expect(!session.isResponding)
     #expect(session.transcript.count == 1, "only the instructions")
     #expect(try await session.respond(to: "Short one").content == "Done.")

@@ -84,3 +84,19 @@ func usage(input: Int, cached: Int = 0, output: Int, reasoning: Int = 0)
     input: .init(totalTokenCount: input, cachedTokenCount: cached),
     output: .init(totalTokenCount: output, reasoningTokenCount: reasoning))
 }
+
+/// Streams the answer to `prompt` until its text is `text`, then drops the stream, which cancels
+/// the turn, and waits (up to ten seconds) for the session to be free again.
+/// - Returns: whether the text arrived.
+func dropStream(of session: LanguageModelSession, prompt: String, whenTextIs text: String) async throws -> Bool {
+  let reader = Task {
+    for try await snapshot in session.streamResponse(to: prompt) where snapshot.content == text {
+      return true
+    }
+    return false
+  }
+  guard try await reader.value else { return false }
+  let deadline = ContinuousClock.now + .seconds(10)
+  while session.isResponding, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+  return true
+}

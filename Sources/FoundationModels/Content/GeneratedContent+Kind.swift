@@ -2,6 +2,7 @@ extension GeneratedContent {
   /// The shape of a piece of generated content.
   ///
   /// Matches FoundationModels `GeneratedContent.Kind`.
+  @nonexhaustive
   public enum Kind: Equatable, Sendable {
     /// A null value.
     case null

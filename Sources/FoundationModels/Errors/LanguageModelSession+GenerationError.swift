@@ -6,6 +6,7 @@ extension LanguageModelSession {
   /// Matches FoundationModels `LanguageModelSession.GenerationError` (26.x; cases in Apple's
   /// declaration order). Each case carries a ``Context`` whose `debugDescription` says what
   /// happened and why, in terms of this session (token counts, the offending guide, …).
+  @nonexhaustive
   public enum GenerationError: Swift.Error, LocalizedError {
     /// The session's transcript plus the prompt and response do not fit in the context window.
     case exceededContextWindowSize(Context)

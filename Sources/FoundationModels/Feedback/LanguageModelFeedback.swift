@@ -6,6 +6,7 @@ public struct LanguageModelFeedback: Sendable {
   /// How the response was received.
   ///
   /// Matches FoundationModels `LanguageModelFeedback.Sentiment`.
+  @nonexhaustive
   public enum Sentiment: String, Sendable, CaseIterable, Hashable {
     /// The response was good.
     case positive
@@ -35,6 +36,7 @@ public struct LanguageModelFeedback: Sendable {
     /// Kinds of problems with a response.
     ///
     /// Matches FoundationModels `LanguageModelFeedback.Issue.Category`.
+    @nonexhaustive
     public enum Category: String, Sendable, CaseIterable, Hashable {
       /// The response did not follow the instructions.
       case didNotFollowInstructions

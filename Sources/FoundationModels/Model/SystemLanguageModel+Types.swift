@@ -6,6 +6,7 @@ extension SystemLanguageModel {
 
     /// Matches FoundationModels `SystemLanguageModel.Availability.UnavailableReason`. On Linux
     /// only `modelNotReady` occurs: the model file has not been fetched into the cache.
+    @nonexhaustive
     public enum UnavailableReason: Equatable, Sendable, Hashable {
       case appleIntelligenceNotEnabled
       case deviceNotEligible

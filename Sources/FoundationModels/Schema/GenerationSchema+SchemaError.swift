@@ -4,6 +4,7 @@ extension GenerationSchema {
   /// An error in a dynamic schema, found by `GenerationSchema(root:dependencies:)`.
   ///
   /// Matches FoundationModels `GenerationSchema.SchemaError`.
+  @nonexhaustive
   public enum SchemaError: Error, LocalizedError {
     /// A structure has two properties with the same name.
     case duplicateProperty(schema: String, property: String, context: Context)

@@ -5,14 +5,24 @@ extension SchemaJSON {
   }
 
   /// Reads a root schema and its `$defs`.
+  ///
+  /// `{"$ref":"#"}` refers to the root by its `title`: the root then joins the definitions
+  /// under that name, as a recursive type's schema built in Swift has it. (When `$defs` also
+  /// has a schema under the root's title, that name — `#` included — means the `$defs` one.)
   static func decode(_ json: GeneratedContent) throws -> (GenerationSchemaNode, SchemaDefinitions) {
+    let rootName = try string("title", of: json)
     var definitions = SchemaDefinitions()
     if let defs = try member("$defs", of: json)?.orderedProperties {
       for (name, node) in defs {
-        definitions.define(name, try decodeNode(node).node)
+        definitions.define(name, try decodeNode(node, rootName: rootName).node)
       }
     }
-    return (try decodeNode(json).node, definitions)
+    let root = try decodeNode(json, rootName: rootName).node
+    let referenced = definitions.ordered.reduce(root.referencedNames) { $0.union($1.node.referencedNames) }
+    if let rootName, referenced.contains(rootName) {
+      definitions.define(rootName, root)
+    }
+    return (root, definitions)
   }
 
   private static func member(_ key: String, of json: GeneratedContent) throws -> GeneratedContent? {
@@ -58,8 +68,9 @@ extension SchemaJSON {
     return value
   }
 
-  /// Reads one node and the description written next to it.
-  private static func decodeNode(_ json: GeneratedContent) throws -> (
+  /// Reads one node and the description written next to it; `rootName` is the root's `title`,
+  /// which `{"$ref":"#"}` refers to.
+  private static func decodeNode(_ json: GeneratedContent, rootName: String?) throws -> (
     node: GenerationSchemaNode, description: String?
   ) {
     let description = try string("description", of: json)
@@ -68,6 +79,12 @@ extension SchemaJSON {
       throw DecodingFailure(description: "'allOf' is not supported")
     }
     if let reference = try string("$ref", of: json) {
+      if reference == rootReference {
+        guard let rootName else {
+          throw DecodingFailure(description: "'$ref' '#' refers to the root, which has no 'title'")
+        }
+        return (.reference(rootName), description)
+      }
       guard reference.hasPrefix(definitionsPrefix) else {
         throw DecodingFailure(description: "'$ref' must point into '#/$defs/', found '\(reference)'")
       }
@@ -77,7 +94,7 @@ extension SchemaJSON {
       guard let elements = choices.arrayElements else {
         throw DecodingFailure(description: "'anyOf' must be an array")
       }
-      let nodes = try elements.map { try decodeNode($0).node }
+      let nodes = try elements.map { try decodeNode($0, rootName: rootName).node }
       return (.anyOf(UnionSchema(name: title, description: description, choices: nodes)), description)
     }
     if let constant = try string("const", of: json) {
@@ -91,9 +108,9 @@ extension SchemaJSON {
     }
     switch type {
     case "object":
-      return (try decodeObject(json, title: title, description: description), description)
+      return (try decodeObject(json, title: title, description: description, rootName: rootName), description)
     case "array":
-      let items = try member("items", of: json).map { try decodeNode($0).node } ?? .any
+      let items = try member("items", of: json).map { try decodeNode($0, rootName: rootName).node } ?? .any
       let array = ArraySchema(
         items: items, minimumCount: try number("minItems", of: json).map { Int($0) },
         maximumCount: try number("maxItems", of: json).map { Int($0) })
@@ -117,7 +134,7 @@ extension SchemaJSON {
   }
 
   private static func decodeObject(
-    _ json: GeneratedContent, title: String?, description: String?
+    _ json: GeneratedContent, title: String?, description: String?, rootName: String?
   ) throws -> GenerationSchemaNode {
     let name = try required(title, "title", in: "object")
     let properties = try required(try member("properties", of: json), "properties", in: "object")
@@ -128,7 +145,7 @@ extension SchemaJSON {
       guard let property = try member(key, of: properties) else {
         throw DecodingFailure(description: "'x-order' names '\(key)', which is not in 'properties'")
       }
-      let (node, propertyDescription) = try decodeNode(property)
+      let (node, propertyDescription) = try decodeNode(property, rootName: rootName)
       return PropertySchema(
         name: key, description: propertyDescription, schema: node.withoutDescription,
         isOptional: !requiredNames.contains(key))

@@ -9,7 +9,10 @@
 ///   a constant is `{"const":"…"}` with no type.
 /// - Array: `{"type":"array","items":…,"minItems"?,"maxItems"?}`.
 /// - Union: `{"anyOf":[…]}` (named unions add `title`). Reference: `{"$ref":"#/$defs/Name"}`,
-///   with definitions in the root's `"$defs"`, sorted by name. Any value (`GeneratedContent`): `{}`.
+///   with definitions in the root's `"$defs"`, sorted by name. A reference to the root's own
+///   type (a recursive type) is `{"$ref":"#"}`, and the root is not repeated in `$defs`, as
+///   Apple's encoder writes it (seen for a `Person` with `children: [Person]` in the schema
+///   files of Apple's Python SDK). Any value (`GeneratedContent`): `{}`.
 /// - A property's description goes into its schema (`{"$ref":…,"description":…}`).
 /// - Decoding drops `multipleOf`, `minLength`, `maxLength` and `format` (as Apple's does) and
 ///   rejects `allOf`, `type` arrays and unknown types. Only the first of several patterns is
@@ -17,26 +20,33 @@
 enum SchemaJSON {
   private typealias Builder = GeneratedContent.StructureBuilder
   static let definitionsPrefix = "#/$defs/"
+  /// A reference to the whole schema: its root.
+  static let rootReference = "#"
 
   // MARK: Encoding
 
   static func content(root: GenerationSchemaNode, definitions: SchemaDefinitions) -> GeneratedContent {
+    // The root is in the definitions only when something refers to it (see `SchemaComposer`).
+    let rootName = root.definitionName.flatMap { definitions[$0] == root ? $0 : nil }
     var builder = Builder()
-    write(root, into: &builder)
-    if !definitions.isEmpty {
+    write(root, into: &builder, rootName: rootName)
+    // Sorted, so equal schemas encode to equal text whatever order their types were met in.
+    let hoisted = definitions.ordered.filter { $0.name != rootName }.sorted { $0.name < $1.name }
+    if !hoisted.isEmpty {
       var defs = Builder()
-      // Sorted, so equal schemas encode to equal text whatever order their types were met in.
-      for (name, node) in definitions.ordered.sorted(by: { $0.name < $1.name }) {
-        defs.set(name, content(node))
+      for (name, node) in hoisted {
+        defs.set(name, content(node, rootName: rootName))
       }
       builder.set("$defs", GeneratedContent(kind: defs.kind))
     }
     return GeneratedContent(kind: builder.kind)
   }
 
-  private static func content(_ node: GenerationSchemaNode, description: String? = nil) -> GeneratedContent {
+  private static func content(
+    _ node: GenerationSchemaNode, description: String? = nil, rootName: String?
+  ) -> GeneratedContent {
     var builder = Builder()
-    write(node, into: &builder)
+    write(node, into: &builder, rootName: rootName)
     if let description { builder.set("description", value(description)) }
     return GeneratedContent(kind: builder.kind)
   }
@@ -53,7 +63,9 @@ enum SchemaJSON {
     GeneratedContent(kind: .array(strings.map(value)))
   }
 
-  private static func write(_ node: GenerationSchemaNode, into builder: inout Builder) {
+  /// Writes `node`'s keywords; `rootName` is the name of the root's type when the schema refers
+  /// to it (written `#`).
+  private static func write(_ node: GenerationSchemaNode, into builder: inout Builder, rootName: String?) {
     switch node {
     case .object(let object):
       builder.set("type", value("object"))
@@ -61,7 +73,8 @@ enum SchemaJSON {
       if let description = object.description { builder.set("description", value(description)) }
       var properties = Builder()
       for property in object.properties {
-        properties.set(property.name, content(property.schema, description: property.description))
+        properties.set(
+          property.name, content(property.schema, description: property.description, rootName: rootName))
       }
       builder.set("properties", GeneratedContent(kind: properties.kind))
       builder.set("required", value(object.properties.filter { !$0.isOptional }.map(\.name)))
@@ -69,7 +82,7 @@ enum SchemaJSON {
       builder.set("x-order", value(object.properties.map(\.name)))
     case .array(let array):
       builder.set("type", value("array"))
-      builder.set("items", content(array.items))
+      builder.set("items", content(array.items, rootName: rootName))
       if let minimum = array.minimumCount { builder.set("minItems", value(Double(minimum))) }
       if let maximum = array.maximumCount { builder.set("maxItems", value(Double(maximum))) }
     case .string(let string):
@@ -93,9 +106,9 @@ enum SchemaJSON {
     case .anyOf(let union):
       if let name = union.name { builder.set("title", value(name)) }
       if let description = union.description { builder.set("description", value(description)) }
-      builder.set("anyOf", GeneratedContent(kind: .array(union.choices.map { content($0) })))
+      builder.set("anyOf", GeneratedContent(kind: .array(union.choices.map { content($0, rootName: rootName) })))
     case .reference(let name):
-      builder.set("$ref", value(definitionsPrefix + name))
+      builder.set("$ref", value(name == rootName ? rootReference : definitionsPrefix + name))
     case .any:
       break
     }

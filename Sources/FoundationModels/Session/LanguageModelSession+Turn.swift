@@ -42,7 +42,8 @@ extension LanguageModelSession {
 
   /// Starts a turn: checks the session is free, streams snapshots while the model's executor
   /// answers (running the tools it calls, round after round), and commits the turn's entries
-  /// to the transcript only when it succeeds.
+  /// to the transcript when it succeeds — or, by the session's `transcriptErrorHandlingPolicy`,
+  /// what it produced before it failed.
   func startTurn<Content: Generable>(prompt: Prompt, request: TurnRequest, as type: Content.Type)
     -> ResponseStream<Content>
   {
@@ -54,6 +55,7 @@ extension LanguageModelSession {
         throwing: SessionErrors.reported(Error.concurrentRequests, generationErrors: reportsGenerationErrors))
       return ResponseStream(events: events, outcome: outcome)
     }
+    let keepsFailedTurn = transcriptErrorHandlingPolicy?.keepsFailedTurn ?? false
     let promptEntry = Transcript.Entry.prompt(
       Transcript.Prompt(
         metadata: request.metadata, segments: prompt.segments, options: request.options,
@@ -62,7 +64,7 @@ extension LanguageModelSession {
     let driver = TurnDriver(
       runner: runner, tools: tools, transcript: transcript, prompt: promptEntry, request: request)
     let task = Task {
-      do {
+      do throws(TurnDriver.Failure) {
         let result = try await driver.run { entries, text, usage in
           let raw = try request.format.rawContent(text)
           if let partial = try? Content.PartiallyGenerated(raw) {
@@ -74,20 +76,25 @@ extension LanguageModelSession {
         do {
           content = try Content(result.rawContent)
         } catch {
-          throw GeneratedContent.ParsingError(
-            rawContent: result.text, underlyingError: error,
-            debugDescription: "The output could not be decoded as \(Content.self): \(error)")
+          throw TurnDriver.Failure(
+            error: GeneratedContent.ParsingError(
+              rawContent: result.text, underlyingError: error,
+              debugDescription: "The output could not be decoded as \(Content.self): \(error)"),
+            entries: result.entries)
         }
         guard let entries = endTurn(turn, appending: result.entries, usage: result.usage) else {
-          throw CancellationError()
+          throw TurnDriver.Failure(error: CancellationError(), entries: [])
         }
         continuation.yield(
           .completed(
             Response(content: content, rawContent: result.rawContent, transcriptEntries: entries, usage: result.usage)))
         continuation.finish()
       } catch {
-        endTurn(turn)
-        continuation.finish(throwing: SessionErrors.reported(error, generationErrors: reportsGenerationErrors))
+        // A cancelled turn was stopped, not failed: it keeps nothing, even when it gets here before
+        // the stream's termination handler has ended it.
+        let cancelled = error.error is CancellationError || Task.isCancelled
+        endTurn(turn, appending: keepsFailedTurn && !cancelled ? error.entries : [])
+        continuation.finish(throwing: SessionErrors.reported(error.error, generationErrors: reportsGenerationErrors))
       }
     }
     continuation.onTermination = { [weak self] termination in

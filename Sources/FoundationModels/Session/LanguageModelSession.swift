@@ -5,10 +5,11 @@ import Synchronization
 /// A conversation with a language model: the transcript of its turns, one request at a time.
 ///
 /// Matches FoundationModels `LanguageModelSession`: `@unchecked Sendable` (its state is behind a
-/// lock) and `Observable` (`transcript`, `isResponding` and `usage` notify observers). The
-/// session reaches its model — the local one or any `LanguageModel` a package provides — only
-/// through the model's `LanguageModelExecutor`: it builds each request, turns the executor's
-/// events into transcript entries and snapshots, and runs the tool loop.
+/// lock) and `Observable` (`transcript`, `isResponding`, `usage` and
+/// `transcriptErrorHandlingPolicy` notify observers). The session reaches its model — the local
+/// one or any `LanguageModel` a package provides — only through the model's
+/// `LanguageModelExecutor`: it builds each request, turns the executor's events into transcript
+/// entries and snapshots, and runs the tool loop.
 ///
 /// Errors: a session created with a 26 initializer (`model: SystemLanguageModel`, or no model)
 /// reports the 26 family, `GenerationError`, as code written for 26 catches it; a session
@@ -46,7 +47,8 @@ public final class LanguageModelSession: @unchecked Sendable {
   }
 
   /// Matches FoundationModels `LanguageModelSession.transcript`: every entry of the session so
-  /// far. A failed or cancelled turn leaves it exactly as it was before that turn.
+  /// far. A cancelled turn leaves it exactly as it was before that turn; so does a failed one,
+  /// unless ``transcriptErrorHandlingPolicy`` is `.preserveTranscript`.
   public var transcript: Transcript {
     registrar.access(self, keyPath: \.transcript)
     return state.withLock { $0.transcript }
@@ -64,6 +66,24 @@ public final class LanguageModelSession: @unchecked Sendable {
   public var usage: Usage {
     registrar.access(self, keyPath: \.usage)
     return state.withLock { $0.usage }
+  }
+
+  /// What a failed request does to the transcript: nil (the default) and `.revertTranscript`
+  /// leave it as it was before the request; `.preserveTranscript` keeps the request's prompt and
+  /// what the model and the tools produced before the failure.
+  ///
+  /// Matches FoundationModels 27 `LanguageModelSession.transcriptErrorHandlingPolicy`. A request
+  /// follows the policy set when it started.
+  public var transcriptErrorHandlingPolicy: TranscriptErrorHandlingPolicy? {
+    get {
+      registrar.access(self, keyPath: \.transcriptErrorHandlingPolicy)
+      return state.withLock { $0.transcriptErrorHandlingPolicy }
+    }
+    set {
+      registrar.withMutation(of: self, keyPath: \.transcriptErrorHandlingPolicy) {
+        state.withLock { $0.transcriptErrorHandlingPolicy = newValue }
+      }
+    }
   }
 
   /// Matches FoundationModels `LanguageModelSession.prewarm(promptPrefix:)`: asks the model's
@@ -90,8 +110,8 @@ public final class LanguageModelSession: @unchecked Sendable {
     return started ? turn : nil
   }
 
-  /// Ends a turn, appending `entries` to the transcript and `usage` to the session's when it
-  /// succeeded.
+  /// Ends a turn, appending `entries` to the transcript (a successful turn's, or what a failed
+  /// turn keeps) and `usage` to the session's.
   /// - Returns: the appended entries as a slice of the new transcript, or nil when the turn was
   ///   no longer the active one (it had been cancelled).
   @discardableResult
@@ -123,4 +143,5 @@ struct SessionState {
   /// The running turn, if any.
   var activeTurn: UUID?
   var usage = LanguageModelSession.Usage.zero
+  var transcriptErrorHandlingPolicy: TranscriptErrorHandlingPolicy?
 }

@@ -63,12 +63,6 @@ struct TurnAssembler {
     return nil
   }
 
-  /// Whether the invocation ended with tool calls for the session to run.
-  var endsWithToolCalls: Bool {
-    if case .toolCalls(_, let calls)? = drafts.last { return !calls.isEmpty }
-    return false
-  }
-
   /// The entries so far; tool-call arguments that are not (yet) JSON are left as text.
   var entries: [Transcript.Entry] {
     drafts.map { draft in

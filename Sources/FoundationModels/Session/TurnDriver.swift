@@ -20,48 +20,63 @@ struct TurnDriver: Sendable {
     var usage: LanguageModelSession.Usage
   }
 
+  /// A turn that failed, with what it had produced by then (for `.preserveTranscript`).
+  struct Failure: Swift.Error {
+    var error: any Swift.Error
+    /// The prompt, then every entry of the finished rounds, then what the failing invocation had
+    /// sent.
+    var entries: [Transcript.Entry]
+  }
+
   /// Runs the turn, calling `snapshot` with the entries, the answer's text and the usage so far
   /// whenever the answer grows.
   func run(
     snapshot: ([Transcript.Entry], String, LanguageModelSession.Usage) throws -> Void
-  ) async throws -> Result {
-    try checkCapabilities()
+  ) async throws(Failure) -> Result {
     var produced = [prompt]
-    var usage = LanguageModelSession.Usage.zero
-    for _ in 0..<LanguageModelSession.maximumToolRounds {
-      let step = try await invoke(Transcript(entries: transcript.entries + produced)) { entries, text, stepUsage in
-        try snapshot(produced + entries, text, stepUsage.map(usage.adding) ?? usage)
+    var invocation = TurnAssembler()
+    do {
+      try checkCapabilities()
+      var usage = LanguageModelSession.Usage.zero
+      for _ in 0..<LanguageModelSession.maximumToolRounds {
+        try await invoke(Transcript(entries: transcript.entries + produced), into: &invocation) {
+          entries, text, stepUsage in
+          try snapshot(produced + entries, text, stepUsage.map(usage.adding) ?? usage)
+        }
+        // An executor may end early when the turn is cancelled; what it sent is not an answer.
+        try Task.checkCancellation()
+        let entries = try invocation.finishedEntries()
+        if let stepUsage = invocation.usage { usage = usage.adding(stepUsage) }
+        produced += entries
+        invocation = TurnAssembler()  // the next invocation's, empty until it sends something
+        guard case .toolCalls(let calls)? = entries.last, !calls.isEmpty else {
+          return try finish(produced, usage: usage)
+        }
+        produced += try await ToolRunner(tools: tools).outputs(for: calls)
       }
-      // An executor may end early when the turn is cancelled; what it sent is not an answer.
-      try Task.checkCancellation()
-      let entries = try step.finishedEntries()
-      if let stepUsage = step.usage { usage = usage.adding(stepUsage) }
-      produced += entries
-      guard step.endsWithToolCalls, case .toolCalls(let calls)? = entries.last else {
-        return try finish(produced, usage: usage)
-      }
-      produced += try await ToolRunner(tools: tools).outputs(for: calls)
+      throw LanguageModelError.timeout(
+        .init(
+          debugDescription:
+            "The model called tools in \(LanguageModelSession.maximumToolRounds) rounds without answering."))
+    } catch {
+      throw Failure(error: error, entries: produced + invocation.entries)
     }
-    throw LanguageModelError.timeout(
-      .init(
-        debugDescription:
-          "The model called tools in \(LanguageModelSession.maximumToolRounds) rounds without answering."))
   }
 
-  /// One model invocation: its events, assembled.
+  /// One model invocation, its events assembled into `assembler` as they arrive (so a failed
+  /// invocation leaves what it had sent there).
   private func invoke(
-    _ working: Transcript,
+    _ working: Transcript, into assembler: inout TurnAssembler,
     snapshot: ([Transcript.Entry], String, LanguageModelExecutorGenerationChannel.Usage?) throws -> Void
-  ) async throws -> TurnAssembler {
+  ) async throws {
     let executorRequest = LanguageModelExecutorGenerationRequest(
       id: UUID(), transcript: working, enabledTools: tools.map { Transcript.ToolDefinition(tool: $0) },
       schema: request.format.schema, generationOptions: request.options, contextOptions: request.contextOptions,
       metadata: request.metadata)
     let channel = LanguageModelExecutorGenerationChannel()
     let runner = runner
-    return try await withThrowingTaskGroup(of: Void.self) { group in
+    try await withThrowingTaskGroup(of: Void.self) { group in
       group.addTask { await runner.respond(to: executorRequest, into: channel) }
-      var assembler = TurnAssembler()
       var shown: String?
       for try await event in channel {
         assembler.apply(event)
@@ -70,7 +85,6 @@ struct TurnDriver: Sendable {
         try snapshot(assembler.entries, text, assembler.usage)
       }
       try await group.waitForAll()
-      return assembler
     }
   }
 

@@ -36,7 +36,7 @@ import Testing
     let sum = try definitions.object("Expression_sum")
     #expect(sum["x-order"] as? [String] == ["type", "_0", "_1"])
     #expect(try sum.object("properties").object("type")["const"] as? String == "sum")
-    #expect(try sum.object("properties").object("_0")["$ref"] as? String == "#/$defs/Expression")
+    #expect(try sum.object("properties").object("_0")["$ref"] as? String == "#", "the root, recursively")
     let variable = try definitions.object("Expression_variable")
     #expect(variable["x-order"] as? [String] == ["type", "name", "subscript"])
     #expect(variable["required"] as? [String] == ["type", "name"])
