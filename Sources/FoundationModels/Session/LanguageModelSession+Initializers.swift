@@ -61,4 +61,29 @@ extension LanguageModelSession {
   public convenience init(model: some LanguageModel, tools: [any Tool] = [], transcript: Transcript) {
     self.init(runner: ModelRunner(model), tools: tools, transcript: transcript, reportsGenerationErrors: false)
   }
+
+  // MARK: 27: dynamic instructions
+
+  /// A session whose instructions and tools come from a dynamic instructions tree.
+  ///
+  /// Matches FoundationModels 27 `LanguageModelSession.init(model:dynamicInstructions:history:)`.
+  /// The session evaluates the tree before every model invocation — each round of a tool loop
+  /// too — and sends the model an instructions entry with the evaluation's segments and tool
+  /// definitions, then the conversation; the model may call exactly the tools that evaluation
+  /// enabled. The transcript starts with the instructions entry of the latest evaluation (the
+  /// first is made here), followed by `history` and the session's turns.
+  /// - Parameters:
+  ///   - model: The model, by default the local one.
+  ///   - dynamicInstructions: The tree of instructions and tools.
+  ///   - history: Earlier conversation that follows the instructions.
+  public convenience init(
+    model: some LanguageModel = SystemLanguageModel.default,
+    dynamicInstructions: sending some DynamicInstructions,
+    history: some Collection<Transcript.Entry> = []
+  ) {
+    let root = DynamicInstructionsRoot(dynamicInstructions)
+    self.init(
+      runner: ModelRunner(model), tools: [], transcript: Transcript(entries: [root.evaluate().entry] + history),
+      reportsGenerationErrors: false, dynamicInstructions: root)
+  }
 }

@@ -61,8 +61,11 @@ extension LanguageModelSession {
         metadata: request.metadata, segments: prompt.segments, options: request.options,
         responseFormat: request.format.schema.map { Transcript.ResponseFormat(schema: $0) },
         contextOptions: request.contextOptions))
-    let driver = TurnDriver(
+    var driver = TurnDriver(
       runner: runner, tools: tools, transcript: transcript, prompt: promptEntry, request: request)
+    if dynamicInstructions != nil {
+      driver.evaluateInstructions = { self.evaluateDynamicInstructions() }
+    }
     let task = Task {
       do throws(TurnDriver.Failure) {
         let result = try await driver.run { entries, text, usage in

@@ -22,16 +22,25 @@ import Synchronization
 public final class LanguageModelSession: @unchecked Sendable {
   /// The model, behind its executor.
   let runner: ModelRunner
-  /// Tools the model may call during this session; the session runs the calls it makes.
+  /// Tools the model may call during this session; the session runs the calls it makes. Empty
+  /// when the session has dynamic instructions, whose evaluation enables tools.
   let tools: [any Tool]
+  /// The tree that gives each invocation its instructions and tools, for a session created with
+  /// dynamic instructions. Its transcript then always starts with the instructions entry of the
+  /// latest evaluation.
+  let dynamicInstructions: DynamicInstructionsRoot?
   /// Whether errors are reported in the 26 family (see the type's documentation).
   let reportsGenerationErrors: Bool
   private let state: Mutex<SessionState>
   private let registrar = ObservationRegistrar()
 
-  init(runner: ModelRunner, tools: [any Tool], transcript: Transcript, reportsGenerationErrors: Bool) {
+  init(
+    runner: ModelRunner, tools: [any Tool], transcript: Transcript, reportsGenerationErrors: Bool,
+    dynamicInstructions: DynamicInstructionsRoot? = nil
+  ) {
     self.runner = runner
     self.tools = tools
+    self.dynamicInstructions = dynamicInstructions
     self.reportsGenerationErrors = reportsGenerationErrors
     state = Mutex(SessionState(transcript: transcript))
   }
@@ -94,6 +103,24 @@ public final class LanguageModelSession: @unchecked Sendable {
     var transcript = state.withLock { $0.transcript }
     if let promptPrefix { transcript.entries.append(.prompt(Transcript.Prompt(segments: promptPrefix.segments))) }
     runner.prewarm(transcript)
+  }
+
+  /// Evaluates the dynamic instructions for the next invocation, recording their instructions
+  /// entry as the first of the transcript.
+  /// - Returns: nil for a session without dynamic instructions.
+  func evaluateDynamicInstructions() -> EvaluatedInstructions? {
+    guard let dynamicInstructions else { return nil }
+    let evaluated = dynamicInstructions.evaluate()
+    registrar.withMutation(of: self, keyPath: \.transcript) {
+      state.withLock { state in
+        if state.transcript.entries.isEmpty {
+          state.transcript.entries.append(evaluated.entry)
+        } else {
+          state.transcript.entries[0] = evaluated.entry
+        }
+      }
+    }
+    return evaluated
   }
 
   /// Starts a turn if none is running.

@@ -4,11 +4,22 @@ import Foundation
 /// model calls between rounds, until the model answers.
 struct TurnDriver: Sendable {
   let runner: ModelRunner
+  /// The session's tools, when it has no dynamic instructions.
   let tools: [any Tool]
   /// The session's transcript before the turn.
   let transcript: Transcript
   let prompt: Transcript.Entry
   let request: TurnRequest
+  /// Evaluates the session's dynamic instructions before an invocation; nil for a session
+  /// without them.
+  var evaluateInstructions: @Sendable () -> EvaluatedInstructions? = { nil }
+
+  /// What one invocation sends: the transcript before the turn (its instructions entry from
+  /// this invocation's evaluation, for dynamic instructions) and the tools the model may call.
+  private func invocationContext() -> (transcript: [Transcript.Entry], tools: [any Tool]) {
+    guard let evaluated = evaluateInstructions() else { return (transcript.entries, tools) }
+    return ([evaluated.entry] + transcript.entries.dropFirst(), evaluated.tools)
+  }
 
   /// What a finished turn produced.
   struct Result {
@@ -39,7 +50,9 @@ struct TurnDriver: Sendable {
       try checkCapabilities()
       var usage = LanguageModelSession.Usage.zero
       for _ in 0..<LanguageModelSession.maximumToolRounds {
-        try await invoke(Transcript(entries: transcript.entries + produced), into: &invocation) {
+        let context = invocationContext()
+        try checkToolCalling(context.tools)
+        try await invoke(Transcript(entries: context.transcript + produced), tools: context.tools, into: &invocation) {
           entries, text, stepUsage in
           try snapshot(produced + entries, text, stepUsage.map(usage.adding) ?? usage)
         }
@@ -52,7 +65,7 @@ struct TurnDriver: Sendable {
         guard case .toolCalls(let calls)? = entries.last, !calls.isEmpty else {
           return try finish(produced, usage: usage)
         }
-        produced += try await ToolRunner(tools: tools).outputs(for: calls)
+        produced += try await ToolRunner(tools: context.tools).outputs(for: calls)
       }
       throw LanguageModelError.timeout(
         .init(
@@ -66,7 +79,7 @@ struct TurnDriver: Sendable {
   /// One model invocation, its events assembled into `assembler` as they arrive (so a failed
   /// invocation leaves what it had sent there).
   private func invoke(
-    _ working: Transcript, into assembler: inout TurnAssembler,
+    _ working: Transcript, tools: [any Tool], into assembler: inout TurnAssembler,
     snapshot: ([Transcript.Entry], String, LanguageModelExecutorGenerationChannel.Usage?) throws -> Void
   ) async throws {
     let executorRequest = LanguageModelExecutorGenerationRequest(
@@ -116,17 +129,24 @@ struct TurnDriver: Sendable {
     if request.format.schema != nil, !capabilities.contains(.guidedGeneration) {
       throw unsupported(.guidedGeneration, "The model cannot generate output of a schema.")
     }
-    if !tools.isEmpty, request.options.toolCallingMode?.kind != .disallowed, !capabilities.contains(.toolCalling) {
-      throw unsupported(
-        .toolCalling,
-        "The session has tools, and the model cannot call tools; create the session without tools or set toolCallingMode to .disallowed."
-      )
-    }
     let hasAttachment = (transcript.entries + [prompt]).contains { entry in
       entry.segments.contains { if case .attachment = $0 { true } else { false } }
     }
     if hasAttachment, !capabilities.contains(.vision) {
       throw unsupported(.vision, "The transcript has image attachments, and the model cannot read images.")
+    }
+  }
+
+  /// Refuses an invocation with tools when the model cannot call tools (unless the request
+  /// disallows tool calls).
+  private func checkToolCalling(_ tools: [any Tool]) throws {
+    if !tools.isEmpty, request.options.toolCallingMode?.kind != .disallowed,
+      !runner.capabilities.contains(.toolCalling)
+    {
+      throw unsupported(
+        .toolCalling,
+        "The session has tools, and the model cannot call tools; create the session without tools or set toolCallingMode to .disallowed."
+      )
     }
   }
 
