@@ -1,5 +1,3 @@
-import Synchronization
-
 /// What one evaluation of a dynamic instructions tree produced.
 struct EvaluatedInstructions: Sendable {
   /// The instructions' segments, adjacent text joined with newlines.
@@ -99,21 +97,5 @@ extension EnabledTools: PrimitiveDynamicInstructions {
 extension InstructionSegments: PrimitiveDynamicInstructions {
   func evaluate(into evaluator: inout DynamicInstructionsEvaluator) {
     evaluator.append(segments)
-  }
-}
-
-/// A session's dynamic instructions tree, which the session replaces and evaluates.
-///
-/// The tree need not be `Sendable` (Apple's protocol does not require it): it lives behind this
-/// lock, and is evaluated under it, so one evaluation runs at a time.
-final class DynamicInstructionsRoot: Sendable {
-  private let tree: Mutex<any DynamicInstructions>
-
-  init(_ tree: sending some DynamicInstructions) {
-    self.tree = Mutex(tree)
-  }
-
-  func evaluate() -> EvaluatedInstructions {
-    tree.withLock { DynamicInstructionsEvaluator.evaluate($0) }
   }
 }

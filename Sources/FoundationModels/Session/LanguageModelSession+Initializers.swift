@@ -82,8 +82,10 @@ extension LanguageModelSession {
     history: some Collection<Transcript.Entry> = []
   ) {
     let root = DynamicInstructionsRoot(dynamicInstructions)
+    let properties = SessionPropertyValues()
+    let opening = root.evaluate(with: properties)?.entry ?? EvaluatedInstructions(segments: [], tools: []).entry
     self.init(
-      runner: ModelRunner(model), tools: [], transcript: Transcript(entries: [root.evaluate().entry] + history),
-      reportsGenerationErrors: false, dynamicInstructions: root)
+      runner: ModelRunner(model), tools: [], transcript: Transcript(entries: [opening] + history),
+      reportsGenerationErrors: false, dynamicInstructions: root, properties: properties)
   }
 }

@@ -61,11 +61,9 @@ extension LanguageModelSession {
         metadata: request.metadata, segments: prompt.segments, options: request.options,
         responseFormat: request.format.schema.map { Transcript.ResponseFormat(schema: $0) },
         contextOptions: request.contextOptions))
-    var driver = TurnDriver(
-      runner: runner, tools: tools, transcript: transcript, prompt: promptEntry, request: request)
-    if dynamicInstructions != nil {
-      driver.evaluateInstructions = { self.evaluateDynamicInstructions() }
-    }
+    let driver = TurnDriver(
+      runner: runner, tools: tools, transcript: transcript, prompt: promptEntry, request: request,
+      properties: properties, evaluateInstructions: { self.evaluateDynamicInstructions() })
     let task = Task {
       do throws(TurnDriver.Failure) {
         let result = try await driver.run { entries, text, usage in
@@ -84,6 +82,9 @@ extension LanguageModelSession {
               rawContent: result.text, underlyingError: error,
               debugDescription: "The output could not be decoded as \(Content.self): \(error)"),
             entries: result.entries)
+        }
+        if refusedHistoryWrite(during: turn) {
+          throw TurnDriver.Failure(error: Error.transcriptMutationWhileResponding, entries: result.entries)
         }
         guard let entries = endTurn(turn, appending: result.entries, usage: result.usage) else {
           throw TurnDriver.Failure(error: CancellationError(), entries: [])

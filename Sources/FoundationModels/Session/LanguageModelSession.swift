@@ -22,13 +22,16 @@ import Synchronization
 public final class LanguageModelSession: @unchecked Sendable {
   /// The model, behind its executor.
   let runner: ModelRunner
-  /// Tools the model may call during this session; the session runs the calls it makes. Empty
-  /// when the session has dynamic instructions, whose evaluation enables tools.
+  /// Tools the model may call during this session, while it has no dynamic instructions; the
+  /// session runs the calls it makes.
   let tools: [any Tool]
-  /// The tree that gives each invocation its instructions and tools, for a session created with
-  /// dynamic instructions. Its transcript then always starts with the instructions entry of the
-  /// latest evaluation.
-  let dynamicInstructions: DynamicInstructionsRoot?
+  /// The tree that gives each invocation its instructions and tools, once the session has one
+  /// (from its initializer or `properties.rootDynamicInstructions`). The transcript then starts
+  /// with the instructions entry of the latest evaluation.
+  let dynamicInstructions: DynamicInstructionsRoot
+  /// Matches FoundationModels 27 `LanguageModelSession.properties`: the session's properties,
+  /// which its dynamic instructions, profiles and tools read and write with `@SessionProperty`.
+  public let properties: SessionPropertyValues
   /// Whether errors are reported in the 26 family (see the type's documentation).
   let reportsGenerationErrors: Bool
   private let state: Mutex<SessionState>
@@ -36,13 +39,16 @@ public final class LanguageModelSession: @unchecked Sendable {
 
   init(
     runner: ModelRunner, tools: [any Tool], transcript: Transcript, reportsGenerationErrors: Bool,
-    dynamicInstructions: DynamicInstructionsRoot? = nil
+    dynamicInstructions: DynamicInstructionsRoot = DynamicInstructionsRoot(),
+    properties: SessionPropertyValues = SessionPropertyValues()
   ) {
     self.runner = runner
     self.tools = tools
     self.dynamicInstructions = dynamicInstructions
+    self.properties = properties
     self.reportsGenerationErrors = reportsGenerationErrors
     state = Mutex(SessionState(transcript: transcript))
+    properties.session = self
   }
 
   /// The first entry of a new session: instructions, with the tools' definitions.
@@ -106,21 +112,44 @@ public final class LanguageModelSession: @unchecked Sendable {
   }
 
   /// Evaluates the dynamic instructions for the next invocation, recording their instructions
-  /// entry as the first of the transcript.
-  /// - Returns: nil for a session without dynamic instructions.
+  /// entry as the first of the transcript (in place of the leading instructions entry, if any).
+  /// - Returns: nil while the session has no dynamic instructions.
   func evaluateDynamicInstructions() -> EvaluatedInstructions? {
-    guard let dynamicInstructions else { return nil }
-    let evaluated = dynamicInstructions.evaluate()
+    guard let evaluated = dynamicInstructions.evaluate(with: properties) else { return nil }
     registrar.withMutation(of: self, keyPath: \.transcript) {
       state.withLock { state in
-        if state.transcript.entries.isEmpty {
-          state.transcript.entries.append(evaluated.entry)
-        } else {
-          state.transcript.entries[0] = evaluated.entry
-        }
+        let history = state.transcript.history
+        state.transcript.entries = [evaluated.entry] + history
       }
     }
     return evaluated
+  }
+
+  /// The session's fixed instructions and tools as a tree, for a session without dynamic
+  /// instructions.
+  var fixedInstructionsTree: any DynamicInstructions {
+    var segments: [Transcript.Segment] = []
+    if case .instructions(let instructions)? = transcript.first { segments = instructions.segments }
+    return TupleDynamicInstructions(InstructionSegments(segments: segments), EnabledTools(tools: tools))
+  }
+
+  /// Replaces the conversation after the instructions, unless a turn is running: then the write
+  /// is refused and the turn fails with `transcriptMutationWhileResponding`.
+  func replaceHistory(with history: ArraySlice<Transcript.Entry>) {
+    registrar.withMutation(of: self, keyPath: \.transcript) {
+      state.withLock { state in
+        if state.activeTurn != nil {
+          state.refusedHistoryWrite = true
+        } else {
+          state.transcript.history = history
+        }
+      }
+    }
+  }
+
+  /// Whether a history write was refused during the running turn `turn`.
+  func refusedHistoryWrite(during turn: UUID) -> Bool {
+    state.withLock { $0.activeTurn == turn && $0.refusedHistoryWrite }
   }
 
   /// Starts a turn if none is running.
@@ -131,6 +160,7 @@ public final class LanguageModelSession: @unchecked Sendable {
       state.withLock { state -> Bool in
         guard state.activeTurn == nil else { return false }
         state.activeTurn = turn
+        state.refusedHistoryWrite = false
         return true
       }
     }
@@ -171,4 +201,6 @@ struct SessionState {
   var activeTurn: UUID?
   var usage = LanguageModelSession.Usage.zero
   var transcriptErrorHandlingPolicy: TranscriptErrorHandlingPolicy?
+  /// Whether a write of `properties.history` was refused while the active turn ran.
+  var refusedHistoryWrite = false
 }

@@ -10,15 +10,17 @@ struct TurnDriver: Sendable {
   let transcript: Transcript
   let prompt: Transcript.Entry
   let request: TurnRequest
-  /// Evaluates the session's dynamic instructions before an invocation; nil for a session
-  /// without them.
-  var evaluateInstructions: @Sendable () -> EvaluatedInstructions? = { nil }
+  /// The session's properties, bound while its tools run.
+  let properties: SessionPropertyValues
+  /// Evaluates the session's dynamic instructions before an invocation; nil while the session
+  /// has none.
+  let evaluateInstructions: @Sendable () -> EvaluatedInstructions?
 
   /// What one invocation sends: the transcript before the turn (its instructions entry from
   /// this invocation's evaluation, for dynamic instructions) and the tools the model may call.
   private func invocationContext() -> (transcript: [Transcript.Entry], tools: [any Tool]) {
     guard let evaluated = evaluateInstructions() else { return (transcript.entries, tools) }
-    return ([evaluated.entry] + transcript.entries.dropFirst(), evaluated.tools)
+    return ([evaluated.entry] + transcript.history, evaluated.tools)
   }
 
   /// What a finished turn produced.
@@ -65,7 +67,9 @@ struct TurnDriver: Sendable {
         guard case .toolCalls(let calls)? = entries.last, !calls.isEmpty else {
           return try finish(produced, usage: usage)
         }
-        produced += try await ToolRunner(tools: context.tools).outputs(for: calls)
+        produced += try await SessionPropertyValues.$current.withValue(properties) {
+          try await ToolRunner(tools: context.tools).outputs(for: calls)
+        }
       }
       throw LanguageModelError.timeout(
         .init(

@@ -1,0 +1,85 @@
+import Foundation
+import Observation
+
+/// A session's properties: state that its dynamic instructions, profiles and tools share, and
+/// that app code reads and writes through `LanguageModelSession.properties`.
+///
+/// Matches FoundationModels 27 `SessionPropertyValues` (no public initializer; `Sendable`;
+/// `Observable`). Values are stored by key type, under a lock. Observation is per object: reading
+/// any property registers interest in every property, so a change to one notifies observers of
+/// all of them.
+public final class SessionPropertyValues: Sendable {
+  /// The values of a session's tree or tool being evaluated or called now: what
+  /// `@SessionProperty` wrappers read and write.
+  @TaskLocal static var current: SessionPropertyValues?
+
+  /// What a `@SessionProperty` read outside any session sees: the keys' default values.
+  static let detached = SessionPropertyValues()
+
+  private let lock = NSLock()
+  private nonisolated(unsafe) var storage: [ObjectIdentifier: Any] = [:]
+  private let registrar = ObservationRegistrar()
+  /// The session whose values these are; nil for `detached` and while a session is created.
+  nonisolated(unsafe) weak var session: LanguageModelSession?
+
+  init() {}
+
+  /// The value of the property with key `key`: the key's default until it is set.
+  ///
+  /// Matches FoundationModels 27 `SessionPropertyValues.subscript(_:)`.
+  public subscript<K: SessionPropertyKey>(key: K.Type) -> K.Value {
+    get {
+      registrar.access(self, keyPath: \.values)
+      return lock.withLock { storage[ObjectIdentifier(key)] as? K.Value } ?? K.defaultValue
+    }
+    set {
+      registrar.withMutation(of: self, keyPath: \.values) {
+        lock.withLock { storage[ObjectIdentifier(key)] = newValue }
+      }
+    }
+  }
+
+  /// The key path observers of any property register, since a subscript has none of its own.
+  private var values: Void { () }
+
+  /// The session's conversation: its transcript after the leading instructions entry.
+  ///
+  /// Matches FoundationModels 27 `SessionPropertyValues.history`. Writing it replaces those
+  /// entries and keeps the instructions. A write while the session is responding is refused —
+  /// the history stays as it was — and the response in progress fails with
+  /// `LanguageModelSession.Error.transcriptMutationWhileResponding` (Apple's error for it; a
+  /// setter cannot throw, so the request the write raced with reports it). Outside a session
+  /// the history is empty, and writing it is a programmer error.
+  public var history: ArraySlice<Transcript.Entry> {
+    get { session?.transcript.history ?? [] }
+    set {
+      guard let session else {
+        preconditionFailure("SessionPropertyValues.history was written outside a session.")
+      }
+      session.replaceHistory(with: newValue)
+    }
+  }
+
+  /// The session's dynamic instructions: the tree that gives each model invocation its
+  /// instructions and tools.
+  ///
+  /// Matches FoundationModels 27 `SessionPropertyValues.rootDynamicInstructions`. For a session
+  /// created with fixed instructions and tools it reads as a tree of those; setting a tree on
+  /// any session makes it evaluated before every following model invocation (the next round of
+  /// a tool loop in progress too). Outside a session it reads as empty, and writing it is a
+  /// programmer error.
+  public var rootDynamicInstructions: any DynamicInstructions {
+    get {
+      guard let session else { return EmptyDynamicInstructions() }
+      return session.dynamicInstructions.tree ?? session.fixedInstructionsTree
+    }
+    set {
+      guard let session else {
+        preconditionFailure("SessionPropertyValues.rootDynamicInstructions was written outside a session.")
+      }
+      session.dynamicInstructions.tree = newValue
+    }
+  }
+}
+
+extension SessionPropertyValues: Observable {}
