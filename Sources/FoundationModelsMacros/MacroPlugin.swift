@@ -1,7 +1,7 @@
 @_spi(PluginMessage) import SwiftCompilerPluginMessageHandling
 import SwiftSyntaxMacros
 
-/// The compiler plugin that provides `@Generable` and `@Guide`.
+/// The compiler plugin that provides `@Generable`, `@Guide` and `@SessionPropertyEntry`.
 ///
 /// The toolchain ships SwiftSyntax for plugins but not swift-syntax's `SwiftCompilerPlugin`
 /// module, so this is its small equivalent: it answers the compiler's messages on standard
@@ -9,7 +9,9 @@ import SwiftSyntaxMacros
 @main
 struct MacroPlugin: PluginProvider {
   /// The macros this plugin provides, by type name.
-  static var macros: [any Macro.Type] { [GenerableMacro.self, GuideMacro.self] }
+  static var macros: [any Macro.Type] {
+    [GenerableMacro.self, GuideMacro.self, EntryMacro.self, SessionPropertyEntryDefaultValueMacro.self]
+  }
 
   func resolveMacro(moduleName: String, typeName: String) throws -> any Macro.Type {
     guard let macro = Self.macros.first(where: { "\($0)" == typeName }) else {

@@ -6,7 +6,8 @@ import SwiftSyntaxMacroExpansion
 import SwiftSyntaxMacros
 import Testing
 
-/// The result of expanding `@Generable` and `@Guide` in a piece of source, in-process.
+/// The result of expanding `@Generable`, `@Guide` and `@SessionPropertyEntry` in a piece of
+/// source, in-process.
 ///
 /// The toolchain does not ship swift-syntax's `assertMacroExpansion`, so the tests expand with
 /// `SwiftSyntaxMacroExpansion` directly and compare token by token, which ignores whitespace
@@ -38,6 +39,8 @@ struct MacroExpansion {
     let specs = [
       "Generable": MacroSpec(type: GenerableMacro.self, conformances: conformanceTypes),
       "Guide": MacroSpec(type: GuideMacro.self),
+      "SessionPropertyEntry": MacroSpec(type: EntryMacro.self),
+      "__SessionPropertyEntryDefaultValue": MacroSpec(type: SessionPropertyEntryDefaultValueMacro.self),
     ]
     let expanded = file.expand(
       macroSpecs: specs,

@@ -166,3 +166,35 @@ struct ExpertTree: DynamicInstructions {
     #expect(entry.toolDefinitions.map(\.name) == ["weather"])
   }
 }
+
+extension SessionPropertyValues {
+  @SessionPropertyEntry var isExpertMode: Bool = false
+  @SessionPropertyEntry var nickname: String?
+  @SessionPropertyEntry var favourites: [String] = ["tea"]
+}
+
+/// Properties declared with the macro, used the way an app uses them.
+@Suite struct SessionPropertyEntryTests {
+  struct Reader: DynamicInstructions {
+    @SessionProperty(\.isExpertMode) var isExpertMode
+    @SessionProperty(\.nickname) var nickname
+    @SessionProperty(\.favourites) var favourites
+
+    var body: some DynamicInstructions {
+      Instructions("expert \(isExpertMode), \(nickname ?? "anonymous"), \(favourites.joined(separator: "+"))")
+    }
+  }
+
+  @Test func entriesStartAtTheirDefaultAndKeepWhatIsWritten() async throws {
+    let model = ScriptedProvider([answer("A."), answer("B.")])
+    let session = LanguageModelSession(model: model, dynamicInstructions: Reader())
+    #expect(!session.properties.isExpertMode && session.properties.nickname == nil)
+    _ = try await session.respond(to: "One")
+    session.properties.isExpertMode = true
+    session.properties.nickname = "Ada"
+    session.properties.favourites.append("cake")
+    _ = try await session.respond(to: "Two")
+    #expect(
+      model.script.requests.map(\.instructionsText) == ["expert false, anonymous, tea", "expert true, Ada, tea+cake"])
+  }
+}
