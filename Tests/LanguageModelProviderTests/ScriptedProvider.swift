@@ -30,6 +30,10 @@ final class ProviderScript: Sendable {
 
   var requests: [LanguageModelExecutorGenerationRequest] { state.withLock { $0.requests } }
 
+  /// How many executors have been created for this script.
+  var executorCount: Int { executors.withLock { $0 } }
+  let executors = Mutex(0)
+
   func next(for request: LanguageModelExecutorGenerationRequest) -> Round {
     state.withLock { state in
       state.requests.append(request)
@@ -48,6 +52,8 @@ struct ScriptedProvider: LanguageModel {
 
   init(_ rounds: [Round], capabilities: [LanguageModelCapabilities.Capability]? = nil) {
     script = ProviderScript(rounds)
+    let script = script
+    ScriptedExecutor.scripts.withLock { $0[script.id] = script }
     if let capabilities { self.capabilities = LanguageModelCapabilities(capabilities: capabilities) }
   }
 
@@ -61,7 +67,17 @@ struct ScriptedExecutor: LanguageModelExecutor {
     let scriptID: UUID
   }
 
-  init(configuration: Configuration) throws {}
+  init(configuration: Configuration) throws {
+    ScriptedExecutor.created(configuration.scriptID)
+  }
+
+  /// The scripts by id, so that an executor can count itself in its script.
+  static let scripts = Mutex<[UUID: ProviderScript]>([:])
+
+  static func created(_ scriptID: UUID) {
+    let script = scripts.withLock { $0[scriptID] }
+    script?.executors.withLock { $0 += 1 }
+  }
 
   func respond(
     to request: LanguageModelExecutorGenerationRequest, model: ScriptedProvider,

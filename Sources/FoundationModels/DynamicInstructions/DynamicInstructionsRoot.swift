@@ -23,10 +23,13 @@ final class DynamicInstructionsRoot: Sendable {
     set { lock.withLock { storedTree = newValue } }
   }
 
-  /// Evaluates the tree with `properties` bound for its `@SessionProperty` wrappers.
-  /// - Returns: nil when there is no tree.
-  func evaluate(with properties: SessionPropertyValues) -> EvaluatedInstructions? {
-    guard let tree else { return nil }
+  /// Evaluates the tree — or `fallback` when there is none — with `properties` bound for its
+  /// `@SessionProperty` wrappers.
+  /// - Returns: nil when there is neither.
+  func evaluate(
+    with properties: SessionPropertyValues, fallback: (any DynamicInstructions)? = nil
+  ) -> EvaluatedInstructions? {
+    guard let tree = tree ?? fallback else { return nil }
     return SessionPropertyValues.$current.withValue(properties) { DynamicInstructionsEvaluator.evaluate(tree) }
   }
 }

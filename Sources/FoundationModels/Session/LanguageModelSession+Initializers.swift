@@ -88,4 +88,36 @@ extension LanguageModelSession {
       runner: ModelRunner(model), tools: [], transcript: Transcript(entries: [opening] + history),
       reportsGenerationErrors: false, dynamicInstructions: root, properties: properties)
   }
+
+  // MARK: 27: profiles
+
+  /// A session configured by a profile.
+  ///
+  /// Matches FoundationModels 27 `LanguageModelSession.init(profile:history:)`. Before every model
+  /// invocation — each round of a tool loop too — the session evaluates the profile with its
+  /// properties bound: the active branch's dynamic instructions give the instructions entry and
+  /// the tools (as with `init(model:dynamicInstructions:history:)`), its model (by default the
+  /// local one) answers, its options fill in what the request leaves unset, its history
+  /// transform rewrites the conversation sent, and its hooks run as the turn goes. The
+  /// transcript starts with the instructions entry of the latest evaluation (the first is made
+  /// here; lifecycle hooks first run at the first invocation), followed by `history`.
+  /// - Parameters:
+  ///   - profile: The profile.
+  ///   - history: Earlier conversation that follows the instructions.
+  public convenience init(
+    profile: sending some LanguageModelSession.DynamicProfile,
+    history: some Collection<Transcript.Entry> = []
+  ) {
+    let root = DynamicProfileRoot(profile)
+    let properties = SessionPropertyValues()
+    let resolved = root.resolve(with: properties)
+    let opening =
+      DynamicInstructionsRoot().evaluate(with: properties, fallback: resolved.instructions)?.entry
+      ?? EvaluatedInstructions(segments: [], tools: []).entry
+    let model: any LanguageModel = resolved.model ?? SystemLanguageModel.default
+    self.init(
+      runner: ModelRunner(model), tools: [],
+      transcript: Transcript(entries: [opening] + history), reportsGenerationErrors: false, properties: properties,
+      profile: root)
+  }
 }

@@ -55,15 +55,15 @@ extension LanguageModelSession {
         throwing: SessionErrors.reported(Error.concurrentRequests, generationErrors: reportsGenerationErrors))
       return ResponseStream(events: events, outcome: outcome)
     }
-    let keepsFailedTurn = transcriptErrorHandlingPolicy?.keepsFailedTurn ?? false
+    let sessionPolicy = transcriptErrorHandlingPolicy
     let promptEntry = Transcript.Entry.prompt(
       Transcript.Prompt(
         metadata: request.metadata, segments: prompt.segments, options: request.options,
         responseFormat: request.format.schema.map { Transcript.ResponseFormat(schema: $0) },
         contextOptions: request.contextOptions))
     let driver = TurnDriver(
-      runner: runner, tools: tools, transcript: transcript, prompt: promptEntry, request: request,
-      properties: properties, evaluateInstructions: { self.evaluateDynamicInstructions() })
+      transcript: transcript, prompt: promptEntry, request: request, properties: properties,
+      prepare: { await self.prepareInvocation(for: request) })
     let task = Task {
       do throws(TurnDriver.Failure) {
         let result = try await driver.run { entries, text, usage in
@@ -97,6 +97,7 @@ extension LanguageModelSession {
         // A cancelled turn was stopped, not failed: it keeps nothing, even when it gets here before
         // the stream's termination handler has ended it.
         let cancelled = error.error is CancellationError || Task.isCancelled
+        let keepsFailedTurn = (sessionPolicy ?? error.profilePolicy)?.keepsFailedTurn ?? false
         endTurn(turn, appending: keepsFailedTurn && !cancelled ? error.entries : [])
         continuation.finish(throwing: SessionErrors.reported(error.error, generationErrors: reportsGenerationErrors))
       }

@@ -22,6 +22,11 @@ import Synchronization
 public final class LanguageModelSession: @unchecked Sendable {
   /// The model, behind its executor.
   let runner: ModelRunner
+  /// The session's models by key, the initial one included, so that a profile's `model(_:)`
+  /// keeps one executor per distinct model.
+  private let runners: Mutex<[ModelRunner.Key: ModelRunner]>
+  /// The profile that configures each invocation, for a session created with one.
+  let profile: DynamicProfileRoot?
   /// Tools the model may call during this session, while it has no dynamic instructions; the
   /// session runs the calls it makes.
   let tools: [any Tool]
@@ -40,9 +45,11 @@ public final class LanguageModelSession: @unchecked Sendable {
   init(
     runner: ModelRunner, tools: [any Tool], transcript: Transcript, reportsGenerationErrors: Bool,
     dynamicInstructions: DynamicInstructionsRoot = DynamicInstructionsRoot(),
-    properties: SessionPropertyValues = SessionPropertyValues()
+    properties: SessionPropertyValues = SessionPropertyValues(), profile: DynamicProfileRoot? = nil
   ) {
     self.runner = runner
+    runners = Mutex([runner.key: runner])
+    self.profile = profile
     self.tools = tools
     self.dynamicInstructions = dynamicInstructions
     self.properties = properties
@@ -111,26 +118,41 @@ public final class LanguageModelSession: @unchecked Sendable {
     runner.prewarm(transcript)
   }
 
-  /// Evaluates the dynamic instructions for the next invocation, recording their instructions
-  /// entry as the first of the transcript (in place of the leading instructions entry, if any).
-  /// - Returns: nil while the session has no dynamic instructions.
-  func evaluateDynamicInstructions() -> EvaluatedInstructions? {
-    guard let evaluated = dynamicInstructions.evaluate(with: properties) else { return nil }
+  /// Evaluates the dynamic instructions for the next invocation — the session's tree, else
+  /// the active profile's — recording their instructions entry as the first of the transcript
+  /// (in place of the leading instructions entry, if any).
+  /// - Returns: nil while the session has neither.
+  func evaluateDynamicInstructions(profileInstructions: (any DynamicInstructions)? = nil) -> EvaluatedInstructions? {
+    guard let evaluated = dynamicInstructions.evaluate(with: properties, fallback: profileInstructions) else {
+      return nil
+    }
     registrar.withMutation(of: self, keyPath: \.transcript) {
       state.withLock { state in
         let history = state.transcript.history
         state.transcript.entries = [evaluated.entry] + history
+        state.latestTools = evaluated.tools
       }
     }
     return evaluated
   }
 
-  /// The session's fixed instructions and tools as a tree, for a session without dynamic
-  /// instructions.
+  /// The session's current instructions and tools as a tree, for a session without a tree of
+  /// its own: its fixed ones, or the latest evaluation of its profile's.
   var fixedInstructionsTree: any DynamicInstructions {
     var segments: [Transcript.Segment] = []
     if case .instructions(let instructions)? = transcript.first { segments = instructions.segments }
+    let tools = state.withLock { $0.latestTools } ?? tools
     return TupleDynamicInstructions(InstructionSegments(segments: segments), EnabledTools(tools: tools))
+  }
+
+  /// The runner of `model`: the session's existing one for the same model, or a new one.
+  func runner(for model: some LanguageModel) -> ModelRunner {
+    let candidate = ModelRunner(model)
+    return runners.withLock { runners in
+      if let existing = runners[candidate.key] { return existing }
+      runners[candidate.key] = candidate
+      return candidate
+    }
   }
 
   /// Replaces the conversation after the instructions, unless a turn is running: then the write
@@ -203,4 +225,6 @@ struct SessionState {
   var transcriptErrorHandlingPolicy: TranscriptErrorHandlingPolicy?
   /// Whether a write of `properties.history` was refused while the active turn ran.
   var refusedHistoryWrite = false
+  /// The tools of the latest evaluation of dynamic instructions, if any.
+  var latestTools: [any Tool]?
 }

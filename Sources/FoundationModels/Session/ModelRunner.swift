@@ -8,6 +8,15 @@ import Synchronization
 /// so an executor that holds per-conversation state (the local model's KV cache) serves one
 /// session's turns.
 struct ModelRunner: Sendable {
+  /// Which model this is: its type and executor configuration. Two values with the same key
+  /// share an executor in a session.
+  struct Key: Hashable, @unchecked Sendable {
+    let type: ObjectIdentifier
+    // `LanguageModelExecutor.Configuration` is `Hashable & Sendable`; `AnyHashable` hides that.
+    let configuration: AnyHashable
+  }
+
+  let key: Key
   let capabilities: LanguageModelCapabilities
   /// The model, when it is the local one (for what only it offers: context size, token counts).
   let systemModel: SystemLanguageModel?
@@ -17,6 +26,7 @@ struct ModelRunner: Sendable {
   private let prewarmBody: @Sendable (Transcript) -> Void
 
   init<Model: LanguageModel>(_ model: Model) {
+    key = Key(type: ObjectIdentifier(Model.self), configuration: AnyHashable(model.executorConfiguration))
     capabilities = model.capabilities
     systemModel = model as? SystemLanguageModel
     let executor = LazyExecutor<Model.Executor>(configuration: model.executorConfiguration)

@@ -3,24 +3,25 @@ import Foundation
 /// Runs one turn against the model's executor: a model invocation per round, the tools the
 /// model calls between rounds, until the model answers.
 struct TurnDriver: Sendable {
-  let runner: ModelRunner
-  /// The session's tools, when it has no dynamic instructions.
-  let tools: [any Tool]
   /// The session's transcript before the turn.
   let transcript: Transcript
   let prompt: Transcript.Entry
   let request: TurnRequest
-  /// The session's properties, bound while its tools run.
+  /// The session's properties, bound while its tools and hooks run.
   let properties: SessionPropertyValues
-  /// Evaluates the session's dynamic instructions before an invocation; nil while the session
-  /// has none.
-  let evaluateInstructions: @Sendable () -> EvaluatedInstructions?
+  /// Prepares each invocation: its model, instructions, tools, options and hooks.
+  let prepare: @Sendable () async -> InvocationSetup
 
-  /// What one invocation sends: the transcript before the turn (its instructions entry from
-  /// this invocation's evaluation, for dynamic instructions) and the tools the model may call.
-  private func invocationContext() -> (transcript: [Transcript.Entry], tools: [any Tool]) {
-    guard let evaluated = evaluateInstructions() else { return (transcript.entries, tools) }
-    return ([evaluated.entry] + transcript.history, evaluated.tools)
+  /// The entries one invocation sends: the instructions (this invocation's evaluation, else the
+  /// transcript's own), then the conversation so far after the profile's history transform.
+  private func working(_ setup: InvocationSetup, produced: [Transcript.Entry]) -> Transcript {
+    var leading: [Transcript.Entry] = []
+    if let instructions = setup.instructions {
+      leading = [instructions]
+    } else if case .instructions? = transcript.first, let first = transcript.first {
+      leading = [first]
+    }
+    return Transcript(entries: leading + setup.historyTransform(Array(transcript.history) + produced))
   }
 
   /// What a finished turn produced.
@@ -39,6 +40,8 @@ struct TurnDriver: Sendable {
     /// The prompt, then every entry of the finished rounds, then what the failing invocation had
     /// sent.
     var entries: [Transcript.Entry]
+    /// The error policy of the profile of the failing invocation, if it set one.
+    var profilePolicy: TranscriptErrorHandlingPolicy?
   }
 
   /// Runs the turn, calling `snapshot` with the entries, the answer's text and the usage so far
@@ -48,13 +51,20 @@ struct TurnDriver: Sendable {
   ) async throws(Failure) -> Result {
     var produced = [prompt]
     var invocation = TurnAssembler()
+    var profilePolicy: TranscriptErrorHandlingPolicy?
     do {
-      try checkCapabilities()
       var usage = LanguageModelSession.Usage.zero
-      for _ in 0..<LanguageModelSession.maximumToolRounds {
-        let context = invocationContext()
-        try checkToolCalling(context.tools)
-        try await invoke(Transcript(entries: context.transcript + produced), tools: context.tools, into: &invocation) {
+      for round in 0..<LanguageModelSession.maximumToolRounds {
+        let setup = await prepare()
+        profilePolicy = setup.transcriptErrorHandlingPolicy
+        if round == 0, case .prompt(let prompt) = prompt {
+          try await setup.runHooks(properties) { hook in
+            guard case .prompt(let action) = hook else { return nil }
+            return { try await action(prompt) }
+          }
+        }
+        try checkCapabilities(setup)
+        try await invoke(working(setup, produced: produced), setup: setup, into: &invocation) {
           entries, text, stepUsage in
           try snapshot(produced + entries, text, stepUsage.map(usage.adding) ?? usage)
         }
@@ -65,10 +75,31 @@ struct TurnDriver: Sendable {
         produced += entries
         invocation = TurnAssembler()  // the next invocation's, empty until it sends something
         guard case .toolCalls(let calls)? = entries.last, !calls.isEmpty else {
-          return try finish(produced, usage: usage)
+          let result = try finish(produced, usage: usage)
+          if case .response(let response)? = result.entries.last {
+            try await setup.runHooks(properties) { hook in
+              guard case .response(let action) = hook else { return nil }
+              return { try await action(response) }
+            }
+          }
+          return result
         }
-        produced += try await SessionPropertyValues.$current.withValue(properties) {
-          try await ToolRunner(tools: context.tools).outputs(for: calls)
+        for call in calls {
+          try await setup.runHooks(properties) { hook in
+            guard case .toolCall(let action) = hook else { return nil }
+            return { try await action(call) }
+          }
+        }
+        let outputs = try await SessionPropertyValues.$current.withValue(properties) {
+          try await ToolRunner(tools: setup.tools).outputs(for: calls)
+        }
+        produced += outputs
+        for (call, entry) in zip(calls, outputs) {
+          guard case .toolOutput(let output) = entry else { continue }
+          try await setup.runHooks(properties) { hook in
+            guard case .toolOutput(let action) = hook else { return nil }
+            return { try await action(call, output) }
+          }
         }
       }
       throw LanguageModelError.timeout(
@@ -76,22 +107,22 @@ struct TurnDriver: Sendable {
           debugDescription:
             "The model called tools in \(LanguageModelSession.maximumToolRounds) rounds without answering."))
     } catch {
-      throw Failure(error: error, entries: produced + invocation.entries)
+      throw Failure(error: error, entries: produced + invocation.entries, profilePolicy: profilePolicy)
     }
   }
 
   /// One model invocation, its events assembled into `assembler` as they arrive (so a failed
   /// invocation leaves what it had sent there).
   private func invoke(
-    _ working: Transcript, tools: [any Tool], into assembler: inout TurnAssembler,
+    _ working: Transcript, setup: InvocationSetup, into assembler: inout TurnAssembler,
     snapshot: ([Transcript.Entry], String, LanguageModelExecutorGenerationChannel.Usage?) throws -> Void
   ) async throws {
     let executorRequest = LanguageModelExecutorGenerationRequest(
-      id: UUID(), transcript: working, enabledTools: tools.map { Transcript.ToolDefinition(tool: $0) },
-      schema: request.format.schema, generationOptions: request.options, contextOptions: request.contextOptions,
+      id: UUID(), transcript: working, enabledTools: setup.tools.map { Transcript.ToolDefinition(tool: $0) },
+      schema: request.format.schema, generationOptions: setup.options, contextOptions: setup.contextOptions,
       metadata: request.metadata)
     let channel = LanguageModelExecutorGenerationChannel()
-    let runner = runner
+    let runner = setup.runner
     try await withThrowingTaskGroup(of: Void.self) { group in
       group.addTask { await runner.respond(to: executorRequest, into: channel) }
       var shown: String?
@@ -127,30 +158,23 @@ struct TurnDriver: Sendable {
     return Result(entries: entries, text: text, rawContent: raw, usage: usage)
   }
 
-  /// Refuses a request the model cannot serve, before its executor is called.
-  private func checkCapabilities() throws {
-    let capabilities = runner.capabilities
+  /// Refuses an invocation the model cannot serve, before its executor is called.
+  private func checkCapabilities(_ setup: InvocationSetup) throws {
+    let capabilities = setup.runner.capabilities
     if request.format.schema != nil, !capabilities.contains(.guidedGeneration) {
       throw unsupported(.guidedGeneration, "The model cannot generate output of a schema.")
+    }
+    if !setup.tools.isEmpty, setup.options.toolCallingMode?.kind != .disallowed, !capabilities.contains(.toolCalling) {
+      throw unsupported(
+        .toolCalling,
+        "The session has tools, and the model cannot call tools; create the session without tools or set toolCallingMode to .disallowed."
+      )
     }
     let hasAttachment = (transcript.entries + [prompt]).contains { entry in
       entry.segments.contains { if case .attachment = $0 { true } else { false } }
     }
     if hasAttachment, !capabilities.contains(.vision) {
       throw unsupported(.vision, "The transcript has image attachments, and the model cannot read images.")
-    }
-  }
-
-  /// Refuses an invocation with tools when the model cannot call tools (unless the request
-  /// disallows tool calls).
-  private func checkToolCalling(_ tools: [any Tool]) throws {
-    if !tools.isEmpty, request.options.toolCallingMode?.kind != .disallowed,
-      !runner.capabilities.contains(.toolCalling)
-    {
-      throw unsupported(
-        .toolCalling,
-        "The session has tools, and the model cannot call tools; create the session without tools or set toolCallingMode to .disallowed."
-      )
     }
   }
 

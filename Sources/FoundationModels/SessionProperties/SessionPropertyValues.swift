@@ -64,10 +64,12 @@ public final class SessionPropertyValues: Sendable {
   /// instructions and tools.
   ///
   /// Matches FoundationModels 27 `SessionPropertyValues.rootDynamicInstructions`. For a session
-  /// created with fixed instructions and tools it reads as a tree of those; setting a tree on
-  /// any session makes it evaluated before every following model invocation (the next round of
-  /// a tool loop in progress too). Outside a session it reads as empty, and writing it is a
-  /// programmer error.
+  /// created with fixed instructions and tools it reads as a tree of those, and for a session
+  /// with a profile as a tree of the latest evaluation of its active profile's instructions and
+  /// tools. Setting a tree on any session makes it evaluated before every following model
+  /// invocation (the next round of a tool loop in progress too); with a profile, it replaces
+  /// the instructions of every branch while the profile's other settings still apply. Outside a
+  /// session it reads as empty, and writing it is a programmer error.
   public var rootDynamicInstructions: any DynamicInstructions {
     get {
       guard let session else { return EmptyDynamicInstructions() }

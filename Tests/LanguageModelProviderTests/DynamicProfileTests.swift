@@ -1,0 +1,240 @@
+import Foundation
+import FoundationModels
+import Synchronization
+import Testing
+
+/// What hooks saw, in order.
+final class EventLog: Sendable {
+  private let events = Mutex<[String]>([])
+  var all: [String] { events.withLock { $0 } }
+  func append(_ event: String) { events.withLock { $0.append(event) } }
+}
+
+extension SessionPropertyValues {
+  @SessionPropertyEntry var escalated: Bool = false
+}
+
+/// A profile type that picks its branch from a session property, each branch with its model.
+struct Support: LanguageModelSession.DynamicProfile {
+  let small: ScriptedProvider
+  let big: ScriptedProvider
+  let log: EventLog
+  @SessionProperty(\.escalated) var escalated
+
+  var body: some DynamicProfile {
+    if escalated {
+      Profile {
+        Instructions("Senior agent mode.")
+        Lookup("refund")
+      }
+      .model(big)
+      .reasoningLevel(.deep)
+      .onActivate { log.append("senior on") }
+      .onDeactivate { log.append("senior off") }
+    } else {
+      Profile {
+        Instructions("Be brief.")
+        Escalate()
+      }
+      .model(small)
+      .temperature(0.3)
+      .onActivate { log.append("brief on") }
+      .onDeactivate { log.append("brief off") }
+    }
+  }
+}
+
+/// The shape of Apple's `RollingWindow` modifier from `foundation-models-utilities`.
+struct RollingWindowModifier: LanguageModelSession.DynamicProfileModifier {
+  let count: Int
+
+  func body(content: Content) -> some DynamicProfile {
+    content.historyTransform { history in Array(history.suffix(count)) }
+  }
+}
+
+extension LanguageModelSession.DynamicProfile {
+  func rollingWindow(_ count: Int) -> some DynamicProfile {
+    modifier(RollingWindowModifier(count: count))
+  }
+}
+
+/// A modifier that reads the session's history when a turn starts.
+struct HistoryCounter: LanguageModelSession.DynamicProfileModifier {
+  let log: EventLog
+  @SessionProperty(\.history) var history
+
+  func body(content: Content) -> some DynamicProfile {
+    content.onPrompt { log.append("history \(history.count)") }
+  }
+}
+
+struct HookFailure: Error {}
+
+/// Dynamic profiles: a declarative configuration evaluated before every invocation.
+@Suite struct DynamicProfileTests {
+  @Test func aProfileGivesTheInstructionsToolsAndModel() async throws {
+    let model = ScriptedProvider([answer("Hi.")])
+    let session = LanguageModelSession(
+      profile: LanguageModelSession.Profile {
+        Instructions("Be helpful.")
+        Lookup("weather")
+      }.model(model))
+    let response = try await session.respond(to: "Hello")
+
+    #expect(response.content == "Hi.")
+    let request = try #require(model.script.requests.first)
+    #expect(request.instructionsText == "Be helpful.")
+    #expect(request.toolNames == ["weather"])
+    #expect(session.transcript.map(\.kindName) == ["instructions", "prompt", "response"])
+  }
+
+  @Test func optionModifiersAreDefaultsThatTheRequestOverridesFieldByField() async throws {
+    let model = ScriptedProvider([answer("A."), answer("B.")])
+    let session = LanguageModelSession(
+      profile: LanguageModelSession.Profile { Instructions("Options.") }
+        .model(model)
+        .temperature(0.3)
+        .samplingMode(.greedy)
+        .maximumResponseTokens(64)
+        .toolCallingMode(.disallowed)
+        .reasoningLevel(.light)
+        .temperature(0.9))
+    _ = try await session.respond(to: "One")
+    _ = try await session.respond(
+      to: "Two", options: GenerationOptions(temperature: 0.7, maximumResponseTokens: 8))
+
+    let requests = model.script.requests
+    try #require(requests.count == 2)
+    #expect(requests[0].generationOptions.temperature == 0.3, "the modifier nearer the profile wins")
+    #expect(requests[0].generationOptions.samplingMode == .greedy)
+    #expect(requests[0].generationOptions.maximumResponseTokens == 64)
+    #expect(requests[0].generationOptions.toolCallingMode == .disallowed)
+    #expect(requests[0].contextOptions.reasoningLevel == .light)
+    #expect(requests[1].generationOptions.temperature == 0.7)
+    #expect(requests[1].generationOptions.maximumResponseTokens == 8)
+    #expect(requests[1].generationOptions.samplingMode == .greedy, "what the request leaves unset")
+  }
+
+  @Test func aBranchOnASessionPropertySwitchesModelInstructionsAndLifecycle() async throws {
+    let small = ScriptedProvider([answer("Brief."), answer("Brief again.")])
+    let big = ScriptedProvider([answer("Senior.")])
+    let log = EventLog()
+    let session = LanguageModelSession(profile: Support(small: small, big: big, log: log))
+    #expect(log.all.isEmpty, "lifecycle hooks run at invocations")
+
+    _ = try await session.respond(to: "One")
+    session.properties.escalated = true
+    _ = try await session.respond(to: "Two")
+    session.properties.escalated = false
+    _ = try await session.respond(to: "Three")
+
+    #expect(small.script.requests.map(\.instructionsText) == ["Be brief.", "Be brief."])
+    #expect(small.script.requests.first?.generationOptions.temperature == 0.3)
+    let senior = try #require(big.script.requests.first)
+    #expect(senior.instructionsText == "Senior agent mode.")
+    #expect(senior.toolNames == ["refund"])
+    #expect(senior.contextOptions.reasoningLevel == .deep)
+    #expect(senior.generationOptions.temperature == nil)
+    #expect(senior.transcript.map(\.kindName) == ["instructions", "prompt", "response", "prompt"])
+    #expect(log.all == ["brief on", "brief off", "senior on", "senior off", "brief on"])
+    #expect(small.script.executorCount == 1, "the branch that came back found its executor")
+    #expect(big.script.executorCount == 1)
+  }
+
+  @Test func aHistoryTransformRewritesWhatIsSentButNotTheTranscript() async throws {
+    let model = ScriptedProvider([answer("A."), answer("B.")])
+    let session = LanguageModelSession(
+      profile: LanguageModelSession.Profile { Instructions("Window.") }.model(model).rollingWindow(1))
+    _ = try await session.respond(to: "One")
+    _ = try await session.respond(to: "Two")
+
+    let last = try #require(model.script.requests.last)
+    #expect(last.transcript.map(\.kindName) == ["instructions", "prompt"])
+    #expect(last.instructionsText == "Window.")
+    #expect(session.transcript.map(\.kindName) == ["instructions", "prompt", "response", "prompt", "response"])
+  }
+
+  @Test func hooksRunAsTheTurnsEntriesAreProduced() async throws {
+    let model = ScriptedProvider([call("weather"), answer("Sunny.")])
+    let log = EventLog()
+    let session = LanguageModelSession(
+      profile: LanguageModelSession.Profile {
+        Instructions("Hooks.")
+        Lookup("weather") { log.append("tool runs") }
+      }
+      .model(model)
+      .onPrompt { prompt in log.append("prompt \(prompt.segments.map(\.description).joined())") }
+      .onPrompt { log.append("prompt") }
+      .onToolCall { call in log.append("call \(call.toolName)") }
+      .onToolCall { log.append("call") }
+      .onToolOutput { call, output in log.append("output \(call.id) \(output.segments.map(\.description).joined())") }
+      .onToolOutput { log.append("output") }
+      .onResponse { response in log.append("response \(response.segments.map(\.description).joined())") }
+      .onResponse { log.append("response") }
+      .modifier(HistoryCounter(log: log)))
+    _ = try await session.respond(to: "Weather?")
+
+    #expect(
+      log.all == [
+        "prompt Weather?", "prompt", "history 0", "call weather", "call", "tool runs", "output c1 weather k", "output",
+        "response Sunny.", "response",
+      ])
+  }
+
+  @Test func aThrowingHookFailsTheTurnUnderTheProfilesErrorPolicy() async throws {
+    let model = ScriptedProvider([answer("Sunny.")])
+    let session = LanguageModelSession(
+      profile: LanguageModelSession.Profile { Instructions("Hooks.") }
+        .model(model)
+        .onResponse { throw HookFailure() }
+        .transcriptErrorHandlingPolicy(.preserveTranscript))
+    await #expect(throws: HookFailure.self) { try await session.respond(to: "Weather?") }
+    #expect(session.transcript.map(\.kindName) == ["instructions", "prompt", "response"], "preserved")
+
+    session.transcriptErrorHandlingPolicy = .revertTranscript
+    await #expect(throws: HookFailure.self) { try await session.respond(to: "Again?") }
+    #expect(session.transcript.count == 3, "the session's own policy wins")
+  }
+
+  @Test func aToolWriteSwitchesTheProfileInTheNextRound() async throws {
+    let small = ScriptedProvider([call("escalate")])
+    let big = ScriptedProvider([answer("Refunded.")])
+    let log = EventLog()
+    let session = LanguageModelSession(profile: Escalating(small: small, big: big, log: log))
+    let response = try await session.respond(to: "Refund me")
+
+    #expect(response.content == "Refunded.")
+    #expect(small.script.requests.count == 1)
+    #expect(big.script.requests.first?.instructionsText == "Senior agent mode.")
+    #expect(log.all == ["brief on", "brief off", "senior on"])
+  }
+}
+
+/// A profile made of another.
+struct Escalating: LanguageModelSession.DynamicProfile {
+  let small: ScriptedProvider
+  let big: ScriptedProvider
+  let log: EventLog
+
+  var body: some DynamicProfile {
+    Support(small: small, big: big, log: log)
+  }
+}
+
+/// A tool that escalates the conversation.
+struct Escalate: Tool {
+  @Generable
+  struct Arguments {
+    var key: String
+  }
+
+  let name = "escalate"
+  let description = "Hands the conversation to a senior agent."
+  @SessionProperty(\.escalated) var escalated
+
+  func call(arguments: Arguments) async throws -> String {
+    escalated = true
+    return "escalated"
+  }
+}
