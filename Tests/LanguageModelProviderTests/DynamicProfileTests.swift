@@ -59,6 +59,23 @@ extension LanguageModelSession.DynamicProfile {
   }
 }
 
+/// A modifier in the manner of Apple's `SummarizeHistory`: when a prompt arrives and the
+/// conversation is long, it replaces the history with a summary.
+struct SummarizeModifier: LanguageModelSession.DynamicProfileModifier {
+  let limit: Int
+  @SessionProperty(\.history) var history
+
+  func body(content: Content) -> some DynamicProfile {
+    content.onPrompt {
+      guard history.count > limit else { return }
+      let summary = Transcript.Entry.response(
+        Transcript.Response(
+          assetIDs: [], segments: [.text(Transcript.TextSegment(content: "Summary of \(history.count)"))]))
+      history = [summary]
+    }
+  }
+}
+
 /// A modifier that reads the session's history when a turn starts.
 struct HistoryCounter: LanguageModelSession.DynamicProfileModifier {
   let log: EventLog
@@ -153,6 +170,22 @@ struct HookFailure: Error {}
     #expect(last.transcript.map(\.kindName) == ["instructions", "prompt"])
     #expect(last.instructionsText == "Window.")
     #expect(session.transcript.map(\.kindName) == ["instructions", "prompt", "response", "prompt", "response"])
+  }
+
+  @Test func aHookMayReplaceTheHistoryBeforeTheFirstInvocation() async throws {
+    let model = ScriptedProvider([answer("A."), answer("B."), answer("C.")])
+    let session = LanguageModelSession(
+      profile: LanguageModelSession.Profile { Instructions("Summarize.") }.model(model).modifier(
+        SummarizeModifier(limit: 3)))
+    _ = try await session.respond(to: "One")
+    _ = try await session.respond(to: "Two")
+    _ = try await session.respond(to: "Three")
+
+    let last = try #require(model.script.requests.last)
+    #expect(last.transcript.map(\.kindName) == ["instructions", "response", "prompt"])
+    guard case .response(let summary)? = last.transcript.dropFirst().first else { return }
+    #expect(summary.segments.map(\.description) == ["Summary of 4"])
+    #expect(session.transcript.map(\.kindName) == ["instructions", "response", "prompt", "response"])
   }
 
   @Test func hooksRunAsTheTurnsEntriesAreProduced() async throws {

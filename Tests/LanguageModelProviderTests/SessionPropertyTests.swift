@@ -133,17 +133,35 @@ struct ExpertTree: DynamicInstructions {
     #expect(last.instructionsText == "Hello.", "the instructions stay")
   }
 
-  @Test func aHistoryWriteWhileRespondingIsRefusedAndFailsTheTurn() async throws {
-    let model = ScriptedProvider([answer("A."), call("clear"), answer("Done.")])
-    let session = LanguageModelSession(model: model, tools: [ClearHistory()], instructions: "Tools.")
+  @Test func aHistoryWriteFromOutsideTheTurnWhileRespondingIsRefusedAndFailsTheTurn() async throws {
+    let slow = Round([.response(action: .appendText("Done.", tokenCount: 1))], pause: .milliseconds(300))
+    let model = ScriptedProvider([answer("A."), slow])
+    let session = LanguageModelSession(model: model, instructions: "Tools.")
     _ = try await session.respond(to: "One")
     let before = session.transcript
 
-    await #expect(throws: LanguageModelSession.Error.transcriptMutationWhileResponding) {
-      try await session.respond(to: "Clear it")
-    }
-    #expect(session.transcript == before, "the write was refused and the failed turn left nothing")
+    let turn = Task { try await session.respond(to: "Two") }
+    while !session.isResponding { try await Task.sleep(for: .milliseconds(5)) }
+    session.properties.history = []
+    #expect(session.transcript == before, "the write was refused")
+    await #expect(throws: LanguageModelSession.Error.transcriptMutationWhileResponding) { try await turn.value }
+    #expect(session.transcript == before, "the failed turn left nothing")
     #expect(!session.isResponding)
+  }
+
+  @Test func theTurnsOwnToolMayRewriteTheHistoryAndTheNextRoundSendsIt() async throws {
+    let model = ScriptedProvider([answer("A."), call("clear"), answer("Cleared.")])
+    let session = LanguageModelSession(model: model, tools: [ClearHistory()], instructions: "Tools.")
+    _ = try await session.respond(to: "One")
+    let response = try await session.respond(to: "Clear it")
+
+    #expect(response.content == "Cleared.")
+    let requests = model.script.requests
+    #expect(requests[1].transcript.map(\.kindName) == ["instructions", "prompt", "response", "prompt"])
+    #expect(requests[2].transcript.map(\.kindName) == ["instructions", "prompt", "toolCalls", "toolOutput"])
+    #expect(
+      session.transcript.map(\.kindName) == ["instructions", "prompt", "toolCalls", "toolOutput", "response"],
+      "the turn's entries follow the rewritten history")
   }
 
   @Test func settingTheRootDynamicInstructionsOfAFixedSessionMakesItDynamic() async throws {

@@ -6,7 +6,7 @@
 /// the one turn that prepared it, one at a time.
 struct InvocationSetup: @unchecked Sendable {
   var runner: ModelRunner
-  /// The evaluated instructions entry, or nil to send the transcript's own.
+  /// The instructions entry: the evaluated one, else the transcript's own (if any).
   var instructions: Transcript.Entry?
   var tools: [any Tool]
   /// The request's options, the profile's filling what the request leaves nil.
@@ -38,9 +38,10 @@ extension LanguageModelSession {
       profileInstructions = resolved.instructions
     }
     if let evaluated = evaluateDynamicInstructions(profileInstructions: profileInstructions) {
-      setup.instructions = evaluated.entry
       setup.tools = evaluated.tools
     }
+    let current = transcript
+    if case .instructions? = current.first { setup.instructions = current.first }
     return setup
   }
 }
@@ -59,13 +60,7 @@ extension GenerationOptions {
 
 extension InvocationSetup {
   /// Runs the hooks that `select` picks (with what to call them with), in order.
-  func runHooks(
-    _ properties: SessionPropertyValues, _ select: (ProfileHook) -> ProfileHook.Action<>?
-  ) async throws {
-    let actions = hooks.compactMap(select)
-    guard !actions.isEmpty else { return }
-    try await SessionPropertyValues.$current.withValue(properties) {
-      for action in actions { try await action() }
-    }
+  func runHooks(_ select: (ProfileHook) -> ProfileHook.Action<>?) async throws {
+    for action in hooks.compactMap(select) { try await action() }
   }
 }

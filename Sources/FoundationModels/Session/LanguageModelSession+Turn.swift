@@ -62,8 +62,8 @@ extension LanguageModelSession {
         responseFormat: request.format.schema.map { Transcript.ResponseFormat(schema: $0) },
         contextOptions: request.contextOptions))
     let driver = TurnDriver(
-      transcript: transcript, prompt: promptEntry, request: request, properties: properties,
-      prepare: { await self.prepareInvocation(for: request) })
+      turn: turn, prompt: promptEntry, request: request, properties: properties,
+      prepare: { await self.prepareInvocation(for: request) }, history: { Array(self.transcript.history) })
     let task = Task {
       do throws(TurnDriver.Failure) {
         let result = try await driver.run { entries, text, usage in

@@ -155,12 +155,14 @@ public final class LanguageModelSession: @unchecked Sendable {
     }
   }
 
-  /// Replaces the conversation after the instructions, unless a turn is running: then the write
-  /// is refused and the turn fails with `transcriptMutationWhileResponding`.
+  /// Replaces the conversation after the instructions, unless a turn is running and the write
+  /// does not come from that turn's own tools or hooks: then the write is refused and the turn
+  /// fails with `transcriptMutationWhileResponding`.
   func replaceHistory(with history: ArraySlice<Transcript.Entry>) {
+    let writer = SessionPropertyValues.turn
     registrar.withMutation(of: self, keyPath: \.transcript) {
       state.withLock { state in
-        if state.activeTurn != nil {
+        if let active = state.activeTurn, active != writer {
           state.refusedHistoryWrite = true
         } else {
           state.transcript.history = history

@@ -3,25 +3,30 @@ import Foundation
 /// Runs one turn against the model's executor: a model invocation per round, the tools the
 /// model calls between rounds, until the model answers.
 struct TurnDriver: Sendable {
-  /// The session's transcript before the turn.
-  let transcript: Transcript
+  /// The turn's id, bound while its tools and hooks run (their history writes are allowed).
+  let turn: UUID
   let prompt: Transcript.Entry
   let request: TurnRequest
   /// The session's properties, bound while its tools and hooks run.
   let properties: SessionPropertyValues
   /// Prepares each invocation: its model, instructions, tools, options and hooks.
   let prepare: @Sendable () async -> InvocationSetup
+  /// The session's conversation as it is now (the turn's own entries are not in it until the
+  /// turn ends; its tools and hooks may have rewritten it).
+  let history: @Sendable () -> [Transcript.Entry]
 
-  /// The entries one invocation sends: the instructions (this invocation's evaluation, else the
-  /// transcript's own), then the conversation so far after the profile's history transform.
+  /// The entries one invocation sends: the instructions, then the conversation so far — the
+  /// session's history as it is now, then the turn's entries — after the profile's history
+  /// transform.
   private func working(_ setup: InvocationSetup, produced: [Transcript.Entry]) -> Transcript {
-    var leading: [Transcript.Entry] = []
-    if let instructions = setup.instructions {
-      leading = [instructions]
-    } else if case .instructions? = transcript.first, let first = transcript.first {
-      leading = [first]
+    Transcript(entries: (setup.instructions.map { [$0] } ?? []) + setup.historyTransform(history() + produced))
+  }
+
+  /// Runs `body` with the session's properties and this turn bound, as tools and hooks run.
+  private func bound<Result>(_ body: () async throws -> Result) async throws -> Result {
+    try await SessionPropertyValues.$current.withValue(properties) {
+      try await SessionPropertyValues.$turn.withValue(turn) { try await body() }
     }
-    return Transcript(entries: leading + setup.historyTransform(Array(transcript.history) + produced))
   }
 
   /// What a finished turn produced.
@@ -58,9 +63,11 @@ struct TurnDriver: Sendable {
         let setup = await prepare()
         profilePolicy = setup.transcriptErrorHandlingPolicy
         if round == 0, case .prompt(let prompt) = prompt {
-          try await setup.runHooks(properties) { hook in
-            guard case .prompt(let action) = hook else { return nil }
-            return { try await action(prompt) }
+          try await bound {
+            try await setup.runHooks { hook in
+              guard case .prompt(let action) = hook else { return nil }
+              return { try await action(prompt) }
+            }
           }
         }
         try checkCapabilities(setup)
@@ -77,28 +84,32 @@ struct TurnDriver: Sendable {
         guard case .toolCalls(let calls)? = entries.last, !calls.isEmpty else {
           let result = try finish(produced, usage: usage)
           if case .response(let response)? = result.entries.last {
-            try await setup.runHooks(properties) { hook in
-              guard case .response(let action) = hook else { return nil }
-              return { try await action(response) }
+            try await bound {
+              try await setup.runHooks { hook in
+                guard case .response(let action) = hook else { return nil }
+                return { try await action(response) }
+              }
             }
           }
           return result
         }
         for call in calls {
-          try await setup.runHooks(properties) { hook in
-            guard case .toolCall(let action) = hook else { return nil }
-            return { try await action(call) }
+          try await bound {
+            try await setup.runHooks { hook in
+              guard case .toolCall(let action) = hook else { return nil }
+              return { try await action(call) }
+            }
           }
         }
-        let outputs = try await SessionPropertyValues.$current.withValue(properties) {
-          try await ToolRunner(tools: setup.tools).outputs(for: calls)
-        }
+        let outputs = try await bound { try await ToolRunner(tools: setup.tools).outputs(for: calls) }
         produced += outputs
         for (call, entry) in zip(calls, outputs) {
           guard case .toolOutput(let output) = entry else { continue }
-          try await setup.runHooks(properties) { hook in
-            guard case .toolOutput(let action) = hook else { return nil }
-            return { try await action(call, output) }
+          try await bound {
+            try await setup.runHooks { hook in
+              guard case .toolOutput(let action) = hook else { return nil }
+              return { try await action(call, output) }
+            }
           }
         }
       }
@@ -170,7 +181,7 @@ struct TurnDriver: Sendable {
         "The session has tools, and the model cannot call tools; create the session without tools or set toolCallingMode to .disallowed."
       )
     }
-    let hasAttachment = (transcript.entries + [prompt]).contains { entry in
+    let hasAttachment = ((setup.instructions.map { [$0] } ?? []) + history() + [prompt]).contains { entry in
       entry.segments.contains { if case .attachment = $0 { true } else { false } }
     }
     if hasAttachment, !capabilities.contains(.vision) {

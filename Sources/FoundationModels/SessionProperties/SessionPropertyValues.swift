@@ -13,6 +13,9 @@ public final class SessionPropertyValues: Sendable {
   /// `@SessionProperty` wrappers read and write.
   @TaskLocal static var current: SessionPropertyValues?
 
+  /// The turn whose tools or hooks are running now: its session accepts their history writes.
+  @TaskLocal static var turn: UUID?
+
   /// What a `@SessionProperty` read outside any session sees: the keys' default values.
   static let detached = SessionPropertyValues()
 
@@ -45,11 +48,15 @@ public final class SessionPropertyValues: Sendable {
   /// The session's conversation: its transcript after the leading instructions entry.
   ///
   /// Matches FoundationModels 27 `SessionPropertyValues.history`. Writing it replaces those
-  /// entries and keeps the instructions. A write while the session is responding is refused —
-  /// the history stays as it was — and the response in progress fails with
-  /// `LanguageModelSession.Error.transcriptMutationWhileResponding` (Apple's error for it; a
-  /// setter cannot throw, so the request the write raced with reports it). Outside a session
-  /// the history is empty, and writing it is a programmer error.
+  /// entries and keeps the instructions.
+  ///
+  /// The running turn's own tools and profile hooks may write it — a hook that summarises or
+  /// trims the conversation when a prompt arrives — and the turn's next invocation sends the
+  /// new history; the turn's entries are appended to it when the turn ends. Any other write
+  /// while the session is responding is refused — the history stays as it was — and the
+  /// response in progress fails with `LanguageModelSession.Error.transcriptMutationWhileResponding`
+  /// (Apple's error for it; a setter cannot throw, so the request the write raced with reports
+  /// it). Outside a session the history is empty, and writing it is a programmer error.
   public var history: ArraySlice<Transcript.Entry> {
     get { session?.transcript.history ?? [] }
     set {
