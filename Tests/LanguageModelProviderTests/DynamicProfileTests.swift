@@ -29,7 +29,7 @@ struct Support: LanguageModelSession.DynamicProfile {
       }
       .model(big)
       .reasoningLevel(.deep)
-      .onActivate { log.append("senior on") }
+      .onActivate { log.append("senior on, escalated \(escalated)") }
       .onDeactivate { log.append("senior off") }
     } else {
       Profile {
@@ -154,7 +154,7 @@ struct HookFailure: Error {}
     #expect(senior.contextOptions.reasoningLevel == .deep)
     #expect(senior.generationOptions.temperature == nil)
     #expect(senior.transcript.map(\.kindName) == ["instructions", "prompt", "response", "prompt"])
-    #expect(log.all == ["brief on", "brief off", "senior on", "senior off", "brief on"])
+    #expect(log.all == ["brief on", "brief off", "senior on, escalated true", "senior off", "brief on"])
     #expect(small.script.executorCount == 1, "the branch that came back found its executor")
     #expect(big.script.executorCount == 1)
   }
@@ -240,7 +240,7 @@ struct HookFailure: Error {}
     #expect(response.content == "Refunded.")
     #expect(small.script.requests.count == 1)
     #expect(big.script.requests.first?.instructionsText == "Senior agent mode.")
-    #expect(log.all == ["brief on", "brief off", "senior on"])
+    #expect(log.all == ["brief on", "brief off", "senior on, escalated true"])
   }
 }
 

@@ -26,7 +26,9 @@ extension LanguageModelSession {
     var profileInstructions: (any DynamicInstructions)?
     if let profile {
       let resolved = profile.resolve(with: properties)
-      for action in profile.activate(resolved) { await action() }
+      await SessionPropertyValues.$current.withValue(properties) {
+        for action in profile.activate(resolved) { await action() }
+      }
       if let model = resolved.model { setup.runner = runner(for: model) }
       setup.options = request.options.filled(from: resolved.options)
       if setup.contextOptions.reasoningLevel == nil {
