@@ -10,6 +10,7 @@ public struct AnyDynamicInstructions: DynamicInstructions {
   }
 
   /// Wraps `dynamicInstructions`; the type eraser's initializer.
+  @_alwaysEmitIntoClient
   public init(erasing dynamicInstructions: some DynamicInstructions) {
     self.init(dynamicInstructions)
   }
