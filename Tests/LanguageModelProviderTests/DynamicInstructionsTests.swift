@@ -187,6 +187,15 @@ func call(_ tool: String, id: String = "c1") -> Round {
     #expect(request.toolNames.isEmpty)
   }
 
+  @Test func anotherSessionsTranscriptAsHistoryKeepsOnlyItsConversation() async throws {
+    let earlier = LanguageModelSession(model: ScriptedProvider([answer("Yes.")]), instructions: "Old instructions.")
+    _ = try await earlier.respond(to: "Before")
+    let session = LanguageModelSession(
+      model: ScriptedProvider([]), dynamicInstructions: Optionals(extra: Switch()), history: earlier.transcript)
+    #expect(session.transcript.map(\.kindName) == ["instructions", "prompt", "response"])
+    #expect(session.transcript.first?.instructionsText == "Base.")
+  }
+
   @Test func anIfWithoutElseEnablesItsContentOnlyWhenTrue() async throws {
     let extra = Switch()
     let model = ScriptedProvider([answer("A."), answer("B.")])

@@ -230,6 +230,40 @@ struct HookFailure: Error {}
     #expect(session.transcript.count == 3, "the session's own policy wins")
   }
 
+  @Test func rootDynamicInstructionsReplaceTheProfilesInstructionsAndKeepItsSettings() async throws {
+    let model = ScriptedProvider([answer("A."), answer("B.")])
+    let session = LanguageModelSession(
+      profile: LanguageModelSession.Profile {
+        Instructions("From the profile.")
+        Lookup("weather")
+      }.model(model).temperature(0.2))
+    _ = try await session.respond(to: "One")
+    session.properties.rootDynamicInstructions = Instructions("Replaced.")
+    _ = try await session.respond(to: "Two")
+
+    let requests = model.script.requests
+    #expect(requests.map(\.instructionsText) == ["From the profile.", "Replaced."])
+    #expect(requests.map(\.toolNames) == [["weather"], []])
+    #expect(requests.map(\.generationOptions.temperature) == [0.2, 0.2])
+  }
+
+  /// The deprecated names do what their replacements do.
+  @available(*, deprecated)
+  @Test func theDeprecatedNamesForwardToTheirReplacements() async throws {
+    let model = ScriptedProvider([answer("A."), answer("B.")])
+    let session = LanguageModelSession(
+      profile: LanguageModelSession.Profile { Instructions("Old names.") }
+        .model(model)
+        .inputFilter { Array($0.suffix(1)) }
+        .toolCalling(.disallowed))
+    _ = try await session.respond(to: "One")
+    _ = try await session.respond(to: "Two")
+
+    let last = try #require(model.script.requests.last)
+    #expect(last.transcript.map(\.kindName) == ["instructions", "prompt"])
+    #expect(last.generationOptions.toolCallingMode == .disallowed)
+  }
+
   @Test func aToolWriteSwitchesTheProfileInTheNextRound() async throws {
     let small = ScriptedProvider([call("escalate")])
     let big = ScriptedProvider([answer("Refunded.")])

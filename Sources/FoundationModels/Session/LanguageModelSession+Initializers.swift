@@ -75,7 +75,8 @@ extension LanguageModelSession {
   /// - Parameters:
   ///   - model: The model, by default the local one.
   ///   - dynamicInstructions: The tree of instructions and tools.
-  ///   - history: Earlier conversation that follows the instructions.
+  ///   - history: Earlier conversation that follows the instructions. A leading instructions
+  ///     entry (as in another session's transcript) is left out: the tree gives the instructions.
   public convenience init(
     model: some LanguageModel = SystemLanguageModel.default,
     dynamicInstructions: sending some DynamicInstructions,
@@ -85,7 +86,7 @@ extension LanguageModelSession {
     let properties = SessionPropertyValues()
     let opening = root.evaluate(with: properties)?.entry ?? EvaluatedInstructions(segments: [], tools: []).entry
     self.init(
-      runner: ModelRunner(model), tools: [], transcript: Transcript(entries: [opening] + history),
+      runner: ModelRunner(model), tools: [], transcript: Self.openingTranscript(opening, history: history),
       reportsGenerationErrors: false, dynamicInstructions: root, properties: properties)
   }
 
@@ -103,7 +104,9 @@ extension LanguageModelSession {
   /// here; lifecycle hooks first run at the first invocation), followed by `history`.
   /// - Parameters:
   ///   - profile: The profile.
-  ///   - history: Earlier conversation that follows the instructions.
+  ///   - history: Earlier conversation that follows the instructions. A leading instructions
+  ///     entry (as in another session's transcript) is left out: the profile gives the
+  ///     instructions.
   public convenience init(
     profile: sending some LanguageModelSession.DynamicProfile,
     history: some Collection<Transcript.Entry> = []
@@ -117,7 +120,16 @@ extension LanguageModelSession {
     let model: any LanguageModel = resolved.model ?? SystemLanguageModel.default
     self.init(
       runner: ModelRunner(model), tools: [],
-      transcript: Transcript(entries: [opening] + history), reportsGenerationErrors: false, properties: properties,
+      transcript: Self.openingTranscript(opening, history: history), reportsGenerationErrors: false,
+      properties: properties,
       profile: root)
+  }
+
+  /// The transcript of a session with dynamic instructions: the first evaluation's instructions
+  /// entry, then the conversation of `history` (without a leading instructions entry).
+  private static func openingTranscript(
+    _ instructions: Transcript.Entry, history: some Collection<Transcript.Entry>
+  ) -> Transcript {
+    Transcript(entries: [instructions] + Transcript(entries: Array(history)).history)
   }
 }
