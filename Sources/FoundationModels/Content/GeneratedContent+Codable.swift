@@ -10,13 +10,6 @@ struct CodableContent: Codable {
     self.content = content
   }
 
-  private struct Key: CodingKey {
-    var stringValue: String
-    var intValue: Int? { nil }
-    init(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { nil }
-  }
-
   func encode(to encoder: any Encoder) throws {
     switch content.kind {
     case .null:
@@ -40,15 +33,15 @@ struct CodableContent: Codable {
       var container = encoder.unkeyedContainer()
       for element in elements { try container.encode(CodableContent(element)) }
     case .structure:
-      var container = encoder.container(keyedBy: Key.self)
+      var container = encoder.container(keyedBy: JSONObjectKey.self)
       for (key, value) in content.orderedProperties ?? [] {
-        try container.encode(CodableContent(value), forKey: Key(stringValue: key))
+        try container.encode(CodableContent(value), forKey: JSONObjectKey(stringValue: key))
       }
     }
   }
 
   init(from decoder: any Decoder) throws {
-    if let container = try? decoder.container(keyedBy: Key.self) {
+    if let container = try? decoder.container(keyedBy: JSONObjectKey.self) {
       var builder = GeneratedContent.StructureBuilder()
       for key in container.allKeys {
         builder.set(key.stringValue, try container.decode(CodableContent.self, forKey: key).content)

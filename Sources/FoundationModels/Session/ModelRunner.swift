@@ -18,8 +18,6 @@ struct ModelRunner: Sendable {
 
   let key: Key
   let capabilities: LanguageModelCapabilities
-  /// The model, when it is the local one (for what only it offers: context size, token counts).
-  let systemModel: SystemLanguageModel?
   private let respondBody:
     @Sendable (LanguageModelExecutorGenerationRequest, LanguageModelExecutorGenerationChannel)
       async throws -> Void
@@ -28,7 +26,6 @@ struct ModelRunner: Sendable {
   init<Model: LanguageModel>(_ model: Model) {
     key = Key(type: ObjectIdentifier(Model.self), configuration: AnyHashable(model.executorConfiguration))
     capabilities = model.capabilities
-    systemModel = model as? SystemLanguageModel
     let executor = LazyExecutor<Model.Executor>(configuration: model.executorConfiguration)
     respondBody = { request, channel in
       try await executor.get().respond(to: request, model: model, streamingInto: channel)

@@ -12,28 +12,21 @@ struct MetadataRecord: Codable {
     self.values = values
   }
 
-  private struct Key: CodingKey {
-    var stringValue: String
-    var intValue: Int? { nil }
-    init(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { nil }
-  }
-
   private struct Value: Encodable {
     let value: any Encodable
     func encode(to encoder: any Encoder) throws { try value.encode(to: encoder) }
   }
 
   func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: Key.self)
+    var container = encoder.container(keyedBy: JSONObjectKey.self)
     for key in values.keys.sorted() {
       guard let value = values[key] else { continue }
-      try container.encode(Value(value: value), forKey: Key(stringValue: key))
+      try container.encode(Value(value: value), forKey: JSONObjectKey(stringValue: key))
     }
   }
 
   init(from decoder: any Decoder) throws {
-    let container = try decoder.container(keyedBy: Key.self)
+    let container = try decoder.container(keyedBy: JSONObjectKey.self)
     var values: TranscriptMetadata = [:]
     for key in container.allKeys {
       if let bool = try? container.decode(Bool.self, forKey: key) {
