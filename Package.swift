@@ -98,12 +98,18 @@ let package = Package(
     .testTarget(
       name: "FoundationModelsTests", dependencies: ["FoundationModels", "InferenceEngine", "FMTestSupport"]),
     // The book's app patterns from the main actor; warnings as errors, so a sending or
-    // isolation warning against our declarations fails the build.
+    // isolation warning against our declarations fails the build. Deprecations stay warnings:
+    // the book's 26 code (`GenerationOptions(sampling:)`) is deprecated in 27, as with Apple's.
     .testTarget(
       name: "MainActorClientTests", dependencies: ["FoundationModels", "FMTestSupport"],
-      swiftSettings: [.unsafeFlags(["-warnings-as-errors"])]),
+      swiftSettings: [.unsafeFlags(["-warnings-as-errors", "-Wwarning", "DeprecatedDeclaration"])]),
     // Providers written as packages for Apple's 27 SDK write them: plain `import FoundationModels`.
     .testTarget(name: "LanguageModelProviderTests", dependencies: ["FoundationModels"]),
+    // App code written the way Apple's 27 documentation writes it (providers, dynamic
+    // instructions, profiles, attachments); warnings as errors, as in MainActorClientTests.
+    .testTarget(
+      name: "Portability27Tests", dependencies: ["FoundationModels", "FMTestSupport"],
+      swiftSettings: [.unsafeFlags(["-warnings-as-errors"])]),
     .testTarget(
       name: "FMCommandLineTests", dependencies: ["FMCommandLine", "ModelStore", "FMTestSupport"]),
   ]

@@ -34,9 +34,13 @@ public enum GenerableMacro: MemberMacro, ExtensionMacro {
       return []
     }
     let conformances = protocols.map(\.trimmedDescription).joined(separator: ", ")
+    var members = expansion.extensionMembers()
+    if case .success(let options) = GenerableOptions.read(node, declaration: declaration), let name = options.name {
+      members.append("\(raw: options.accessPrefix)static var _generationSchemaName: Swift.String { \(name) }")
+    }
     let declaration: DeclSyntax = """
       nonisolated extension \(type.trimmed)\(raw: conformances.isEmpty ? "" : ": \(conformances)") {
-      \(raw: expansion.extensionMembers().map(\.description).joined(separator: "\n\n"))
+      \(raw: members.map(\.description).joined(separator: "\n\n"))
       }
       """
     guard let extensionDeclaration = declaration.as(ExtensionDeclSyntax.self) else {

@@ -2,6 +2,8 @@ import SwiftSyntax
 
 /// What a `@Generable` attribute says, and the access level its members take.
 struct GenerableOptions {
+  /// The `name:` argument as written; `nil` when absent (the schema takes the type's name).
+  var name: ExprSyntax?
   /// The `description:` argument as written; `nil` when absent.
   var description: ExprSyntax?
   /// The `representNilExplicitlyInGeneratedContent:` argument; `nil` when absent.
@@ -17,6 +19,8 @@ struct GenerableOptions {
     guard case .argumentList(let arguments) = attribute.arguments else { return .success(options) }
     for argument in arguments {
       switch argument.label?.text {
+      case "name":
+        options.name = argument.expression.trimmed
       case "description":
         // `description: nil` is the same as leaving it out.
         if !argument.expression.is(NilLiteralExprSyntax.self) {

@@ -107,7 +107,8 @@ struct GuidedFigures {
     if let first = cases.first {
       progress("P4/P5 warm-up")
       _ = try? await LanguageModelSession(model: model).respond(
-        to: first.prompt, schema: first.schema, options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 8))
+        to: first.prompt, schema: first.schema,
+        options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 8))
     }
     for (index, testCase) in cases.enumerated() {
       progress("P4/P5 schema \(index + 1)/\(cases.count): \(testCase.name)")
@@ -120,7 +121,7 @@ struct GuidedFigures {
         let start = DispatchTime.now()
         let response = try? await LanguageModelSession(model: model).respond(
           to: testCase.prompt, schema: testCase.schema,
-          options: GenerationOptions(sampling: .greedy, maximumResponseTokens: budget))
+          options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: budget))
         ours.append(elapsed(since: start))
         let valid = response.map { isValid($0.rawContent.jsonString, testCase.document) } ?? false
         oursValid = oursValid && valid
@@ -128,7 +129,7 @@ struct GuidedFigures {
           constrainedRates.append(response.decodeRate)
           let free = try await LanguageModelSession(model: model).respond(
             to: testCase.promptWithSchema,
-            options: GenerationOptions(sampling: .greedy, maximumResponseTokens: max(2, response.outputTokens)))
+            options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: max(2, response.outputTokens)))
           freeRates.append(free.decodeRate)
         }
         let (seconds, output) = try referenceRun(testCase)

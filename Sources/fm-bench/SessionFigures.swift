@@ -15,7 +15,7 @@ struct SessionFigures {
   /// against `llama-bench -n 128`.
   func decodeThroughput() async throws -> FigureReport {
     let reference = try LlamaBenchReference(modelPath: modelPath, threads: threads)
-    let options = GenerationOptions(sampling: .greedy, maximumResponseTokens: 128)
+    let options = GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 128)
     var ours = Measurements()
     var theirs = Measurements()
     // Prompts that make a small model talk for a while; the first that gives 128 tokens counts.
@@ -59,7 +59,7 @@ struct SessionFigures {
     let entries = try await history(ofAtLeast: 2000)
     let historyTokens = try await model.tokenCount(for: entries)
     let chat = LanguageModelSession(model: model, transcript: Transcript(entries: entries))
-    let options = GenerationOptions(sampling: .greedy, maximumResponseTokens: 16)
+    let options = GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 16)
     var perTurn: [Int: Double] = [:]
     var evaluated: [Int: Int] = [:]
     var cached: [Int: Int] = [:]

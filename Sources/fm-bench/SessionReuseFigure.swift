@@ -12,7 +12,7 @@ struct SessionReuseFigure {
   var model: SystemLanguageModel { SystemLanguageModel(path: URL(fileURLWithPath: modelPath)) }
   let instructions = "You are a helpful assistant."
   let prompt = "In two words, what colour is the sky on a clear day?"
-  let options = GenerationOptions(sampling: .greedy, maximumResponseTokens: 2)
+  let options = GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 2)
 
   func measure() async throws -> FigureReport {
     let model = model

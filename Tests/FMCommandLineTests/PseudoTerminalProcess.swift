@@ -25,7 +25,7 @@ final class PseudoTerminalProcess {
     var name = [CChar](repeating: 0, count: 256)
     guard openpty(&master, &slave, &name, nil, &size) == 0 else { throw POSIXError(.EIO) }
     self.master = master
-    let slavePath = String(cString: name)
+    let slavePath = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }

@@ -4,14 +4,15 @@ import Testing
 @Suite struct GenerationOptionsTests {
   @Test func defaultsAreNil() {
     let options = GenerationOptions()
-    #expect(options.sampling == nil)
+    #expect(options.samplingMode == nil)
+    #expect(options.toolCallingMode == nil)
     #expect(options.temperature == nil)
     #expect(options.maximumResponseTokens == nil)
   }
 
   @Test func equality() {
-    #expect(GenerationOptions(sampling: .greedy) == GenerationOptions(sampling: .greedy))
-    #expect(GenerationOptions(sampling: .greedy) != GenerationOptions())
+    #expect(GenerationOptions(samplingMode: .greedy) == GenerationOptions(samplingMode: .greedy))
+    #expect(GenerationOptions(samplingMode: .greedy) != GenerationOptions())
     #expect(GenerationOptions.SamplingMode.random(top: 5) == .random(top: 5, seed: nil))
     #expect(GenerationOptions.SamplingMode.random(top: 5) != .random(top: 6))
     #expect(GenerationOptions.SamplingMode.random(top: 5, seed: 1) != .random(top: 5, seed: 2))
@@ -23,7 +24,9 @@ import Testing
     #expect(GenerationOptions(maximumResponseTokens: 10) != GenerationOptions(maximumResponseTokens: 11))
   }
 
-  @Test func samplingModeAlias() {
+  /// The 26 name still compiles (with a deprecation warning, as with Apple's 27 SDK) and shares
+  /// the 27 name's storage.
+  @Test func deprecatedSamplingNameIsTheSameStorage() {
     var options = GenerationOptions(samplingMode: .greedy, temperature: 0.5)
     #expect(options == GenerationOptions(sampling: .greedy, temperature: 0.5))
     options.samplingMode = .random(top: 3)

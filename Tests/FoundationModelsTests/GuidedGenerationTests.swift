@@ -82,7 +82,7 @@ import Testing
     // unseeded run now and then wrote a negative integer too long for Int (the schema has no
     // minimum) — valid JSON of the schema, but not this test's point.
     let response = try await session.respond(
-      to: "A pet.", schema: schema, options: GenerationOptions(sampling: .random(top: 1000, seed: 3)))
+      to: "A pet.", schema: schema, options: GenerationOptions(samplingMode: .random(top: 1000, seed: 3)))
     #expect(["cat", "dog"].contains(try response.content.value(String.self, forProperty: "kind")))
     #expect(try response.content.value(Int.self, forProperty: "age") <= 20)
   }
@@ -97,7 +97,7 @@ import Testing
   func everyAnswerDecodesIntoTheType(prompt: String) async throws {
     let session = LanguageModelSession(model: model)
     let response = try await session.respond(
-      to: prompt, generating: Book.self, options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 80))
+      to: prompt, generating: Book.self, options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 80))
     let book = response.content
     #expect((1450...2100).contains(book.year))
     #expect((1...3).contains(book.tags.count))
@@ -109,7 +109,7 @@ import Testing
     let session = LanguageModelSession(model: model)
     let response = try await session.respond(
       to: "A tree of numbers.", generating: TreeNode.self,
-      options: GenerationOptions(sampling: .random(top: 20, seed: 3), maximumResponseTokens: 40))
+      options: GenerationOptions(samplingMode: .random(top: 20, seed: 3), maximumResponseTokens: 40))
     #expect(response.rawContent.isComplete)
     #expect(response.usage.output.totalTokenCount <= 60)
   }
@@ -118,7 +118,8 @@ import Testing
     let session = LanguageModelSession(model: model)
     var titles: [String] = []
     let stream = session.streamResponse(
-      to: "A book.", generating: Book.self, options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 60))
+      to: "A book.", generating: Book.self, options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 60)
+    )
     for try await snapshot in stream {
       if let title = snapshot.content.title { titles.append(title) }
     }

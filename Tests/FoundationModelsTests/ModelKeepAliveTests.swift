@@ -10,7 +10,7 @@ import Testing
 @Suite(.serialized) struct ModelKeepAliveTests {
   let directory: TemporaryDirectory
   let path: URL
-  let options = GenerationOptions(sampling: .greedy, maximumResponseTokens: 2)
+  let options = GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 2)
 
   init() throws {
     directory = try TemporaryDirectory()

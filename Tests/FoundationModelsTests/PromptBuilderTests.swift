@@ -76,7 +76,7 @@ import Testing
       Issue.record("expected a structure segment")
       return
     }
-    #expect(structure.source == "Book")
+    #expect(structure.schemaName == "Book")
     #expect(structure.content == book.generatedContent)
     #expect(prompt.text.hasPrefix("Describe this book:\n{\"title\":\"Dune\""))
     #expect(prompt.text.hasSuffix("}\nThanks."))

@@ -6,7 +6,7 @@ import Testing
 /// The public API on the real small model (`smollm2-135m`).
 @Suite struct RealModelSessionTests {
   let model = SystemLanguageModel(path: URL(fileURLWithPath: TestModels.smolLM2Path), contextSize: 1024)
-  let greedy = GenerationOptions(sampling: .greedy, maximumResponseTokens: 24)
+  let greedy = GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 24)
 
   @Test func theModelIsAvailable() {
     #expect(model.isAvailable)

@@ -14,7 +14,7 @@ import Testing
         .init(
           id: "p1", segments: [.text(.init(id: "s2", content: "Suggest a book."))],
           options: GenerationOptions(
-            sampling: .random(top: 40, seed: 7), temperature: 0.5, maximumResponseTokens: 100),
+            samplingMode: .random(top: 40, seed: 7), temperature: 0.5, maximumResponseTokens: 100),
           responseFormat: .init(type: Book.self))),
       .toolCalls(
         .init(
@@ -29,17 +29,17 @@ import Testing
           segments: [
             .structure(
               .init(
-                id: "s4", source: "Book",
+                id: "s4", schemaName: "Book",
                 content: GeneratedContent(Book(title: "Dune", year: 1965, genre: .fiction, tags: ["a"]))))
           ])),
       .prompt(
         .init(
           id: "p2", segments: [.text(.init(id: "s5", content: "Again"))],
-          options: GenerationOptions(sampling: .greedy))),
+          options: GenerationOptions(samplingMode: .greedy))),
       .prompt(
         .init(
           id: "p3", segments: [.text(.init(id: "s6", content: "Once more"))],
-          options: GenerationOptions(sampling: .random(probabilityThreshold: 0.9)))),
+          options: GenerationOptions(samplingMode: .random(probabilityThreshold: 0.9)))),
     ])
   }()
 

@@ -18,7 +18,7 @@ struct River {
   var answers: [String] = []
   var streamed = ""
   var snapshotCount = 0
-  let options = GenerationOptions(sampling: .greedy, maximumResponseTokens: 16)
+  let options = GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 16)
 
   init(model: SystemLanguageModel) {
     self.model = model

@@ -137,7 +137,7 @@ final class ChatConversation {
       countTokens: { try await model.tokenCount(for: $0) },
       summarize: { dialogue in
         let summarizer = LanguageModelSession(model: model, instructions: ContextCompactor.summaryInstructions)
-        let options = GenerationOptions(sampling: .greedy, maximumResponseTokens: summaryTokens)
+        let options = GenerationOptions(samplingMode: .greedy, maximumResponseTokens: summaryTokens)
         return try await summarizer.respond(to: dialogue, options: options).content
       })
   }

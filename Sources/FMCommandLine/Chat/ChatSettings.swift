@@ -22,7 +22,8 @@ struct ChatSettings: Codable, Equatable, Sendable {
 
   /// The options each request is sent with.
   var generationOptions: GenerationOptions {
-    GenerationOptions(sampling: sampling.mode, temperature: temperature, maximumResponseTokens: maximumResponseTokens)
+    GenerationOptions(
+      samplingMode: sampling.mode, temperature: temperature, maximumResponseTokens: maximumResponseTokens)
   }
 
   /// The model these settings describe.

@@ -41,7 +41,8 @@ struct ModelOptions {
       return number
     }
     let maximum = try arguments.value("--max-tokens").map { try Self.positiveInt($0, "--max-tokens") }
-    generation = GenerationOptions(sampling: sampling.mode, temperature: temperature, maximumResponseTokens: maximum)
+    generation = GenerationOptions(
+      samplingMode: sampling.mode, temperature: temperature, maximumResponseTokens: maximum)
   }
 
   static func positiveInt(_ value: String, _ option: String) throws -> Int {

@@ -25,6 +25,6 @@ extension ConvertibleToGeneratedContent {
 
   private var structuredSegment: Transcript.Segment {
     .structure(
-      Transcript.StructuredSegment(source: String(describing: Self.self), content: generatedContent))
+      Transcript.StructuredSegment(schemaName: SchemaComposer.name(of: Self.self), content: generatedContent))
   }
 }

@@ -6,6 +6,12 @@ extension LanguageModelSession {
   /// Matches FoundationModels `LanguageModelSession.GenerationError` (26.x; cases in Apple's
   /// declaration order). Each case carries a ``Context`` whose `debugDescription` says what
   /// happened and why, in terms of this session (token counts, the offending guide, …).
+  ///
+  /// Apple's 27 SDK deprecates this enum in favour of `LanguageModelError`,
+  /// `LanguageModelSession.Error`, `SystemLanguageModel.Error` and `GeneratedContent.ParsingError`.
+  /// It is not deprecated here: Apple picks the error family by the SDK an app links against,
+  /// which Linux cannot tell, so a session made with a 26 initializer still throws these (see
+  /// `LanguageModelSession`), and a deprecation would warn on the only code that catches them.
   @nonexhaustive
   public enum GenerationError: Swift.Error, LocalizedError {
     /// The session's transcript plus the prompt and response do not fit in the context window.

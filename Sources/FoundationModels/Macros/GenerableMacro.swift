@@ -43,3 +43,22 @@ public macro Generable(description: String? = nil) =
 @attached(member, names: arbitrary)
 public macro Generable(description: String? = nil, representNilExplicitlyInGeneratedContent: Bool) =
   #externalMacro(module: "FoundationModelsMacros", type: "GenerableMacro")
+
+/// Makes a struct or an enum `Generable` under a schema name of its own.
+///
+/// Matches FoundationModels 27 `@Generable(name:description:representNilExplicitlyInGeneratedContent:)`.
+/// `name` takes the place of the Swift type's name wherever the schema names the type: its
+/// `title`, its key in another schema's `$defs`, `GenerationSchema.name`, the response format's
+/// name and `StructuredSegment.schemaName`.
+///
+/// - Parameters:
+///   - name: The schema's name for the type; a string literal.
+///   - description: A description of the type for the model.
+///   - representNilExplicitlyInGeneratedContent: Whether `nil` optionals are written as `null`.
+@attached(
+  extension, conformances: Generable, _GenerableSchemaName, names: named(init(_:)), named(generatedContent),
+  named(_generationSchemaName))
+@attached(member, names: arbitrary)
+public macro Generable(
+  name: String, description: String? = nil, representNilExplicitlyInGeneratedContent: Bool = false
+) = #externalMacro(module: "FoundationModelsMacros", type: "GenerableMacro")

@@ -5,8 +5,9 @@
 public struct GenerationOptions: Sendable, Equatable {
   /// The sampling strategy; `nil` lets the session choose.
   ///
-  /// Matches FoundationModels `GenerationOptions.sampling`.
-  public var sampling: SamplingMode?
+  /// Matches FoundationModels 27 `GenerationOptions.samplingMode` (back-deployed by Apple to
+  /// 26.0; the 26 name `sampling` is deprecated).
+  public var samplingMode: SamplingMode?
 
   /// The temperature, between 0 and 1 inclusive; `nil` lets the session choose.
   ///
@@ -28,27 +29,11 @@ public struct GenerationOptions: Sendable, Equatable {
 
   /// Creates generation options.
   ///
-  /// Matches FoundationModels `GenerationOptions.init(sampling:temperature:maximumResponseTokens:)`.
-  public init(
-    sampling: SamplingMode? = nil, temperature: Double? = nil, maximumResponseTokens: Int? = nil
-  ) {
-    self.sampling = sampling
+  /// Matches FoundationModels 27 `GenerationOptions.init(samplingMode:temperature:maximumResponseTokens:)`.
+  public init(samplingMode: SamplingMode? = nil, temperature: Double? = nil, maximumResponseTokens: Int? = nil) {
+    self.samplingMode = samplingMode
     self.temperature = temperature
     self.maximumResponseTokens = maximumResponseTokens
-  }
-
-  /// Creates generation options, with the iOS 27 name of the sampling parameter.
-  ///
-  /// Mirrors FoundationModels 27's `GenerationOptions.init(samplingMode:temperature:maximumResponseTokens:)`
-  /// (back-deployed by Apple to 26.0), so code written for the newer SDK compiles. Unlike
-  /// Apple's, `samplingMode` has no default here, so that `GenerationOptions()` stays unambiguous.
-  @_disfavoredOverload
-  public init(
-    samplingMode: SamplingMode?, temperature: Double? = nil, maximumResponseTokens: Int? = nil
-  ) {
-    self.init(
-      sampling: samplingMode, temperature: temperature,
-      maximumResponseTokens: maximumResponseTokens)
   }
 
   /// Creates generation options with a tool-calling mode.
@@ -60,15 +45,26 @@ public struct GenerationOptions: Sendable, Equatable {
     samplingMode: SamplingMode? = nil, temperature: Double? = nil, maximumResponseTokens: Int? = nil,
     toolCallingMode: ToolCallingMode?
   ) {
-    self.init(sampling: samplingMode, temperature: temperature, maximumResponseTokens: maximumResponseTokens)
+    self.init(samplingMode: samplingMode, temperature: temperature, maximumResponseTokens: maximumResponseTokens)
     self.toolCallingMode = toolCallingMode
   }
 
-  /// The sampling strategy, by its iOS 27 name; the same storage as ``sampling``.
+  /// Creates generation options, by the 26 name of the sampling parameter.
   ///
-  /// Mirrors FoundationModels 27's `GenerationOptions.samplingMode`.
-  public var samplingMode: SamplingMode? {
-    get { sampling }
-    set { sampling = newValue }
+  /// Matches FoundationModels `GenerationOptions.init(sampling:temperature:maximumResponseTokens:)`
+  /// as the 27 SDK declares it: deprecated, and `sampling` has no default, so that
+  /// `GenerationOptions()` means the 27 initializer.
+  @available(*, deprecated, renamed: "init(samplingMode:temperature:maximumResponseTokens:)")
+  public init(sampling: SamplingMode?, temperature: Double? = nil, maximumResponseTokens: Int? = nil) {
+    self.init(samplingMode: sampling, temperature: temperature, maximumResponseTokens: maximumResponseTokens)
+  }
+
+  /// The sampling strategy, by its 26 name; the same storage as ``samplingMode``.
+  ///
+  /// Matches FoundationModels `GenerationOptions.sampling`, deprecated in 27.
+  @available(*, deprecated, renamed: "samplingMode")
+  public var sampling: SamplingMode? {
+    get { samplingMode }
+    set { samplingMode = newValue }
   }
 }

@@ -25,7 +25,7 @@ extension LanguageModelSession.DynamicProfile {
   /// Matches FoundationModels 27 `DynamicProfile.samplingMode(_:)`.
   public func samplingMode(_ samplingMode: GenerationOptions.SamplingMode?) -> some LanguageModelSession.DynamicProfile
   {
-    ConfiguredProfile(content: self, setting: .options { if $0.sampling == nil { $0.sampling = samplingMode } })
+    ConfiguredProfile(content: self, setting: .options { if $0.samplingMode == nil { $0.samplingMode = samplingMode } })
   }
 
   /// The response-token limit of this profile's invocations, unless the request sets one.

@@ -17,7 +17,7 @@ extension GenerationOptions {
   ///   since Apple documents the range as a requirement without saying what happens outside it.
   var samplingParameters: SamplingParameters {
     let temperature = min(max(temperature ?? Self.defaultTemperature, 0), 1)
-    switch sampling?.kind {
+    switch samplingMode?.kind {
     case .greedy:
       return .greedy
     case .randomTopK(let k, let seed):

@@ -8,9 +8,10 @@ enum SchemaComposer {
   /// Names of the types whose schemas are being built on this task, innermost last.
   @TaskLocal static var typesInProgress: Set<String> = []
 
-  /// The name a type has in schemas: its plain type name, as Apple's `title`.
+  /// The name a type has in schemas: the `name:` of `@Generable(name:)`, else its plain type
+  /// name, as Apple's `title`.
   static func name(of type: Any.Type) -> String {
-    String(describing: type)
+    (type as? any _GenerableSchemaName.Type)?._generationSchemaName ?? String(describing: type)
   }
 
   /// The node for a value of `type` inside another schema, with the definitions it needs.

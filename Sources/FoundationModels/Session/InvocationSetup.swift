@@ -52,7 +52,7 @@ extension GenerationOptions {
   /// These options, with `defaults`' value for each field that is nil here.
   func filled(from defaults: GenerationOptions) -> GenerationOptions {
     var options = self
-    options.sampling = sampling ?? defaults.sampling
+    options.samplingMode = samplingMode ?? defaults.samplingMode
     options.temperature = temperature ?? defaults.temperature
     options.maximumResponseTokens = maximumResponseTokens ?? defaults.maximumResponseTokens
     options.toolCallingMode = toolCallingMode ?? defaults.toolCallingMode

@@ -23,7 +23,7 @@ struct ContentFormat: Sendable {
   func segment(_ text: String, rawContent: GeneratedContent) -> Transcript.Segment {
     guard let schema else { return .text(Transcript.TextSegment(content: text)) }
     return .structure(
-      Transcript.StructuredSegment(source: Transcript.ResponseFormat(schema: schema).name, content: rawContent))
+      Transcript.StructuredSegment(schemaName: Transcript.ResponseFormat(schema: schema).name, content: rawContent))
   }
 }
 

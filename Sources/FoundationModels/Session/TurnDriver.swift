@@ -139,7 +139,9 @@ struct TurnDriver: Sendable {
       var shown: String?
       for try await event in channel {
         assembler.apply(event)
-        guard let text = assembler.responseText, text != shown else { continue }
+        // A response entry opens before its first text (metadata comes first), so there is no
+        // snapshot until there is text.
+        guard let text = assembler.responseText, !text.isEmpty, text != shown else { continue }
         shown = text
         try snapshot(assembler.entries, text, assembler.usage)
       }

@@ -111,7 +111,7 @@ struct SegmentRecord: Codable {
       self.text = text.content
     case .structure(let structure):
       type = "structure"
-      source = structure.source
+      source = structure.schemaName
       content = structure.content.jsonString
     case .attachment(let attachment):
       type = "attachment"
@@ -142,7 +142,7 @@ struct SegmentRecord: Codable {
       return .text(Transcript.TextSegment(id: id, content: text ?? ""))
     case "structure":
       let content = try GeneratedContentRecord.decode(self.content ?? "null", codingPath: codingPath)
-      return .structure(Transcript.StructuredSegment(id: id, source: source ?? "", content: content))
+      return .structure(Transcript.StructuredSegment(id: id, schemaName: source ?? "", content: content))
     case "attachment":
       let orientation = orientation.flatMap(CGImagePropertyOrientation.init(rawValue:))
       let image: Transcript.ImageAttachment
@@ -248,7 +248,7 @@ struct OptionsRecord: Codable {
   init(_ options: GenerationOptions) {
     temperature = options.temperature
     maximumResponseTokens = options.maximumResponseTokens
-    switch options.sampling?.kind {
+    switch options.samplingMode?.kind {
     case .greedy?:
       sampling = Sampling(type: "greedy")
     case .randomTopK(let k, let seed)?:
@@ -270,6 +270,6 @@ struct OptionsRecord: Codable {
     default: mode = nil
     }
     return GenerationOptions(
-      sampling: mode, temperature: temperature, maximumResponseTokens: maximumResponseTokens)
+      samplingMode: mode, temperature: temperature, maximumResponseTokens: maximumResponseTokens)
   }
 }

@@ -26,7 +26,7 @@ import Testing
     #expect(settings.permissiveGuardrails)
     #expect(settings.summarizeAt == 80)
     #expect(settings.verbose)
-    #expect(settings.generationOptions.sampling == .random(probabilityThreshold: 0.5, seed: 9))
+    #expect(settings.generationOptions.samplingMode == .random(probabilityThreshold: 0.5, seed: 9))
     #expect(settings.makeModel().contextSize == 512)
   }
 

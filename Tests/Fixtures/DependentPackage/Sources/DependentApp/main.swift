@@ -16,6 +16,6 @@ guard model.isAvailable else {
   exit(1)
 }
 let session = LanguageModelSession(model: model)
-let options = GenerationOptions(sampling: .greedy, maximumResponseTokens: 40)
+let options = GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 40)
 let reply = try await session.respond(to: "Say hello.", generating: Greeting.self, options: options)
 print("greeting: \(reply.content.text)")
