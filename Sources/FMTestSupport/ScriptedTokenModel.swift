@@ -47,6 +47,18 @@ public final class ScriptedTokenModel: TokenModel, @unchecked Sendable {
   public static func replying(
     _ reply: String, tokens: [String] = [], contextLength: Int = 4096, delay: Double = 0
   ) -> ScriptedTokenModel {
+    answering(tokens: tokens, contextLength: contextLength, delay: delay) { _ in [reply] }
+  }
+
+  /// A model that answers each prompt with one of the answers `answers` gives for the text
+  /// before its answer (the rendered conversation), in order of preference: at each step it
+  /// prefers the next token of every answer its output is still a prefix of, the first answer
+  /// most, and ends its turn when no answer goes on. An answer that a constraint rules out is
+  /// abandoned as soon as it departs from it, and the next one takes over.
+  public static func answering(
+    tokens: [String] = [], contextLength: Int = 4096, delay: Double = 0,
+    _ answers: @escaping @Sendable (_ conversation: String) -> [String]
+  ) -> ScriptedTokenModel {
     let holder = ModelHolder()
     let model = ScriptedTokenModel(tokens: tokens, contextLength: contextLength) { context in
       if delay > 0 { Thread.sleep(forTimeInterval: delay) }
@@ -62,13 +74,18 @@ public final class ScriptedTokenModel: TokenModel, @unchecked Sendable {
         }
       }
       let written = text[answerStart...]
-      let replyBytes = Array(reply.utf8)
-      guard written.count < replyBytes.count, replyBytes.starts(with: written) else {
-        return [model.endOfTurn: 10]
+      var preferences: [Token: Float] = [:]
+      for (rank, answer) in answers(String(decoding: text[..<answerStart], as: UTF8.self)).enumerated() {
+        let bytes = Array(answer.utf8)
+        guard bytes.starts(with: written) else { continue }
+        let logit = Float(10 - rank)
+        let next =
+          written.count < bytes.count
+          ? model.tokenize(String(decoding: bytes[written.count...], as: UTF8.self), parseSpecial: false).first
+          : model.endOfTurn
+        if let next, preferences[next] == nil { preferences[next] = logit }
       }
-      let rest = String(decoding: replyBytes[written.count...], as: UTF8.self)
-      guard let next = model.tokenize(rest, parseSpecial: false).first else { return [model.endOfTurn: 10] }
-      return [next: 10]
+      return preferences.isEmpty ? [model.endOfTurn: 10] : preferences
     }
     holder.model = model
     return model

@@ -57,3 +57,33 @@ import Testing
     #expect(whole == parts)
   }
 }
+
+/// Tool calls of the real small model: whatever it chooses, every call decodes.
+@Suite struct RealModelToolCallingTests {
+  let model = SystemLanguageModel(path: URL(fileURLWithPath: TestModels.smolLM2Path), contextSize: 2048)
+
+  @Test(arguments: [GenerationOptions.ToolCallingMode.required, .allowed])
+  func everyCallTheModelMakesDecodesIntoItsToolsArguments(mode: GenerationOptions.ToolCallingMode) async throws {
+    let weather = WeatherTool()
+    let session = LanguageModelSession(
+      model: model, tools: [weather, ClockTool()], instructions: "Use the tools to answer.")
+    session.transcriptErrorHandlingPolicy = .preserveTranscript
+    let options = GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 48, toolCallingMode: mode)
+    do {
+      _ = try await session.respond(to: "What is the weather in Paris, and the time at UTC+1?", options: options)
+    } catch LanguageModelError.timeout {
+      // A small model may keep calling: the loop guard ends the turn, and the calls made stay.
+    }
+    let calls = session.transcript.flatMap { entry -> [Transcript.ToolCall] in
+      if case .toolCalls(let calls) = entry { Array(calls) } else { [] }
+    }
+    if mode == .required { #expect(!calls.isEmpty) }
+    for call in calls {
+      switch call.toolName {
+      case "getWeather": _ = try City(call.arguments)
+      case "getTime": #expect((-12...14).contains(try Zone(call.arguments).offset))
+      default: Issue.record("a call to \(call.toolName)")
+      }
+    }
+  }
+}

@@ -28,8 +28,8 @@ final class LocalEngine: Sendable {
     }
   }
 
-  private static func renderer(for model: SystemLanguageModel, tokenModel: any TokenModel) -> TranscriptRenderer {
-    TranscriptRenderer(useCase: model.useCase, templateSupportsTools: tokenModel.chatTemplate.supportsTools)
+  private static func renderer(for model: SystemLanguageModel) -> TranscriptRenderer {
+    TranscriptRenderer(useCase: model.useCase)
   }
 
   /// Answers `request`, streaming the text and, at the end, the usage and the engine's figures
@@ -42,8 +42,8 @@ final class LocalEngine: Sendable {
       let session = try await inference(for: model)
       let tokenModel = session.model
       let schemaInPrompt = (request.contextOptions.includeSchemaInPrompt ?? true) ? request.schema : nil
-      let (messages, tools) = Self.renderer(for: model, tokenModel: tokenModel).messages(
-        for: request.transcript, schemaForLastPrompt: schemaInPrompt)
+      let (messages, tools) = Self.renderer(for: model).messages(
+        for: request.transcript, schemaForLastPrompt: schemaInPrompt, enabledTools: request.enabledToolDefinitions)
       let prompt = tokenModel.tokenize(tokenModel.chatTemplate.render(messages, tools: tools))
       let contextSize = session.configuration.contextSize
       guard prompt.count < contextSize else {
@@ -58,18 +58,28 @@ final class LocalEngine: Sendable {
         throw GeneratedContent.ParsingError(
           rawContent: "", debugDescription: "maximumResponseTokens must be positive, not \(maximum).")
       }
-      let constraint = try request.schema.map { schema in
+      let answer = try request.schema.map { schema in
         try SchemaConstraint(document: schema.guidedDocument, model: tokenModel)
+      }
+      let toolMode = Self.toolCallingMode(for: request)
+      var constraint: (any TokenConstraint)? = answer
+      if let toolMode {
+        let tools = request.enabledToolDefinitions.map {
+          ToolCallConstraint.ToolSchema(name: $0.name, parameters: $0.parameters)
+        }
+        constraint = ToolCallConstraint(tools: tools, mode: toolMode, answer: answer, model: tokenModel)
       }
       let generation = GenerationRequest(
         promptTokens: prompt, sampling: request.generationOptions.samplingParameters,
         maximumTokens: request.generationOptions.maximumResponseTokens, constraint: constraint)
+      var output = LocalOutput(channel: channel, splitter: toolMode == nil ? nil : ToolCallTextSplitter())
       var finished = false
       for try await event in session.generate(generation) {
         switch event {
         case .text(let text):
-          await channel.send(.response(action: .appendText(text, tokenCount: 0)))
+          await output.send(text)
         case .finished(let summary):
+          try await output.finish()
           let usage = summary.usage
           if summary.stopReason == .contextFull {
             throw LanguageModelError.contextSizeExceeded(
@@ -79,16 +89,13 @@ final class LocalEngine: Sendable {
                   "The response reached the context window: \(usage.promptTokens) prompt and \(usage.generatedTokens) generated tokens fill the context size of \(contextSize)."
               ))
           }
-          await channel.send(
-            .response(
-              action: .updateUsage(
-                input: .init(totalTokenCount: usage.promptTokens, cachedTokenCount: usage.cachedPromptTokens),
-                output: .init(totalTokenCount: usage.generatedTokens, reasoningTokenCount: 0))))
           let figures = LocalModelFigures(
             timeToFirstToken: usage.timeToFirstTokenSeconds, generationSeconds: usage.decodeSeconds,
             forcedTokens: usage.forcedTokens, draftTokens: usage.draftTokens,
             confirmedDraftTokens: usage.confirmedDraftTokens)
-          await channel.send(.response(action: .updateMetadata(figures.metadata)))
+          await output.report(
+            input: .init(totalTokenCount: usage.promptTokens, cachedTokenCount: usage.cachedPromptTokens),
+            output: .init(totalTokenCount: usage.generatedTokens, reasoningTokenCount: 0), metadata: figures.metadata)
           finished = true
         }
       }
@@ -99,13 +106,27 @@ final class LocalEngine: Sendable {
     }
   }
 
+  /// How the model may call the request's tools, or nil when it has none. `.required` holds
+  /// until the model has called a tool in this turn: a later round (tool outputs after the
+  /// prompt) may answer, or the loop could never end.
+  static func toolCallingMode(for request: LanguageModelExecutorGenerationRequest) -> ToolCallConstraint.Mode? {
+    guard !request.enabledToolDefinitions.isEmpty else { return nil }
+    switch request.generationOptions.toolCallingMode?.kind {
+    case .disallowed?: return .disallowed
+    case .required?:
+      let thisTurn = request.transcript.reversed().prefix { if case .prompt = $0 { false } else { true } }
+      return thisTurn.contains { if case .toolOutput = $0 { true } else { false } } ? .allowed : .required
+    case .allowed?, nil: return .allowed
+    }
+  }
+
   /// Loads the model and evaluates `transcript` into the KV cache, in the background. A prompt
   /// last in the transcript is a prefix of the next prompt: its turn is left open.
   func prewarm(model: SystemLanguageModel, transcript: Transcript) {
     Task {
       let session = try await inference(for: model)
       let tokenModel = session.model
-      let messages = Self.renderer(for: model, tokenModel: tokenModel).messages(for: transcript).messages
+      let messages = Self.renderer(for: model).messages(for: transcript).messages
       let endsWithPrompt: Bool = if case .prompt? = transcript.last { true } else { false }
       let tokens = tokenModel.tokenize(
         tokenModel.chatTemplate.render(messages, addGenerationPrompt: false, closingLastMessage: !endsWithPrompt))
@@ -122,7 +143,7 @@ final class LocalEngine: Sendable {
   /// The tokens `entries` take when rendered with the model's chat template.
   static func tokenCount(of entries: [Transcript.Entry], model: SystemLanguageModel) async throws -> Int {
     let tokenModel = try await model.tokenModel()
-    let (messages, tools) = renderer(for: model, tokenModel: tokenModel).messages(for: entries)
+    let (messages, tools) = renderer(for: model).messages(for: entries)
     return tokenModel.tokenize(tokenModel.chatTemplate.render(messages, tools: tools, addGenerationPrompt: false)).count
   }
 
@@ -130,6 +151,9 @@ final class LocalEngine: Sendable {
   static func publicError(_ error: any Error) -> any Error {
     if let error = error as? GuidedDecoding.SchemaError {
       return LanguageModelError.unsupportedGenerationGuide(.init(schemaName: nil, debugDescription: error.description))
+    }
+    if let error = error as? ToolCallSplitError {
+      return GeneratedContent.ParsingError(rawContent: error.partialCall, debugDescription: error.description)
     }
     if let error = error as? ConstraintError {
       return GeneratedContent.ParsingError(rawContent: "", debugDescription: "The output left the schema: \(error)")

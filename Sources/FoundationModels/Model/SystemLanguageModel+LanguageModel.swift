@@ -2,12 +2,12 @@ import Foundation
 import Observation
 
 extension SystemLanguageModel: LanguageModel {
-  /// Guided generation (constrained decoding of any schema). Tool calling, vision and reasoning
-  /// are not offered by the local model yet.
+  /// Guided generation (constrained decoding of any schema) and tool calling (each call
+  /// constrained to its tool's schema). Vision and reasoning are not offered by the local models.
   ///
   /// Matches FoundationModels 27 `SystemLanguageModel.capabilities`.
   public var capabilities: LanguageModelCapabilities {
-    LanguageModelCapabilities(capabilities: [.guidedGeneration])
+    LanguageModelCapabilities(capabilities: [.guidedGeneration, .toolCalling])
   }
 
   /// Matches FoundationModels 27 `SystemLanguageModel.executorConfiguration`: identifies this

@@ -3,21 +3,24 @@ import InferenceEngine
 
 /// Turns a transcript into the chat messages a model's template renders.
 ///
-/// - Instructions become the system message (with tool definitions in the template's tool
-///   block, or described in text where the template has none).
+/// - Instructions become the system message, with the tool definitions in the tool block of
+///   `ToolCallFormat` (Qwen2.5's own; the documented generic format for other models).
 /// - Prompts become user messages; the schema of the current request is appended to the last
 ///   prompt when `includeSchemaInPrompt` is true. Earlier prompts are rendered without their
 ///   schema, so a transcript renders the same way whatever options its turns had.
-/// - Responses, tool calls and tool outputs become assistant and tool messages.
+/// - Responses, tool calls and tool outputs become assistant and tool messages; a response
+///   followed by tool calls is one assistant message, as the model wrote it.
 struct TranscriptRenderer {
   var useCase: SystemLanguageModel.UseCase = .general
-  var templateSupportsTools = true
 
   static let taggingInstructions =
     "You tag content. Answer only with tags: topics, emotions, actions or objects, each one to a few lowercase words."
 
+  /// - Parameter enabledTools: the tools of this request, when they are not the instructions'
+  ///   (a profile changes them from round to round).
   func messages(
-    for entries: some Collection<Transcript.Entry>, schemaForLastPrompt schema: GenerationSchema? = nil
+    for entries: some Collection<Transcript.Entry>, schemaForLastPrompt schema: GenerationSchema? = nil,
+    enabledTools: [Transcript.ToolDefinition]? = nil
   ) -> (messages: [ChatMessage], tools: [String]) {
     var messages: [ChatMessage] = []
     var tools: [String] = []
@@ -31,12 +34,7 @@ struct TranscriptRenderer {
       case .instructions(let instructions):
         var text = SegmentJoining.text(of: instructions.segments)
         if useCase == .contentTagging { text = Self.taggingInstructions + "\n" + text }
-        let definitions = instructions.toolDefinitions
-        if templateSupportsTools {
-          tools = definitions.map(Self.toolJSON)
-        } else if !definitions.isEmpty {
-          text += "\n\nTools:\n" + definitions.map { "- \($0.name): \($0.description)" }.joined(separator: "\n")
-        }
+        tools = (enabledTools ?? instructions.toolDefinitions).map(Self.toolJSON)
         messages.append(ChatMessage(role: .system, content: text))
       case .prompt(let prompt):
         var text = SegmentJoining.text(of: prompt.segments)
@@ -47,10 +45,14 @@ struct TranscriptRenderer {
       case .response(let response):
         messages.append(ChatMessage(role: .assistant, content: SegmentJoining.text(of: response.segments)))
       case .toolCalls(let calls):
-        messages.append(
-          ChatMessage(
-            role: .assistant, content: "",
-            toolCalls: calls.map { ChatMessage.ToolCall(name: $0.toolName, argumentsJSON: $0.arguments.jsonString) }))
+        let toolCalls = calls.map { ChatMessage.ToolCall(name: $0.toolName, argumentsJSON: $0.arguments.jsonString) }
+        if index > entries.startIndex, case .response = entries[entries.index(index, offsetBy: -1)],
+          let last = messages.indices.last, messages[last].role == .assistant, messages[last].toolCalls.isEmpty
+        {
+          messages[last].toolCalls = toolCalls
+        } else {
+          messages.append(ChatMessage(role: .assistant, content: "", toolCalls: toolCalls))
+        }
       case .toolOutput(let output):
         messages.append(ChatMessage(role: .tool, content: SegmentJoining.text(of: output.segments)))
       case .reasoning:

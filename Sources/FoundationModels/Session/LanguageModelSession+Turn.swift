@@ -40,6 +40,10 @@ extension LanguageModelSession {
   /// with an error rather than running forever.
   static let maximumToolRounds = 16
 
+  /// The most times one turn may call a tool with the same arguments: the answer cannot change,
+  /// so a model that asks again is looping, and the turn ends with an error.
+  static let maximumIdenticalToolCalls = 2
+
   /// Starts a turn: checks the session is free, streams snapshots while the model's executor
   /// answers (running the tools it calls, round after round), and commits the turn's entries
   /// to the transcript when it succeeds — or, by the session's `transcriptErrorHandlingPolicy`,

@@ -59,6 +59,7 @@ struct TurnDriver: Sendable {
     var profilePolicy: TranscriptErrorHandlingPolicy?
     do {
       var usage = LanguageModelSession.Usage.zero
+      var callCounts: [String: Int] = [:]
       for round in 0..<LanguageModelSession.maximumToolRounds {
         let setup = await prepare()
         profilePolicy = setup.transcriptErrorHandlingPolicy
@@ -92,6 +93,18 @@ struct TurnDriver: Sendable {
             }
           }
           return result
+        }
+        for call in calls {
+          let key = call.toolName + "\u{0}" + call.arguments.jsonString
+          let count = callCounts[key, default: 0] + 1
+          callCounts[key] = count
+          if count > LanguageModelSession.maximumIdenticalToolCalls {
+            throw LanguageModelError.timeout(
+              .init(
+                debugDescription:
+                  "The model called \(call.toolName) with the same arguments \(count) times in one turn (\(call.arguments.jsonString)); the tool loop was stopped."
+              ))
+          }
         }
         for call in calls {
           try await bound {

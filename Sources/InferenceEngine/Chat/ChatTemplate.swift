@@ -6,7 +6,8 @@
 public struct ChatTemplate: Sendable, Equatable {
   /// The system prompt the template inserts when a conversation has none.
   public var defaultSystemPrompt: String?
-  /// Whether the template defines Qwen-style tool calling (`<tools>`, `<tool_call>`).
+  /// Whether the template defines Qwen-style tool calling (`<tools>`, `<tool_call>`): the model
+  /// was trained on the tool format. Others are given the same format in their system turn.
   public var supportsTools: Bool
 
   public init(defaultSystemPrompt: String?, supportsTools: Bool) {
@@ -48,8 +49,8 @@ public struct ChatTemplate: Sendable, Equatable {
 
   /// Renders a conversation.
   /// - Parameters:
-  ///   - tools: tool definitions as JSON objects (`{"type":"function","function":{…}}`); only
-  ///     templates with `supportsTools` can present them.
+  ///   - tools: tool definitions as JSON objects (`{"type":"function","function":{…}}`), put in
+  ///     Qwen2.5's tool block of the system turn whatever the model.
   ///   - addGenerationPrompt: whether to open the assistant's turn at the end.
   ///   - closingLastMessage: whether the last message's turn is closed; an open one can be
   ///     continued by later text (a prompt prefix evaluated ahead of its prompt).
@@ -63,9 +64,10 @@ public struct ChatTemplate: Sendable, Equatable {
       system = first.content
       remaining = remaining.dropFirst()
     }
-    if let system {
+    // Tools need a system turn to be described in, even where the template has no default.
+    if system != nil || !tools.isEmpty {
       prompt.control("<|im_start|>system\n")
-      prompt.content(system)
+      prompt.content(system ?? "")
       if !tools.isEmpty { renderToolsBlock(tools, into: &prompt) }
       prompt.control("<|im_end|>\n")
     }

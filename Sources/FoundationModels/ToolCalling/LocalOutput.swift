@@ -1,0 +1,61 @@
+import Foundation
+
+/// Sends the local model's output into the executor channel: text into the response, and —
+/// when the request has tools — each tool call the model writes as a `toolCalls` event, with
+/// the usage and the engine's figures on the entry that ends the invocation.
+struct LocalOutput {
+  let channel: LanguageModelExecutorGenerationChannel
+  /// Splits calls from text; nil when the request has no tools.
+  var splitter: ToolCallTextSplitter?
+  private var madeCalls = false
+
+  init(channel: LanguageModelExecutorGenerationChannel, splitter: ToolCallTextSplitter?) {
+    self.channel = channel
+    self.splitter = splitter
+  }
+
+  mutating func send(_ text: String) async {
+    guard splitter != nil else {
+      await channel.send(.response(action: .appendText(text, tokenCount: 0)))
+      return
+    }
+    let pieces = splitter?.feed(text) ?? []
+    await send(pieces)
+  }
+
+  /// Sends what the splitter still holds.
+  /// - Throws: `ToolCallSplitError` when the output ended inside a call.
+  mutating func finish() async throws {
+    let pieces = try splitter?.finish() ?? []
+    await send(pieces)
+  }
+
+  /// Reports the invocation's usage and figures: on the response, or on the tool calls when the
+  /// model called tools (a response event would open an empty answer after them).
+  func report(
+    input: LanguageModelExecutorGenerationChannel.Usage.Input,
+    output: LanguageModelExecutorGenerationChannel.Usage.Output, metadata: [String: any Sendable & Codable & Equatable]
+  ) async {
+    if madeCalls {
+      await channel.send(.toolCalls(action: .updateUsage(input: input, output: output)))
+    } else {
+      await channel.send(.response(action: .updateUsage(input: input, output: output)))
+      await channel.send(.response(action: .updateMetadata(metadata)))
+    }
+  }
+
+  private mutating func send(_ pieces: [ToolCallTextSplitter.Piece]) async {
+    for piece in pieces {
+      switch piece {
+      case .text(let text):
+        await channel.send(.response(action: .appendText(text, tokenCount: 0)))
+      case .call(let name, let arguments):
+        madeCalls = true
+        await channel.send(
+          .toolCalls(
+            action: .toolCall(
+              id: UUID().uuidString, name: name, action: .appendArguments(arguments, tokenCount: 0))))
+      }
+    }
+  }
+}

@@ -1,0 +1,251 @@
+import GuidedDecoding
+import InferenceEngine
+
+/// Constrains a turn in which the model may call tools (`ToolCallFormat`): free text — or, for a
+/// structured request, the answer's JSON — until the model writes the call marker; from there
+/// the call is generated under constraint: the name is one of the enabled tools and the
+/// arguments are JSON of that tool's schema, every guide enforced as in guided generation, with
+/// the fixed text in between forced. After a call come only another call or the end of the turn.
+/// A call that breaks its tool's schema cannot be produced.
+///
+/// `toolCallingMode`: `.required` forces the marker first, `.disallowed` bans every token that
+/// would complete it, `.allowed` (the default) leaves the choice to the model.
+final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Sendable {
+  // Used by one generation on the engine's work queue only.
+  enum Mode { case allowed, required, disallowed }
+
+  struct ToolSchema {
+    let name: String
+    let parameters: GenerationSchema
+  }
+
+  private enum Phase {
+    /// Free text, `state` bytes of the marker matched at its end.
+    case free(state: Int)
+    /// The structured answer, under `answer`.
+    case answer
+    /// Fixed text, forced; then `next`.
+    case literal([Token], then: Next)
+    /// The tool's name, a JSON string; its bytes so far.
+    case name(SchemaConstraint, bytes: [UInt8])
+    /// The arguments of the tool `index`.
+    case arguments(SchemaConstraint)
+    /// After a call: the first token of the next call, or the end of the turn.
+    case between
+  }
+
+  private enum Next { case name, arguments(Int), between }
+
+  private let model: any TokenModel
+  private let vocabulary: Vocabulary
+  private let tools: [ToolSchema]
+  /// Each tool's name as a JSON string, as the name phase writes it.
+  private let encodedNames: [[UInt8]]
+  private let mode: Mode
+  private let answer: SchemaConstraint?
+  private let scanner: MarkerScanner
+  private var phase: Phase
+  private let markerTokens: [Token]
+  private let namePrefixTokens: [Token]
+  private let argumentsPrefixTokens: [Token]
+  private let suffixTokens: [Token]
+  private let separatorTokens: [Token]
+
+  /// - Parameters:
+  ///   - tools: the enabled tools (at least one).
+  ///   - answer: the constraint of a structured answer, or nil for free text.
+  init(tools: [ToolSchema], mode: Mode, answer: SchemaConstraint?, model: any TokenModel) {
+    precondition(!tools.isEmpty, "a tool-call constraint needs tools")
+    self.model = model
+    self.tools = tools
+    encodedNames = tools.map { Array(GeneratedContent(kind: .string($0.name)).jsonString.utf8) }
+    self.mode = mode
+    self.answer = answer
+    vocabulary = GuidedVocabularyCache.vocabulary(for: model)
+    scanner = MarkerScanner.shared(marker: ToolCallFormat.marker, vocabulary: vocabulary)
+    markerTokens = model.tokenize(ToolCallFormat.marker, parseSpecial: true)
+    namePrefixTokens = model.tokenize(ToolCallFormat.namePrefix, parseSpecial: false)
+    argumentsPrefixTokens = model.tokenize(ToolCallFormat.argumentsPrefix, parseSpecial: false)
+    suffixTokens =
+      model.tokenize(String(ToolCallFormat.suffix.dropLast(ToolCallFormat.closing.count)), parseSpecial: false)
+      + model.tokenize(ToolCallFormat.closing, parseSpecial: true)
+    separatorTokens = model.tokenize(ToolCallFormat.separator, parseSpecial: false)
+    phase = mode == .required ? .literal(markerTokens + namePrefixTokens, then: .name) : .free(state: 0)
+  }
+
+  func forcedTokens() -> [Token] {
+    switch phase {
+    case .literal(let tokens, _): tokens
+    case .name(let inner, _), .arguments(let inner): inner.forcedTokens()
+    case .answer: answer?.forcedTokens() ?? []
+    case .free(let state) where answer != nil && state > 0:
+      // A structured answer cannot contain the marker's text: once begun, the marker is forced.
+      model.tokenize(String(decoding: scanner.marker[state...], as: UTF8.self), parseSpecial: true)
+    case .free, .between: []
+    }
+  }
+
+  func mask(_ logits: UnsafeMutableBufferPointer<Float>) {
+    switch phase {
+    case .free(let state):
+      if let answer {
+        // The answer's first token, or the start of a call.
+        let starts = mode == .disallowed ? [] : Array(scanner.prefixTokens.filter { $0 < logits.count })
+        let kept = starts.map { logits[$0] }
+        answer.mask(logits)
+        for (token, logit) in zip(starts, kept) { logits[token] = logit }
+        return
+      }
+      let completions = scanner.completions(from: state)
+      for token in completions.overshooting where token < logits.count { logits[token] = -.infinity }
+      if mode == .disallowed {
+        for token in completions.exact where token < logits.count { logits[token] = -.infinity }
+      }
+    case .answer:
+      answer?.mask(logits)
+    case .name(let inner, _), .arguments(let inner):
+      inner.mask(logits)
+    case .between:
+      let allowed = Set([Int(separatorTokens.first ?? markerTokens[0])] + vocabulary.endOfSequenceTokens)
+      for index in 0..<logits.count where !allowed.contains(index) { logits[index] = -.infinity }
+    case .literal(let tokens, _):
+      for index in 0..<logits.count where index != Int(tokens[0]) { logits[index] = -.infinity }
+    }
+  }
+
+  func accept(_ token: Token) throws {
+    switch phase {
+    case .free(let state):
+      if answer != nil {
+        if state == 0, !scanner.prefixTokens.contains(Int(token)) || mode == .disallowed {
+          try answer?.accept(token)
+          phase = .answer
+          return
+        }
+      }
+      let (next, completedAt) = scanner.advance(state, over: model.piece(of: token))
+      guard let completedAt else {
+        phase = .free(state: next)
+        return
+      }
+      guard mode != .disallowed, completedAt == model.piece(of: token).count else {
+        throw ToolCallConstraintError("token \(token) would start a tool call here")
+      }
+      phase = .literal(namePrefixTokens, then: .name)
+    case .answer:
+      try answer?.accept(token)
+    case .literal(let tokens, let next):
+      guard token == tokens[0] else { throw ToolCallConstraintError("token \(token) is not the call's fixed text") }
+      phase = tokens.count > 1 ? .literal(Array(tokens.dropFirst()), then: next) : try enter(next)
+    case .name(let inner, let bytes):
+      try inner.accept(token)
+      let name = bytes + model.piece(of: token)
+      guard inner.mustEnd else {
+        phase = .name(inner, bytes: name)
+        return
+      }
+      guard let index = encodedNames.firstIndex(of: name) else {
+        throw ToolCallConstraintError("no tool named \(String(decoding: name, as: UTF8.self))")
+      }
+      phase = .literal(argumentsPrefixTokens, then: .arguments(index))
+    case .arguments(let inner):
+      try inner.accept(token)
+      if inner.mustEnd { phase = .literal(suffixTokens, then: .between) }
+    case .between:
+      if model.isEndOfGeneration(token) { return }
+      let start = separatorTokens.isEmpty ? markerTokens : separatorTokens
+      guard token == start[0] else { throw ToolCallConstraintError("only another call may follow a call") }
+      let rest = Array((separatorTokens + markerTokens).dropFirst()) + namePrefixTokens
+      phase = .literal(rest, then: .name)
+    }
+  }
+
+  /// The phase that `next` names.
+  private func enter(_ next: Next) throws -> Phase {
+    switch next {
+    case .name:
+      let names = GuidedDecoding.SchemaNode.anyOf(tools.map { .const(.string($0.name)) })
+      return .name(try SchemaConstraint(document: SchemaDocument(root: names), model: model), bytes: [])
+    case .arguments(let index):
+      return .arguments(try SchemaConstraint(document: tools[index].parameters.guidedDocument, model: model))
+    case .between:
+      return .between
+    }
+  }
+
+  var isComplete: Bool {
+    switch phase {
+    case .free: answer == nil
+    case .answer: answer?.isComplete ?? true
+    case .between: true
+    case .literal, .name, .arguments: false
+    }
+  }
+
+  var mustEnd: Bool {
+    if case .answer = phase { return answer?.mustEnd ?? false }
+    return false
+  }
+
+  /// The tokens that end the call under way soonest: the rest of its fixed text, the shortest
+  /// name and the shortest arguments its schema allows.
+  func tokensToClose() -> [Token] {
+    switch phase {
+    case .free, .between: []
+    case .answer: answer?.tokensToClose() ?? []
+    case .literal(let tokens, .name): tokens + shortestCall(after: [])
+    case .literal(let tokens, .arguments(let index)): tokens + shortestArguments(of: index) + suffixTokens
+    case .literal(let tokens, .between): tokens
+    case .name(_, let bytes):
+      shortestCall(after: bytes)
+    case .arguments(let inner): inner.tokensToClose() + suffixTokens
+    }
+  }
+
+  /// Per tool, the tokens of its shortest arguments; filled on first use.
+  private var shortestArgumentTokens: [Int: [Token]] = [:]
+
+  private func shortestArguments(of index: Int) -> [Token] {
+    if let known = shortestArgumentTokens[index] { return known }
+    let tokens =
+      (try? SchemaConstraint(document: tools[index].parameters.guidedDocument, model: model))?
+      .tokensToClose() ?? []
+    shortestArgumentTokens[index] = tokens
+    return tokens
+  }
+
+  /// The shortest rest of a call whose name so far is `name`: the rest of the name of a tool
+  /// it begins, then that tool's shortest arguments.
+  private func shortestCall(after name: [UInt8]) -> [Token] {
+    let candidates = tools.indices.filter { encodedNames[$0].starts(with: name) }
+    guard let index = candidates.min(by: { shortestArguments(of: $0).count < shortestArguments(of: $1).count })
+    else { return [] }
+    let rest = String(decoding: encodedNames[index][name.count...], as: UTF8.self)
+    return (rest.isEmpty ? [] : model.tokenize(rest, parseSpecial: false))
+      + argumentsPrefixTokens + shortestArguments(of: index) + suffixTokens
+  }
+
+  func extensions(of token: Token) -> [Token] {
+    switch phase {
+    case .answer: answer?.extensions(of: token) ?? []
+    case .arguments(let inner): inner.extensions(of: token)
+    default: []
+    }
+  }
+
+  func acceptExtension(of token: Token, by longer: Token) throws {
+    switch phase {
+    case .answer: try answer?.acceptExtension(of: token, by: longer)
+    case .arguments(let inner):
+      try inner.acceptExtension(of: token, by: longer)
+      if inner.mustEnd { phase = .literal(suffixTokens, then: .between) }
+    default: throw ToolCallConstraintError("token \(longer) does not extend token \(token) here")
+    }
+  }
+}
+
+/// A token the tool-call constraint does not allow (a bug in its mask, or a forced-token mismatch).
+struct ToolCallConstraintError: Error, CustomStringConvertible {
+  let description: String
+  init(_ description: String) { self.description = description }
+}

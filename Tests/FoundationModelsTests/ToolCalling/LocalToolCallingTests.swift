@@ -1,0 +1,228 @@
+import FMTestSupport
+import Foundation
+import FoundationModels
+import Synchronization
+import Testing
+
+/// Arguments of ``WeatherTool``.
+@Generable struct City {
+  @Guide(description: "The city's name") var city: String
+}
+
+/// Looks up the weather; records the cities it was asked about.
+final class WeatherTool: Tool, Sendable {
+  let name = "getWeather"
+  let description = "The weather in a city."
+  let cities = Mutex<[String]>([])
+
+  func call(arguments: City) async throws -> String {
+    cities.withLock { $0.append(arguments.city) }
+    return "Sunny in \(arguments.city)"
+  }
+}
+
+/// Arguments of ``ClockTool``.
+@Generable struct Zone {
+  @Guide(description: "An hour offset from UTC", .range(-12...14)) var offset: Int
+}
+
+struct ClockTool: Tool {
+  let name = "getTime"
+  let description = "The time in a time zone."
+
+  func call(arguments: Zone) async throws -> String {
+    "12:00 at UTC\(arguments.offset >= 0 ? "+" : "")\(arguments.offset)"
+  }
+}
+
+/// A tool that always fails.
+struct BrokenTool: Tool {
+  struct Offline: Error {}
+  let name = "getWeather"
+  let description = "The weather in a city."
+  func call(arguments: City) async throws -> String { throw Offline() }
+}
+
+/// A call as the local models write it (`<tool_call>` blocks).
+func toolCall(_ name: String, _ arguments: String) -> String {
+  "<tool_call>\n{\"name\": \"\(name)\", \"arguments\": \(arguments)}\n</tool_call>"
+}
+
+/// The local executor's tool calls on a scripted model: the real engine and constraint, no weights.
+@Suite struct LocalToolCallingTests {
+  /// Qwen's vocabulary has the markers as single tokens; without them (SmolLM2) they are spelled
+  /// out in several.
+  static let qwenLike = ["<tool_call>", "</tool_call>", "\n{\"", "name", "arguments", "\": ", "Paris", "Sunny"]
+
+  /// A model that calls `call` first and, once it has a tool's output, answers `answer`.
+  func model(calling call: [String], answer: [String] = ["It is sunny."], tokens: [String] = qwenLike)
+    -> SystemLanguageModel
+  {
+    .scripted(.answering(tokens: tokens) { conversation in conversation.contains("<tool_response>") ? answer : call })
+  }
+
+  @Test(arguments: [qwenLike, []])
+  func aCallRunsTheToolAndTheModelAnswersWithItsOutput(tokens: [String]) async throws {
+    let weather = WeatherTool()
+    let session = LanguageModelSession(
+      model: model(calling: [toolCall("getWeather", #"{"city":"Paris"}"#)], tokens: tokens), tools: [weather])
+    let response = try await session.respond(to: "Weather in Paris?")
+    #expect(response.content == "It is sunny.")
+    #expect(weather.cities.withLock { $0 } == ["Paris"])
+    let kinds = session.transcript.map { entry -> String in
+      switch entry {
+      case .instructions: "instructions"
+      case .prompt: "prompt"
+      case .toolCalls(let calls): "calls:" + calls.map(\.toolName).joined(separator: ",")
+      case .toolOutput(let output): "output:" + output.toolName
+      case .response: "response"
+      default: "other"
+      }
+    }
+    #expect(kinds == ["instructions", "prompt", "calls:getWeather", "output:getWeather", "response"])
+  }
+
+  @Test func parallelCallsRunAndTheirOutputsFollowInCallOrder() async throws {
+    let weather = WeatherTool()
+    let calls = toolCall("getWeather", #"{"city":"Paris"}"#) + "\n" + toolCall("getTime", #"{"offset":1}"#)
+    let session = LanguageModelSession(model: model(calling: [calls]), tools: [weather, ClockTool()])
+    _ = try await session.respond(to: "Weather and time in Paris?")
+    guard
+      case .toolCalls(let made)? = session.transcript.first(where: { if case .toolCalls = $0 { true } else { false } })
+    else {
+      Issue.record("no tool calls")
+      return
+    }
+    #expect(made.map(\.toolName) == ["getWeather", "getTime"])
+    #expect(try made.map { $0.arguments.jsonString } == [#"{"city":"Paris"}"#, #"{"offset":1}"#])
+    let outputs = session.transcript.compactMap { entry -> String? in
+      if case .toolOutput(let output) = entry { output.toolName } else { nil }
+    }
+    #expect(outputs == ["getWeather", "getTime"])
+  }
+
+  @Test func aCallThatWouldBreakTheSchemaCannotBeProduced() async throws {
+    // The model's first choice names a tool that does not exist, its second passes a number
+    // out of the guide's range, its third a string where an integer belongs: the constraint
+    // keeps each from being written, and the call that comes out decodes.
+    let preferences = [
+      toolCall("getTimes", #"{"offset":1}"#), toolCall("getTime", #"{"offset":99}"#),
+      toolCall("getTime", #"{"offset":"one"}"#), toolCall("getTime", #"{"offset":3}"#),
+    ]
+    let session = LanguageModelSession(model: model(calling: preferences), tools: [WeatherTool(), ClockTool()])
+    _ = try await session.respond(to: "Time?")
+    let calls = session.transcript.compactMap { entry -> Transcript.ToolCalls? in
+      if case .toolCalls(let calls) = entry { calls } else { nil }
+    }
+    let call = try #require(calls.first?.first)
+    #expect(call.toolName == "getTime")
+    let zone = try Zone(call.arguments)
+    #expect((-12...14).contains(zone.offset))
+  }
+
+  @Test func disallowedMasksTheMarkerAndTheModelAnswers() async throws {
+    let weather = WeatherTool()
+    let session = LanguageModelSession(
+      model: model(calling: [toolCall("getWeather", #"{"city":"Paris"}"#), "No tools today."]), tools: [weather])
+    let response = try await session.respond(
+      to: "Weather?", options: GenerationOptions(toolCallingMode: .disallowed))
+    #expect(response.content == "No tools today.")
+    #expect(weather.cities.withLock { $0 }.isEmpty)
+  }
+
+  @Test func requiredStartsTheTurnWithACallAndThenLetsTheModelAnswer() async throws {
+    let weather = WeatherTool()
+    let session = LanguageModelSession(
+      model: model(calling: ["I know it.", toolCall("getWeather", #"{"city":"Paris"}"#)]), tools: [weather])
+    let response = try await session.respond(to: "Weather?", options: GenerationOptions(toolCallingMode: .required))
+    #expect(weather.cities.withLock { $0 } == ["Paris"])
+    #expect(response.content == "It is sunny.")
+  }
+
+  @Test func aStructuredAnswerFollowsTheToolRound() async throws {
+    let weather = WeatherTool()
+    let session = LanguageModelSession(
+      model: model(calling: [toolCall("getWeather", #"{"city":"Paris"}"#)], answer: [#"{"city":"Paris"}"#]),
+      tools: [weather])
+    let answer = try await session.respond(to: "Which city?", generating: City.self).content
+    #expect(answer.city == "Paris")
+    #expect(weather.cities.withLock { $0 } == ["Paris"])
+  }
+
+  @Test func aToolThatThrowsLeavesTheTranscriptAsBeforeTheTurn() async throws {
+    let session = LanguageModelSession(
+      model: model(calling: [toolCall("getWeather", #"{"city":"Paris"}"#)]), tools: [BrokenTool()])
+    let before = session.transcript
+    await #expect(throws: LanguageModelSession.ToolCallError.self) {
+      try await session.respond(to: "Weather?")
+    }
+    #expect(session.transcript == before)
+  }
+
+  @Test func theNextRoundReusesTheCacheOfTheFirst() async throws {
+    let session = LanguageModelSession(
+      model: model(calling: [toolCall("getWeather", #"{"city":"Paris"}"#)]), tools: [WeatherTool()])
+    let response = try await session.respond(to: "Weather in Paris?")
+    // Two invocations: the second finds the first's prompt (at least) in the cache.
+    let firstPrompt = try #require(session.transcript.firstIndex { if case .toolCalls = $0 { true } else { false } })
+    #expect(firstPrompt > 0)
+    #expect(response.usage.input.cachedTokenCount * 2 > response.usage.input.totalTokenCount / 2)
+  }
+
+  @Test func theSameCallAThirdTimeEndsTheTurnWithAClearError() async throws {
+    let call = toolCall("getWeather", #"{"city":"Paris"}"#)
+    let weather = WeatherTool()
+    let session = LanguageModelSession(model: model(calling: [call], answer: [call]), tools: [weather])
+    await #expect(throws: LanguageModelError.self) { try await session.respond(to: "Weather?") }
+    #expect(weather.cities.withLock { $0 } == ["Paris", "Paris"])
+    #expect(session.transcript.count == 1)
+  }
+
+  @Test func aModelThatNeverStopsCallingEndsAfterTheRoundLimit() async throws {
+    let weather = WeatherTool()
+    let model = SystemLanguageModel.scripted(
+      .answering(tokens: Self.qwenLike) { conversation in
+        let round = conversation.components(separatedBy: "<tool_response>").count
+        return [toolCall("getWeather", #"{"city":"C\#(round)"}"#)]
+      })
+    let session = LanguageModelSession(model: model, tools: [weather])
+    await #expect(throws: LanguageModelError.self) { try await session.respond(to: "Weather?") }
+    #expect(weather.cities.withLock { $0.count } == 16)
+  }
+
+  @Test func cancellingDuringAToolStopsTheLoop() async throws {
+    /// Waits until cancelled; says when it started and whether it saw the cancellation.
+    final class SlowTool: Tool, Sendable {
+      let name = "getWeather"
+      let description = "Slow."
+      let started: AsyncStream<Void>.Continuation
+      let cancelled = Mutex(false)
+      init(started: AsyncStream<Void>.Continuation) { self.started = started }
+      func call(arguments: City) async throws -> String {
+        started.yield()
+        do {
+          try await Task.sleep(for: .seconds(600))
+        } catch {
+          cancelled.withLock { $0 = true }
+          throw error
+        }
+        return "late"
+      }
+    }
+    let (starts, started) = AsyncStream.makeStream(of: Void.self)
+    let tool = SlowTool(started: started)
+    let session = LanguageModelSession(
+      model: model(calling: [toolCall("getWeather", #"{"city":"Paris"}"#)]), tools: [tool])
+    let task = Task { try await session.respond(to: "Weather?") }
+    for await _ in starts { break }
+    task.cancel()
+    await #expect(throws: CancellationError.self) { try await task.value }
+    #expect(tool.cancelled.withLock { $0 })
+    #expect(session.transcript.count == 1)
+  }
+
+  @Test func aModelWithoutToolsWritesTheMarkerAsText() async throws {
+    let session = LanguageModelSession(model: model(calling: ["<tool_call> is a tag."]))
+    #expect(try await session.respond(to: "Tag?").content == "<tool_call> is a tag.")
+  }
+}

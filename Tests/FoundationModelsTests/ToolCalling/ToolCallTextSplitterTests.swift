@@ -1,0 +1,36 @@
+import Testing
+
+@testable import FoundationModels
+
+@Suite struct ToolCallTextSplitterTests {
+  typealias Piece = ToolCallTextSplitter.Piece
+
+  func split(_ chunks: [String]) throws -> [Piece] {
+    var splitter = ToolCallTextSplitter()
+    return try chunks.flatMap { splitter.feed($0) } + splitter.finish()
+  }
+
+  @Test func textBeforeACallIsTheAnswerAndTheCallIsParsed() throws {
+    let pieces = try split(["Let me look.\n<tool_", "call>\n{\"name\": \"f\", \"arguments\": {\"a\":1}}\n</tool_call>"])
+    #expect(pieces == [.text("Let me look.\n"), .call(name: "f", arguments: #"{"a":1}"#)])
+  }
+
+  @Test func aPossibleMarkerIsHeldBackUntilItIsNotOne() throws {
+    var splitter = ToolCallTextSplitter()
+    #expect(splitter.feed("a <tool") == [.text("a ")])
+    #expect(splitter.feed("box>") == [.text("<toolbox>")])
+    #expect(try splitter.finish().isEmpty)
+  }
+
+  @Test func lineBreaksBetweenCallsAreDropped() throws {
+    let call = "<tool_call>\n{\"name\": \"f\", \"arguments\": {}}\n</tool_call>"
+    let pieces = try split([call + "\n" + call])
+    #expect(pieces == [.call(name: "f", arguments: "{}"), .call(name: "f", arguments: "{}")])
+  }
+
+  @Test func anOutputThatEndsInsideACallIsAnError() {
+    var splitter = ToolCallTextSplitter()
+    _ = splitter.feed("<tool_call>\n{\"name\": \"f\", \"argu")
+    #expect(throws: ToolCallSplitError.self) { try splitter.finish() }
+  }
+}
