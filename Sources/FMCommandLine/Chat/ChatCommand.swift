@@ -20,7 +20,7 @@ enum ChatCommand: Subcommand {
     Exit codes: 0 done, 1 error, 64 usage error, 130 interrupted.
     """
   static let options: [CommandLineOption] =
-    ModelOptions.options + [
+    ModelOptions.options + ToolChoice.options + [
       .option("--instructions", "-i", value: "TEXT", help: "instructions for the session"),
       .option(
         "--guardrails", value: "MODE",
@@ -47,7 +47,8 @@ enum ChatCommand: Subcommand {
     let oneShot = !arguments.positionals.isEmpty || isatty(STDIN_FILENO) == 0
     let prompt = oneShot ? try PromptInput.read(arguments.positionals, context: context) : nil
 
-    let conversation = ChatConversation(settings: settings, transcript: saved?.transcript)
+    let conversation = ChatConversation(
+      settings: settings, transcript: saved?.transcript, tools: BuiltInTools.all(context: context))
     try await fetchIfMissing(conversation.model, named: settings.model, context: context)
     // Until the model is loaded Ctrl+C keeps its default effect (exit); from then on it stops replies.
     try await ProgressSpinner.during("loading \(settings.model)…", output: context.standardError) {

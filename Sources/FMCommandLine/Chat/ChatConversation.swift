@@ -12,21 +12,29 @@ final class ChatConversation {
   private(set) var session: LanguageModelSession
   /// The last prompt sent, for `/regen`.
   private(set) var lastPrompt: String?
+  /// The tools the model may call when the settings turn tools on.
+  let availableTools: [any Tool]
 
   /// Starts a chat; with `transcript`, continues that conversation.
   /// - Parameter model: the model to start on; by default the one `settings` name (tests pass
   ///   a scripted one).
-  init(settings: ChatSettings, model: SystemLanguageModel? = nil, transcript: Transcript? = nil) {
+  init(
+    settings: ChatSettings, model: SystemLanguageModel? = nil, transcript: Transcript? = nil, tools: [any Tool] = []
+  ) {
     self.settings = settings
     self.model = model ?? settings.makeModel()
-    session = Self.session(model: self.model, settings: settings, transcript: transcript)
+    availableTools = tools
+    session = LanguageModelSession(model: self.model)
+    session = makeSession(transcript: transcript)
   }
 
-  private static func session(model: SystemLanguageModel, settings: ChatSettings, transcript: Transcript?)
-    -> LanguageModelSession
-  {
-    if let transcript { return LanguageModelSession(model: model, transcript: transcript) }
-    return LanguageModelSession(model: model, instructions: settings.instructions)
+  /// The tools the model may call now.
+  var tools: [any Tool] { settings.usesTools ? availableTools : [] }
+
+  /// A session on the chat's model and tools: a new chat, or one continuing `transcript`.
+  private func makeSession(transcript: Transcript?) -> LanguageModelSession {
+    if let transcript { return LanguageModelSession(model: model, tools: tools, transcript: transcript) }
+    return LanguageModelSession(model: model, tools: tools, instructions: settings.instructions)
   }
 
   /// The transcript of the session.
@@ -34,20 +42,20 @@ final class ChatConversation {
 
   /// Starts a new session with the same instructions (`/clear`).
   func clear() {
-    session = Self.session(model: model, settings: settings, transcript: nil)
+    session = makeSession(transcript: nil)
     lastPrompt = nil
   }
 
   /// Continues with `transcript` in a new session (after compaction, `/regen`).
   func replaceTranscript(_ transcript: Transcript) {
-    session = LanguageModelSession(model: model, transcript: transcript)
+    session = makeSession(transcript: transcript)
   }
 
   /// Replaces settings and transcript with a saved chat's (`/load`).
   func restore(_ file: ChatSaveFile) {
     settings = file.settings
     model = settings.makeModel()
-    session = LanguageModelSession(model: model, transcript: file.transcript)
+    session = makeSession(transcript: file.transcript)
     lastPrompt = nil
   }
 
@@ -100,7 +108,7 @@ final class ChatConversation {
   private func rebuildModel() {
     let transcript = session.transcript
     model = settings.makeModel()
-    session = LanguageModelSession(model: model, transcript: transcript)
+    session = makeSession(transcript: transcript)
   }
 
   /// The last prompt, with the transcript put back to before it was answered (`/regen`).

@@ -16,6 +16,7 @@ enum ChatHelp {
       /show info                   model, context window and session file
       /show parameters             the settings above
       /show instructions           the current instructions
+      /show tools                  the tools the model may call (fm chat --tools)
       /show tokens                 context window use, and tokens per message
       /show transcript             the conversation so far
       /clear                       start a new chat with the same instructions

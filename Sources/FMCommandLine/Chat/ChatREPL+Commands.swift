@@ -74,6 +74,11 @@ extension ChatREPL {
       conversation.settings.parameterLines.forEach { output.line($0) }
     case .instructions:
       output.line(conversation.settings.instructions ?? "(none: the model's default system prompt)")
+    case .tools:
+      if conversation.tools.isEmpty { output.line(output.styled("(none: start fm chat with --tools)", .dim)) }
+      for tool in conversation.tools {
+        output.line("\(tool.name.padding(toLength: 16, withPad: " ", startingAt: 0)) \(tool.description)")
+      }
     case .tokens:
       if let used = try? await conversation.contextUsed() {
         output.line(ChatStatusLine.contextWindow(used: used, size: model.contextSize))

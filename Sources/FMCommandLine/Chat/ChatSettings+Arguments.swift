@@ -22,6 +22,8 @@ extension ChatSettings {
     }
     if let instructions = arguments.value("--instructions") { self.instructions = instructions }
     if arguments.flag("--verbose") { verbose = true }
+    if arguments.flag("--tools") { tools = true }
+    if let choice = try ToolChoice(arguments) { toolChoice = choice }
     switch arguments.value("--guardrails") {
     case nil: break
     case "permissive": permissiveGuardrails = true

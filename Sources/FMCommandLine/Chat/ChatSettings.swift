@@ -19,11 +19,18 @@ struct ChatSettings: Codable, Equatable, Sendable {
   var verbose = false
   /// Summarise the conversation once the context is this full (percent); nil to wait for overflow.
   var summarizeAt: Int?
+  /// Whether the model may call the built-in tools (`--tools`); nil (as in older saves) is off.
+  var tools: Bool?
+
+  var usesTools: Bool { tools == true }
+  /// `--tool-choice`; nil is `auto`.
+  var toolChoice: ToolChoice?
 
   /// The options each request is sent with.
   var generationOptions: GenerationOptions {
     GenerationOptions(
-      samplingMode: sampling.mode, temperature: temperature, maximumResponseTokens: maximumResponseTokens)
+      samplingMode: sampling.mode, temperature: temperature, maximumResponseTokens: maximumResponseTokens,
+      toolCallingMode: toolChoice?.mode)
   }
 
   /// The model these settings describe.
@@ -43,6 +50,7 @@ struct ChatSettings: Codable, Equatable, Sendable {
       "guardrails       \(permissiveGuardrails ? "permissive" : "default")",
       "summarize-at     \(summarizeAt.map { "\($0) %" } ?? "off (summarise when the context overflows)")",
       "verbose          \(verbose ? "on" : "off")",
+      "tools            \(usesTools ? "on, tool choice \((toolChoice ?? .auto).rawValue)" : "off")",
     ]
   }
 }

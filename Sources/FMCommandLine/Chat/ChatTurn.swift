@@ -64,17 +64,13 @@ struct ChatTurn {
     let options = conversation.settings.generationOptions
     let output = output
     return await work.run {
-      var printed = ""
+      var printer = SnapshotPrinter(output: output)
       do {
         let stream = session.streamResponse(to: prompt, options: options)
-        for try await snapshot in stream {
-          // Snapshots are cumulative; print only what is new.
-          output.write(String(snapshot.content.dropFirst(printed.count)))
-          printed = snapshot.content
-        }
-        return .completed(try await stream.collect(), printed: printed)
+        for try await snapshot in stream { printer.show(snapshot.content) }
+        return .completed(try await stream.collect(), printed: printer.printed)
       } catch {
-        return .failed(error, printed: printed)
+        return .failed(error, printed: printer.printed)
       }
     }
   }

@@ -31,7 +31,7 @@ enum SlashCommand: Equatable, Sendable {
 
   /// What `/show` shows.
   enum ShowTopic: String, CaseIterable, Sendable {
-    case info, parameters, instructions, tokens, transcript
+    case info, parameters, instructions, tools, tokens, transcript
   }
 
   /// The command on `line`, or nil when the line is not a command (it does not start with `/`).

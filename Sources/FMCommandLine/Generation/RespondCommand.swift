@@ -11,7 +11,7 @@ enum RespondCommand: Subcommand {
     Ctrl+C stops the reply (exit 130). --verbose prints token counts and speed on standard error.
     """
   static let options: [CommandLineOption] =
-    ModelOptions.options + [
+    ModelOptions.options + ToolChoice.options + [
       .option("--instructions", "-i", value: "TEXT", help: "instructions for the session"),
       .flag("--verbose", "-v", help: "print usage statistics on standard error"),
     ]
@@ -19,14 +19,16 @@ enum RespondCommand: Subcommand {
   static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
     let settings = try ModelOptions(arguments, environment: context.environment)
     let prompt = try PromptInput.read(arguments.positionals, context: context)
-    let session = LanguageModelSession(model: settings.model, instructions: arguments.value("--instructions"))
+    let tools = arguments.flag("--tools") ? BuiltInTools.all(context: context) : []
+    var generation = settings.generation
+    generation.toolCallingMode = try ToolChoice(arguments)?.mode
+    let options = generation
+    let session = LanguageModelSession(
+      model: settings.model, tools: tools, instructions: arguments.value("--instructions"))
     let response = try await InterruptSignal.cancellingOnInterrupt {
-      var printed = ""
-      let stream = session.streamResponse(to: prompt, options: settings.generation)
-      for try await snapshot in stream {
-        context.standardOutput.write(String(snapshot.content.dropFirst(printed.count)))
-        printed = snapshot.content
-      }
+      var printer = SnapshotPrinter(output: context.standardOutput)
+      let stream = session.streamResponse(to: prompt, options: options)
+      for try await snapshot in stream { printer.show(snapshot.content) }
       context.standardOutput.line()
       return try await stream.collect()
     }

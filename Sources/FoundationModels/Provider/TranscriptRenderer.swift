@@ -76,12 +76,13 @@ struct TranscriptRenderer {
     schema.jsonString
   }
 
-  /// A tool definition in the OpenAI function form Qwen's template expects.
+  /// A tool definition in the OpenAI function form Qwen's template expects; without its
+  /// parameters when the tool's `includesSchemaInInstructions` is false.
   static func toolJSON(_ definition: Transcript.ToolDefinition) -> String {
     let name = jsonString(definition.name)
     let description = jsonString(definition.description)
-    return
-      #"{"type":"function","function":{"name":\#(name),"description":\#(description),"parameters":\#(schemaJSON(definition.parameters))}}"#
+    let parameters = definition.includesSchema ? #","parameters":"# + schemaJSON(definition.parameters) : ""
+    return #"{"type":"function","function":{"name":\#(name),"description":\#(description)\#(parameters)}}"#
   }
 
   private static func jsonString(_ text: String) -> String {

@@ -19,10 +19,9 @@ public protocol Tool<Arguments, Output>: Sendable {
   /// are `Generable`.
   var parameters: GenerationSchema { get }
 
-  /// Whether the tool's name, description and parameters are put into the session's
-  /// instructions. Defaults to `true`; only `false` for a model trained to know the tool.
-  ///
-  /// Not honoured yet on Linux: every tool of a session is described to the model.
+  /// Whether the tool's parameters are described to the model in the session's instructions.
+  /// Defaults to `true`; only `false` for a model trained to know the tool. The local model is
+  /// then shown the tool's name and description only; its calls still follow the schema.
   var includesSchemaInInstructions: Bool { get }
 
   /// Runs the tool. Errors it throws reach the caller of `respond` wrapped in

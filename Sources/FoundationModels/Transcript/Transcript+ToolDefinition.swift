@@ -11,6 +11,9 @@ extension Transcript {
     ///
     /// Matches FoundationModels 27 `Transcript.ToolDefinition.parameters` (public since 27).
     public var parameters: GenerationSchema
+    /// The tool's `includesSchemaInInstructions`: whether a model is shown the parameters' schema
+    /// (its calls are held to it either way). True for a definition made from its parts.
+    var includesSchema = true
 
     /// Creates a tool definition.
     ///
@@ -26,6 +29,7 @@ extension Transcript {
     /// Matches FoundationModels `Transcript.ToolDefinition.init(tool:)`.
     public init(tool: some Tool) {
       self.init(name: tool.name, description: tool.description, parameters: tool.parameters)
+      includesSchema = tool.includesSchemaInInstructions
     }
 
     /// Whether the two have the same name and describe the same schema.

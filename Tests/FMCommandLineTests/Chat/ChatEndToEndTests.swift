@@ -154,6 +154,26 @@ import Testing
     #expect(!text.contains(">>>"))
   }
 
+  @Test(.enabled(if: modelIsPresent))
+  func toolsAreCalledShownAndSavedWithTheSession() throws {
+    defer { state.remove() }
+    let result = try FMBinary.run(
+      [
+        "chat", "--model", "smollm2-135m", "--tools", "--tool-choice", "required", "--sampling", "greedy",
+        "--max-tokens", "24", "--session", "tools",
+      ], input: "What is 12 times 7?", environment: environment)
+    // The first call is required; whatever the small model does after it, each call is shown
+    // as it happens, and a model that repeats itself ends with the loop guard's message.
+    #expect(result.standardError.contains("⚙ "), "\(result.standardError)")
+    #expect(result.status == 0 || result.standardError.contains("same arguments"), "\(result.standardError)")
+    let data = try Data(contentsOf: state.url.appendingPathComponent("fm/sessions/tools.json"))
+    let saved = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    #expect((saved["settings"] as? [String: Any])?["tools"] as? Bool == true)
+    let transcript = (saved["transcript"] as? [String: Any])?["transcript"] as? [String: Any]
+    let roles = ((transcript?["entries"] as? [[String: Any]]) ?? []).compactMap { $0["role"] as? String }
+    if result.status == 0 { #expect(roles.contains("tool"), "\(roles)") }
+  }
+
   @Test(arguments: [["--temperature", "7"], ["--bogus"], ["--sampling", "top-k:0"], ["--session", "../x"]])
   func usageErrorsExit64(arguments: [String]) throws {
     defer { state.remove() }
