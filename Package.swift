@@ -65,6 +65,7 @@ let package = Package(
   platforms: [.macOS(.v15)],
   products: [
     .library(name: "FoundationModels", targets: ["FoundationModels"]),
+    .library(name: "RemoteModel", targets: ["RemoteModel"]),
     .executable(name: "fm", targets: ["fm"]),
   ],
   targets: [
@@ -83,6 +84,8 @@ let package = Package(
     .target(
       name: "FoundationModels",
       dependencies: ["InferenceEngine", "ModelStore", "GuidedDecoding", "FoundationModelsMacros"]),
+    // A LanguageModel for OpenAI-compatible servers (vLLM, llama-server, Ollama).
+    .target(name: "RemoteModel", dependencies: ["FoundationModels", "GuidedDecoding"]),
     .target(name: "FMCommandLine", dependencies: ["FoundationModels", "ModelStore"]),
     .executableTarget(name: "fm", dependencies: ["FMCommandLine"]),
     .executableTarget(
@@ -105,6 +108,7 @@ let package = Package(
       swiftSettings: [.unsafeFlags(["-warnings-as-errors", "-Wwarning", "DeprecatedDeclaration"])]),
     // Providers written as packages for Apple's 27 SDK write them: plain `import FoundationModels`.
     .testTarget(name: "LanguageModelProviderTests", dependencies: ["FoundationModels"]),
+    .testTarget(name: "RemoteModelTests", dependencies: ["RemoteModel", "FoundationModels", "FMTestSupport"]),
     // App code written the way Apple's 27 documentation writes it (providers, dynamic
     // instructions, profiles, attachments); warnings as errors, as in MainActorClientTests.
     .testTarget(

@@ -10,9 +10,17 @@ FM_CACHE_DIR="${FM_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/foundationmodels-l
 LLAMA_KEY="llama-cpp-python-${LLAMA_CPP_PYTHON_VERSION}-${LLAMA_CPP_SDIST_SHA256:0:12}"
 LLAMA_PREFIX="$FM_CACHE_DIR/llama.cpp/$LLAMA_KEY"
 LOCAL_PREFIX="$PROJECT_ROOT/.deps/llama"
+# The reference tools the build installs next to the libraries; a cache without one of them
+# (made before it was added) is built again.
+LLAMA_TOOLS=(llama-bench llama-completion llama-server)
+llama_is_built() {
+  [ -f "$LLAMA_PREFIX/.complete" ] || return 1
+  local tool
+  for tool in "${LLAMA_TOOLS[@]}"; do [ -x "$LLAMA_PREFIX/lib/$tool" ] || return 1; done
+}
 
-# Package.swift finds the headers and libraries in .deps/llama itself; PATH is for llama-bench
-# and llama-completion, the benchmark references.
+# Package.swift finds the headers and libraries in .deps/llama itself; PATH is for llama-bench,
+# llama-completion and llama-server, the benchmark and remote-model references.
 export PATH="$LOCAL_PREFIX/bin:$PATH"
 # Tools that pip installs with --user land here (see install-tools).
 if [ -d "$HOME/.local/bin" ]; then export PATH="$PATH:$HOME/.local/bin"; fi

@@ -1,0 +1,84 @@
+import Foundation
+import FoundationModels
+
+/// Turns the chunks of a streamed chat completion into executor channel events: `content` into
+/// the response, `reasoning_content` (llama-server, vLLM, DeepSeek) into a reasoning entry,
+/// `tool_calls` fragments (by index: the id and name come first, the arguments in pieces) into
+/// tool calls, and the final `usage` into the invocation's usage.
+struct ChatCompletionsEvents {
+  /// The answer's text so far (for schema validation at the end).
+  private(set) var text = ""
+  /// Whether any output has arrived (after which a failed request is not retried).
+  private(set) var hasOutput = false
+  private var calls: [Int: (id: String, name: String)] = [:]
+  /// Argument pieces that came before their call's name.
+  private var pendingArguments: [Int: String] = [:]
+
+  /// Sends the events of one `data:` payload into `channel`.
+  /// - Throws: `RemoteModelError.protocolViolation` for a payload that is not a chunk, and the
+  ///   server's error when it sends one in the stream.
+  mutating func send(_ payload: String, into channel: LanguageModelExecutorGenerationChannel) async throws {
+    guard let object = try? JSONSerialization.jsonObject(with: Data(payload.utf8)) as? [String: Any] else {
+      throw RemoteModelError.protocolViolation("an event is not a JSON object: \(payload.prefix(200))")
+    }
+    if object["error"] != nil {
+      throw RemoteModelError.http(statusCode: 500, message: RemoteModelError.message(in: Data(payload.utf8)))
+    }
+    let choices = object["choices"] as? [[String: Any]] ?? []
+    if let delta = choices.first?["delta"] as? [String: Any] {
+      if let reasoning = delta["reasoning_content"] as? String, !reasoning.isEmpty {
+        hasOutput = true
+        await channel.send(.reasoning(action: .appendText(reasoning, tokenCount: 0)))
+      }
+      if let content = delta["content"] as? String, !content.isEmpty {
+        hasOutput = true
+        text += content
+        await channel.send(.response(action: .appendText(content, tokenCount: 0)))
+      }
+      for fragment in delta["tool_calls"] as? [[String: Any]] ?? [] {
+        hasOutput = true
+        if let (id, name, arguments) = try call(in: fragment) {
+          await channel.send(
+            .toolCalls(action: .toolCall(id: id, name: name, action: .appendArguments(arguments, tokenCount: 0))))
+        }
+      }
+    }
+    if let usage = object["usage"] as? [String: Any] {
+      let input = LanguageModelExecutorGenerationChannel.Usage.Input(
+        totalTokenCount: usage["prompt_tokens"] as? Int ?? 0,
+        cachedTokenCount: (usage["prompt_tokens_details"] as? [String: Any])?["cached_tokens"] as? Int ?? 0)
+      let output = LanguageModelExecutorGenerationChannel.Usage.Output(
+        totalTokenCount: usage["completion_tokens"] as? Int ?? 0,
+        reasoningTokenCount: (usage["completion_tokens_details"] as? [String: Any])?["reasoning_tokens"] as? Int ?? 0)
+      if calls.isEmpty {
+        await channel.send(.response(action: .updateUsage(input: input, output: output)))
+      } else {
+        await channel.send(.toolCalls(action: .updateUsage(input: input, output: output)))
+      }
+    }
+  }
+
+  /// The call a `tool_calls` fragment continues and its piece of the arguments, or nil while
+  /// the call's name has not come yet.
+  private mutating func call(in fragment: [String: Any]) throws -> (id: String, name: String, arguments: String)? {
+    let index = fragment["index"] as? Int ?? calls.count
+    let function = fragment["function"] as? [String: Any] ?? [:]
+    let arguments = function["arguments"] as? String ?? ""
+    if calls[index] == nil {
+      guard let name = function["name"] as? String, !name.isEmpty else {
+        pendingArguments[index, default: ""] += arguments
+        return nil
+      }
+      calls[index] = (fragment["id"] as? String ?? UUID().uuidString, name)
+    }
+    guard let call = calls[index] else { return nil }
+    return (call.id, call.name, (pendingArguments.removeValue(forKey: index) ?? "") + arguments)
+  }
+
+  /// Checks the stream's end: no tool call left without a name.
+  func finish() throws {
+    if let index = pendingArguments.keys.first {
+      throw RemoteModelError.protocolViolation("tool call \(index) has arguments but no name")
+    }
+  }
+}

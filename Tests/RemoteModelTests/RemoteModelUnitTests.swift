@@ -1,0 +1,141 @@
+import Foundation
+import Testing
+
+@testable import FoundationModels
+@testable import RemoteModel
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+@Generable struct Verdict {
+  @Guide(description: "yes or no", .anyOf(["yes", "no"])) var answer: String
+  var confidence: Int
+}
+
+@Suite struct RemoteModelUnitTests {
+  func request(
+    transcript: [Transcript.Entry], schema: GenerationSchema? = nil, tools: [Transcript.ToolDefinition] = [],
+    options: GenerationOptions = GenerationOptions()
+  ) -> LanguageModelExecutorGenerationRequest {
+    LanguageModelExecutorGenerationRequest(
+      id: UUID(), transcript: Transcript(entries: transcript), enabledTools: tools, schema: schema,
+      generationOptions: options, contextOptions: ContextOptions(), metadata: [:])
+  }
+
+  func body(_ request: LanguageModelExecutorGenerationRequest) throws -> [String: Any] {
+    let data = try ChatCompletionsRequest(model: "m", request: request).body()
+    return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+  }
+
+  @Test func theRequestCarriesMessagesToolsSchemaAndSampling() throws {
+    let call = Transcript.ToolCall(id: "c1", toolName: "lookup", arguments: GeneratedContent(properties: ["q": "x"]))
+    let entries: [Transcript.Entry] = [
+      .instructions(Transcript.Instructions(segments: [.text(.init(content: "Be brief."))], toolDefinitions: [])),
+      .prompt(Transcript.Prompt(segments: [.text(.init(content: "Hi"))])),
+      .response(Transcript.Response(assetIDs: [], segments: [.text(.init(content: "Looking."))])),
+      .toolCalls(Transcript.ToolCalls([call])),
+      .toolOutput(Transcript.ToolOutput(id: "c1", toolName: "lookup", segments: [.text(.init(content: "found"))])),
+    ]
+    let tool = Transcript.ToolDefinition(name: "lookup", description: "Looks up.", parameters: Verdict.generationSchema)
+    let options = GenerationOptions(
+      samplingMode: .random(top: 5, seed: 7), maximumResponseTokens: 30, toolCallingMode: .required)
+    let json = try body(request(transcript: entries, schema: Verdict.generationSchema, tools: [tool], options: options))
+    let messages = try #require(json["messages"] as? [[String: Any]])
+    #expect(messages.map { $0["role"] as? String } == ["system", "user", "assistant", "tool"])
+    #expect(messages[2]["content"] as? String == "Looking.")
+    let calls = try #require(messages[2]["tool_calls"] as? [[String: Any]])
+    #expect((calls.first?["function"] as? [String: Any])?["arguments"] as? String == #"{"q":"x"}"#)
+    #expect(messages[3]["tool_call_id"] as? String == "c1")
+    #expect(json["tool_choice"] as? String == "required")
+    #expect(json["top_k"] as? Int == 5)
+    #expect(json["seed"] as? Int == 7)
+    #expect(json["max_tokens"] as? Int == 30)
+    #expect((json["stream_options"] as? [String: Any])?["include_usage"] as? Bool == true)
+    let format = try #require(json["response_format"] as? [String: Any])
+    #expect(format["type"] as? String == "json_schema")
+    #expect((format["json_schema"] as? [String: Any])?["strict"] as? Bool == true)
+  }
+
+  @Test func structuredOutputIsCheckedAgainstTheSchema() throws {
+    try SchemaCheck.validate(#"{"answer":"yes","confidence":3}"#, against: Verdict.generationSchema)
+    #expect(throws: LanguageModelError.self) {
+      try SchemaCheck.validate(#"{"answer":"maybe","confidence":3}"#, against: Verdict.generationSchema)
+    }
+    #expect(throws: LanguageModelError.self) {
+      try SchemaCheck.validate("Sure! The answer is yes.", against: Verdict.generationSchema)
+    }
+  }
+
+  @Test func malformedEventsAreAnErrorNotACrash() async throws {
+    var events = ChatCompletionsEvents()
+    let channel = LanguageModelExecutorGenerationChannel()
+    await #expect(throws: RemoteModelError.self) { try await events.send("{not json", into: channel) }
+    await #expect(throws: RemoteModelError.self) { try await events.send(#"["array"]"#, into: channel) }
+    await #expect(throws: RemoteModelError.self) {
+      try await events.send(#"{"error":{"message":"model crashed"}}"#, into: channel)
+    }
+  }
+
+  @Test func toolCallFragmentsAreJoinedByIndexEvenWhenTheNameComesLate() async throws {
+    var events = ChatCompletionsEvents()
+    let channel = LanguageModelExecutorGenerationChannel()
+    let chunks = [
+      #"{"choices":[{"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{\"q\":"}}]}}]}"#,
+      #"{"choices":[{"delta":{"tool_calls":[{"index":0,"id":"a","function":{"name":"lookup","arguments":"\"x\"}"}}]}}]}"#,
+    ]
+    let collected = Task {
+      var fragments: [String] = []
+      for try await event in channel {
+        if let calls = event as? LanguageModelExecutorGenerationChannel.ToolCalls,
+          case .toolCall(let call) = calls.action, case .appendArguments(let fragment) = call.action
+        {
+          #expect(call.name == "lookup")
+          #expect(call.id == "a")
+          fragments.append(fragment.content)
+        }
+      }
+      return fragments.joined()
+    }
+    for chunk in chunks { try await events.send(chunk, into: channel) }
+    try events.finish()
+    channel.finish()
+    #expect(try await collected.value == #"{"q":"x"}"#)
+  }
+
+  @Test func httpErrorsBecomeTheErrorsTheyStandFor() {
+    let limited = RemoteModelError.from(
+      status: 429, body: Data(#"{"error":{"message":"slow down"}}"#.utf8), retryAfter: 2)
+    guard case .rateLimited(let info)? = limited as? LanguageModelError else {
+      Issue.record("429 is not rateLimited: \(limited)")
+      return
+    }
+    #expect(info.debugDescription == "slow down")
+    let full = RemoteModelError.from(
+      status: 400,
+      body: Data(
+        #"{"error":{"type":"exceed_context_size_error","message":"too long","n_ctx":512,"n_prompt_tokens":900}}"#.utf8),
+      retryAfter: nil)
+    guard case .contextSizeExceeded(let sizes)? = full as? LanguageModelError else {
+      Issue.record("not contextSizeExceeded: \(full)")
+      return
+    }
+    #expect(sizes.contextSize == 512 && sizes.tokenCount == 900)
+    let other = RemoteModelError.from(status: 500, body: Data("boom".utf8), retryAfter: nil)
+    #expect("\(other)".contains("500") && "\(other)".contains("boom"))
+  }
+
+  @Test func retriesBackOffAndHonourRetryAfter() throws {
+    let policy = RetryPolicy(maximumRetries: 2, baseDelay: 0.5, longestWait: 30)
+    #expect(policy.delay(beforeRetry: 1, retryAfter: nil, jitter: 1) == 0.5)
+    #expect(policy.delay(beforeRetry: 2, retryAfter: nil, jitter: 1) == 1.0)
+    #expect(policy.delay(beforeRetry: 3, retryAfter: nil, jitter: 1) == nil)
+    #expect(policy.delay(beforeRetry: 1, retryAfter: 4) == 4)
+    #expect(policy.delay(beforeRetry: 1, retryAfter: 300) == nil)
+    let response = try #require(
+      HTTPURLResponse(
+        url: URL(string: "http://x")!, statusCode: 429, httpVersion: nil, headerFields: ["Retry-After": "3"]))
+    #expect(RetryPolicy.retryAfter(response) == 3)
+    #expect(RetryPolicy.isRetryable(status: 503) && !RetryPolicy.isRetryable(status: 500))
+  }
+}
