@@ -5,16 +5,21 @@ import ModelStore
 /// fm-bench: the performance figures of BENCHMARKS.md, each against its reference in the same
 /// run. Prints one JSON line per figure on stdout; progress goes to stderr.
 ///
-///     fm-bench [p1 p2 p3 p4 p5 p8 p9 p10 p14 | all] [--model NAME|PATH] [--runs N] [--schemas N]
-///              [--corpus DIR]
+///     fm-bench [p1 p2 p3 p4 p5 p8 p9 p10 p12 p14 | all] [--model NAME|PATH] [--runs N] [--schemas N]
+///              [--corpus DIR] [--set PATH] [--limit N] [--max-tokens N]
 ///
 /// P4 and P5 (also in `all`) take their schemas from the maskbench-dev corpus folder, `--corpus DIR`.
+/// P12 takes its prompts from `--set PATH` (default `bench/tool-use/set.json`), the first
+/// `--limit N` of them if given, each model request generating at most `--max-tokens N` (96).
 let arguments = Array(CommandLine.arguments.dropFirst())
 var figures: [String] = []
 var modelArgument = "qwen2.5-coder-1.5b"
 var runs = 3
 var schemas = 8
 var corpusArgument: String?
+var toolUseSet = "bench/tool-use/set.json"
+var toolUseLimit: Int?
+var toolUseMaximumTokens = 96
 var index = 0
 while index < arguments.count {
   switch arguments[index] {
@@ -30,6 +35,16 @@ while index < arguments.count {
   case "--corpus":
     index += 1
     corpusArgument = index < arguments.count ? arguments[index] : nil
+  case "--set":
+    index += 1
+    toolUseSet = index < arguments.count ? arguments[index] : toolUseSet
+  case "--limit":
+    index += 1
+    toolUseLimit = index < arguments.count ? Int(arguments[index]) : nil
+  case "--max-tokens":
+    index += 1
+    toolUseMaximumTokens =
+      index < arguments.count ? Int(arguments[index]) ?? toolUseMaximumTokens : toolUseMaximumTokens
   case let figure:
     figures.append(figure.lowercased())
   }
@@ -66,6 +81,11 @@ do {
       ).print()
     case "p10": try LoadFigure(modelPath: modelPath, runs: runs).measure().print()
     case "p14": try await SessionReuseFigure(modelPath: modelPath, runs: runs).measure().print()
+    case "p12":
+      try await ToolUseFigure(
+        modelPath: modelPath, setURL: URL(fileURLWithPath: toolUseSet), limit: toolUseLimit,
+        maximumTokens: toolUseMaximumTokens
+      ).measure().print()
     case "batches": try BatchCostFigure(model: model, runs: runs).measure()
     case "p4":
       guard let guidedCorpus else { preconditionFailure("the corpus is checked whenever p4 is asked for") }

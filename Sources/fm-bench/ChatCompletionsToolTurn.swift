@@ -1,0 +1,89 @@
+import Foundation
+import GuidedDecoding
+
+/// One turn of the tool-use set on llama-server's OpenAI chat completions (P12's reference):
+/// the prompt with the set's tools; while the answer has `tool_calls`, the fake tools' outputs
+/// go back as `tool` messages and the server is asked again.
+struct ChatCompletionsToolTurn {
+  let server: LlamaServerReference
+  let set: ToolUseSet
+  let maximumTokens: Int
+  /// Requests in one turn at most, as the session's loop allows (16 rounds).
+  let maximumRounds = 16
+
+  /// Runs `prompt` to its final answer, greedy, non-streaming, and times it.
+  func run(_ prompt: String) async -> ToolUseOutcome {
+    var outcome = ToolUseOutcome()
+    let start = DispatchTime.now()
+    do {
+      try await converse(prompt, into: &outcome)
+    } catch {
+      outcome.error = "\(error)"
+    }
+    outcome.seconds = elapsed(since: start)
+    return outcome
+  }
+
+  /// The requests of one turn, recording calls, tokens and the answer in `outcome`.
+  private func converse(_ prompt: String, into outcome: inout ToolUseOutcome) async throws {
+    var messages: [JSONValue] = [Self.message("system", set.instructions), Self.message("user", prompt)]
+    var seen: [String: Int] = [:]
+    for _ in 0..<maximumRounds {
+      let answer = try await server.post("v1/chat/completions", body: body(messages))
+      let timings = answer["timings"]
+      outcome.evaluatedPromptTokens += timings?["prompt_n"]?.intValue ?? 0
+      outcome.outputTokens += timings?["predicted_n"]?.intValue ?? 0
+      guard let message = answer["choices"]?.arrayValue?.first?["message"] else {
+        throw BenchError("no message in \(answer.compactText.prefix(300))")
+      }
+      let content = message["content"]?.stringValue ?? ""
+      let toolCalls = message["tool_calls"]?.arrayValue ?? []
+      guard !toolCalls.isEmpty else {
+        outcome.answer = content
+        outcome.unparsedCalls = content.components(separatedBy: "<tool_call>").count - 1
+        return
+      }
+      messages.append(
+        .object([
+          .init(key: "role", value: .string("assistant")),
+          .init(key: "content", value: content.isEmpty ? .null : .string(content)),
+          .init(key: "tool_calls", value: .array(toolCalls)),
+        ]))
+      for call in toolCalls {
+        let name = call["function"]?["name"]?.stringValue ?? ""
+        let arguments = call["function"]?["arguments"]?.stringValue ?? ""
+        outcome.calls.append(MadeCall(name: name, arguments: arguments))
+        seen[name + arguments, default: 0] += 1
+        if seen[name + arguments] == 3 {
+          throw BenchError("the same call a third time in one turn: \(name)(\(arguments))")
+        }
+        let output =
+          set.tool(named: name)?.output(for: try? JSONValue(parsing: arguments)) ?? "There is no tool named \(name)."
+        messages.append(
+          .object([
+            .init(key: "role", value: .string("tool")),
+            .init(key: "tool_call_id", value: call["id"] ?? .string("")),
+            .init(key: "content", value: .string(output)),
+          ]))
+      }
+    }
+    throw BenchError("no final answer after \(maximumRounds) requests")
+  }
+
+  /// The request: the conversation so far with the set's tools, temperature 0, the answer's
+  /// token budget, parallel calls allowed (as the session allows them).
+  private func body(_ messages: [JSONValue]) -> JSONValue {
+    .object([
+      .init(key: "messages", value: .array(messages)),
+      .init(key: "tools", value: .array(set.tools.map(\.openAIFunction))),
+      .init(key: "parallel_tool_calls", value: .bool(true)),
+      .init(key: "temperature", value: .number(.zero)),
+      .init(key: "max_tokens", value: .number(ExactDecimal(maximumTokens))),
+      .init(key: "stream", value: .bool(false)),
+    ])
+  }
+
+  private static func message(_ role: String, _ content: String) -> JSONValue {
+    .object([.init(key: "role", value: .string(role)), .init(key: "content", value: .string(content))])
+  }
+}
