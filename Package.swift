@@ -86,7 +86,7 @@ let package = Package(
       dependencies: ["InferenceEngine", "ModelStore", "GuidedDecoding", "FoundationModelsMacros"]),
     // A LanguageModel for OpenAI-compatible servers (vLLM, llama-server, Ollama).
     .target(name: "RemoteModel", dependencies: ["FoundationModels", "GuidedDecoding"]),
-    .target(name: "FMCommandLine", dependencies: ["FoundationModels", "ModelStore"]),
+    .target(name: "FMCommandLine", dependencies: ["FoundationModels", "RemoteModel", "ModelStore"]),
     .executableTarget(name: "fm", dependencies: ["FMCommandLine"]),
     .executableTarget(
       name: "fm-bench", dependencies: ["FoundationModels", "InferenceEngine", "ModelStore", "GuidedDecoding"]),

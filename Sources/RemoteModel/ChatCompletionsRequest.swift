@@ -44,7 +44,8 @@ struct ChatCompletionsRequest {
         ]
       }
       switch options.toolCallingMode?.kind {
-      case .required?: body["tool_choice"] = "required"
+      // `.required` holds until a tool has answered in this turn, or the loop could not end.
+      case .required?: body["tool_choice"] = toolsAnsweredThisTurn ? "auto" : "required"
       case .disallowed?: body["tool_choice"] = "none"
       case .allowed?, nil: body["tool_choice"] = "auto"
       }
@@ -57,6 +58,12 @@ struct ChatCompletionsRequest {
       ]
     }
     return try JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])
+  }
+
+  /// Whether the transcript has tool outputs after its last prompt.
+  var toolsAnsweredThisTurn: Bool {
+    request.transcript.reversed().prefix { if case .prompt = $0 { false } else { true } }
+      .contains { if case .toolOutput = $0 { true } else { false } }
   }
 
   /// The transcript as chat messages. A response followed by tool calls is one assistant

@@ -47,7 +47,10 @@ import Testing
     let calls = try #require(messages[2]["tool_calls"] as? [[String: Any]])
     #expect((calls.first?["function"] as? [String: Any])?["arguments"] as? String == #"{"q":"x"}"#)
     #expect(messages[3]["tool_call_id"] as? String == "c1")
-    #expect(json["tool_choice"] as? String == "required")
+    // `.required` holds until a tool has answered in the turn, as here.
+    #expect(json["tool_choice"] as? String == "auto")
+    let first = try body(request(transcript: Array(entries.prefix(2)), tools: [tool], options: options))
+    #expect(first["tool_choice"] as? String == "required")
     #expect(json["top_k"] as? Int == 5)
     #expect(json["seed"] as? Int == 7)
     #expect(json["max_tokens"] as? Int == 30)
@@ -65,6 +68,13 @@ import Testing
     #expect(throws: LanguageModelError.self) {
       try SchemaCheck.validate("Sure! The answer is yes.", against: Verdict.generationSchema)
     }
+    // A schema from plain JSON Schema is sent, and checked, as that JSON Schema.
+    let plain = try GenerationSchema(
+      jsonSchema: #"{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}"#)
+    let sent = String(decoding: try JSONEncoder().encode(plain), as: UTF8.self)
+    #expect(sent.contains(#""required":["name"]"#))
+    try SchemaCheck.validate(#"{"name":"red"}"#, against: plain)
+    #expect(throws: LanguageModelError.self) { try SchemaCheck.validate(#"{"Dante":{"Lilith":1880}}"#, against: plain) }
   }
 
   @Test func malformedEventsAreAnErrorNotACrash() async throws {

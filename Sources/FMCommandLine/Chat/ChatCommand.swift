@@ -20,7 +20,7 @@ enum ChatCommand: Subcommand {
     Exit codes: 0 done, 1 error, 64 usage error, 130 interrupted.
     """
   static let options: [CommandLineOption] =
-    ModelOptions.options + ToolChoice.options + [
+    ModelOptions.options + ModelOptions.endpointOptions + ToolChoice.options + [
       .option("--instructions", "-i", value: "TEXT", help: "instructions for the session"),
       .option(
         "--guardrails", value: "MODE",
@@ -43,13 +43,21 @@ enum ChatCommand: Subcommand {
     } else if let sessionFile, FileManager.default.fileExists(atPath: sessionFile.path) {
       saved = try ChatSaveFile.read(from: sessionFile)
     }
-    let settings = try ChatSettings(arguments, saved: saved?.settings, environment: context.environment)
+    var settings = try ChatSettings(arguments, saved: saved?.settings, environment: context.environment)
     let oneShot = !arguments.positionals.isEmpty || isatty(STDIN_FILENO) == 0
     let prompt = oneShot ? try PromptInput.read(arguments.positionals, context: context) : nil
 
+    // With --endpoint (or FM_ENDPOINT) the chat runs on the server's model.
+    var remote: RemoteChatModel?
+    if let server = try await ModelOptions.remoteModel(arguments, environment: context.environment) {
+      remote = try await RemoteChatModel.connecting(to: server)
+      settings.model = server.model
+    }
     let conversation = ChatConversation(
-      settings: settings, transcript: saved?.transcript, tools: BuiltInTools.all(context: context))
-    try await fetchIfMissing(conversation.model, named: settings.model, context: context)
+      settings: settings, model: remote, transcript: saved?.transcript, tools: BuiltInTools.all(context: context))
+    if let local = conversation.model as? SystemLanguageModel {
+      try await fetchIfMissing(local, named: settings.model, context: context)
+    }
     // Until the model is loaded Ctrl+C keeps its default effect (exit); from then on it stops replies.
     try await ProgressSpinner.during("loading \(settings.model)…", output: context.standardError) {
       // Counting the transcript's tokens loads the model, so the first reply does not wait for it.

@@ -8,7 +8,7 @@ import FoundationModels
 /// Used from the chat's one task only (not `Sendable`).
 final class ChatConversation {
   private(set) var settings: ChatSettings
-  private(set) var model: SystemLanguageModel
+  private(set) var model: any ChatModel
   private(set) var session: LanguageModelSession
   /// The last prompt sent, for `/regen`.
   private(set) var lastPrompt: String?
@@ -19,12 +19,12 @@ final class ChatConversation {
   /// - Parameter model: the model to start on; by default the one `settings` name (tests pass
   ///   a scripted one).
   init(
-    settings: ChatSettings, model: SystemLanguageModel? = nil, transcript: Transcript? = nil, tools: [any Tool] = []
+    settings: ChatSettings, model: (any ChatModel)? = nil, transcript: Transcript? = nil, tools: [any Tool] = []
   ) {
     self.settings = settings
     self.model = model ?? settings.makeModel()
     availableTools = tools
-    session = LanguageModelSession(model: self.model)
+    session = LanguageModelSession(model: .default)
     session = makeSession(transcript: transcript)
   }
 
@@ -33,8 +33,8 @@ final class ChatConversation {
 
   /// A session on the chat's model and tools: a new chat, or one continuing `transcript`.
   private func makeSession(transcript: Transcript?) -> LanguageModelSession {
-    if let transcript { return LanguageModelSession(model: model, tools: tools, transcript: transcript) }
-    return LanguageModelSession(model: model, tools: tools, instructions: settings.instructions)
+    if let transcript { return model.session(tools: tools, transcript: transcript) }
+    return model.session(tools: tools, instructions: settings.instructions)
   }
 
   /// The transcript of the session.
@@ -54,7 +54,7 @@ final class ChatConversation {
   /// Replaces settings and transcript with a saved chat's (`/load`).
   func restore(_ file: ChatSaveFile) {
     settings = file.settings
-    model = settings.makeModel()
+    if model is SystemLanguageModel { model = settings.makeModel() }
     session = makeSession(transcript: file.transcript)
     lastPrompt = nil
   }
@@ -94,6 +94,9 @@ final class ChatConversation {
       return percent.map { "Summarising once the context is \($0) % full." } ?? "Summarising only on overflow."
     case .contextSize(let size):
       settings.contextSize = size
+      guard model is SystemLanguageModel else {
+        return "The server sets the context size (\(model.contextSize) tokens)."
+      }
       rebuildModel()
       return "context size \(model.contextSize) tokens"
     case .guardrails(let permissive):
@@ -106,6 +109,7 @@ final class ChatConversation {
 
   /// A new model for changed model settings, continuing the conversation so far.
   private func rebuildModel() {
+    guard model is SystemLanguageModel else { return }
     let transcript = session.transcript
     model = settings.makeModel()
     session = makeSession(transcript: transcript)
@@ -126,7 +130,7 @@ final class ChatConversation {
 
   /// Tokens the transcript takes in the context window (`tokenCount(for: transcript)`).
   func contextUsed() async throws -> Int {
-    try await model.tokenCount(for: session.transcript)
+    try await model.tokenCount(for: Array(session.transcript))
   }
 
   /// Tokens kept free for the next prompt and reply when compacting.
@@ -138,13 +142,18 @@ final class ChatConversation {
   func makeCompactor() async throws -> ContextCompactor {
     let model = model
     let summaryTokens = max(model.contextSize / 4, 32)
-    let instructionTokens = try await model.tokenCount(for: Instructions(ContextCompactor.summaryInstructions))
+    let instructionTokens = try await model.tokenCount(for: [
+      .instructions(
+        Transcript.Instructions(
+          segments: [.text(Transcript.TextSegment(content: ContextCompactor.summaryInstructions))], toolDefinitions: [])
+      )
+    ])
     return ContextCompactor(
       contextSize: model.contextSize, reserve: compactionReserve,
       summaryInputBudget: model.contextSize - summaryTokens - instructionTokens - 16,
       countTokens: { try await model.tokenCount(for: $0) },
       summarize: { dialogue in
-        let summarizer = LanguageModelSession(model: model, instructions: ContextCompactor.summaryInstructions)
+        let summarizer = model.session(tools: [], instructions: ContextCompactor.summaryInstructions)
         let options = GenerationOptions(samplingMode: .greedy, maximumResponseTokens: summaryTokens)
         return try await summarizer.respond(to: dialogue, options: options).content
       })

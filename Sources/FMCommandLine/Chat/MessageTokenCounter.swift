@@ -7,7 +7,7 @@ import FoundationModels
 /// template adds (21 tokens for SmolLM2). The count of one prompt or reply leaves that out, so
 /// the counts of the messages add up to the context used.
 struct MessageTokenCounter: Sendable {
-  let model: SystemLanguageModel
+  let model: any ChatModel
 
   /// The tokens of the template's default system prompt (what an empty transcript takes).
   func baseline() async throws -> Int {

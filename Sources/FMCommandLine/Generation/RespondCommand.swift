@@ -11,7 +11,7 @@ enum RespondCommand: Subcommand {
     Ctrl+C stops the reply (exit 130). --verbose prints token counts and speed on standard error.
     """
   static let options: [CommandLineOption] =
-    ModelOptions.options + ToolChoice.options + [
+    ModelOptions.options + ModelOptions.endpointOptions + ToolChoice.options + [
       .option("--instructions", "-i", value: "TEXT", help: "instructions for the session"),
       .flag("--verbose", "-v", help: "print usage statistics on standard error"),
     ]
@@ -23,8 +23,8 @@ enum RespondCommand: Subcommand {
     var generation = settings.generation
     generation.toolCallingMode = try ToolChoice(arguments)?.mode
     let options = generation
-    let session = LanguageModelSession(
-      model: settings.model, tools: tools, instructions: arguments.value("--instructions"))
+    let session = try await settings.session(
+      arguments, environment: context.environment, tools: tools, instructions: arguments.value("--instructions"))
     let response = try await InterruptSignal.cancellingOnInterrupt {
       var printer = SnapshotPrinter(output: context.standardOutput)
       let stream = session.streamResponse(to: prompt, options: options)

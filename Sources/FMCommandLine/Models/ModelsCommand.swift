@@ -1,4 +1,6 @@
+import Foundation
 import ModelStore
+import RemoteModel
 
 /// `fm models`: lists the catalogue with size, whether each model is present, and its path.
 enum ModelsCommand: Subcommand {
@@ -7,13 +9,21 @@ enum ModelsCommand: Subcommand {
   static let discussion = """
     Models live in $FM_MODELS_DIR, else $XDG_CACHE_HOME/foundationmodels-linux/models,
     else ~/.cache/foundationmodels-linux/models. Any command that takes a model name also
-    takes a path to a .gguf file.
+    takes a path to a .gguf file. With --endpoint URL (or FM_ENDPOINT), lists the models an
+    OpenAI-compatible server offers instead.
     """
+  static let options: [CommandLineOption] = ModelOptions.endpointOptions
   static var subcommands: [any Subcommand.Type] { [ModelsPullCommand.self, ModelsPathCommand.self] }
 
   static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
     _ = try arguments.positionals(named: [], command: "fm models")
     let out = context.standardOutput
+    if let endpoint = try ModelOptions.endpoint(arguments, environment: context.environment) {
+      let server = OpenAICompatibleLanguageModel(
+        baseURL: endpoint, model: "", apiKey: arguments.value("--api-key") ?? context.environment["FM_API_KEY"])
+      for name in try await server.availableModels() { out.line(name) }
+      return .success
+    }
     let store = context.modelStore
     let rows = ModelCatalog.all.map { model in
       Row(

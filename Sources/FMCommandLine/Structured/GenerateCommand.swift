@@ -21,7 +21,7 @@ enum GenerateCommand: Subcommand {
       .option("--instructions", "-i", value: "TEXT", help: "instructions for the session"),
       .flag("--no-schema-in-prompt", help: "do not describe the schema in the prompt (it still constrains)"),
       .flag("--verbose", "-v", help: "print usage statistics on standard error"),
-    ] + ModelOptions.options
+    ] + ModelOptions.options + ModelOptions.endpointOptions
 
   static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
     guard let path = arguments.value("--schema") else { throw UsageError("'fm generate' needs --schema FILE") }
@@ -31,7 +31,8 @@ enum GenerateCommand: Subcommand {
     let schema = try GenerationSchema(jsonSchema: String(decoding: data, as: UTF8.self))
     let settings = try ModelOptions(arguments, environment: context.environment)
     let prompt = try PromptInput.read(arguments.positionals, context: context)
-    let session = LanguageModelSession(model: settings.model, instructions: arguments.value("--instructions"))
+    let session = try await settings.session(
+      arguments, environment: context.environment, instructions: arguments.value("--instructions"))
     let stream = arguments.flag("--stream")
     let response = try await InterruptSignal.cancellingOnInterrupt {
       let responses = session.streamResponse(

@@ -17,7 +17,7 @@ enum MenuCommand: Subcommand {
       .option("--ingredients", value: "LIST", help: "comma-separated ingredients to choose from"),
       .flag("--stream", help: "show the special while it is generated"),
       .flag("--json", help: "print the generated object as JSON"),
-    ] + ModelOptions.options
+    ] + ModelOptions.options + ModelOptions.endpointOptions
 
   static let instructions = "You are a helpful model assisting with generating realistic restaurant menus."
   static let prompt = "Produce a lunch special menu item that is focused on the specified ingredient."
@@ -42,7 +42,7 @@ enum MenuCommand: Subcommand {
     guard arguments.positionals.isEmpty else { throw UsageError("'fm menu' takes no PROMPT") }
     let settings = try ModelOptions(arguments, environment: context.environment)
     let schema = try schema(ingredients: ingredients)
-    let session = LanguageModelSession(model: settings.model, instructions: instructions)
+    let session = try await settings.session(arguments, environment: context.environment, instructions: instructions)
     let json = arguments.flag("--json")
     let stream = arguments.flag("--stream")
     let response = try await InterruptSignal.cancellingOnInterrupt {

@@ -13,10 +13,15 @@ extension GenerationSchema: Codable {
     }
   }
 
-  /// Writes the schema in Apple's JSON Schema dialect (see `SchemaJSON`).
+  /// Writes the schema in Apple's JSON Schema dialect (see `SchemaJSON`); a schema made from
+  /// plain JSON Schema (`init(jsonSchema:)`) as the JSON Schema it was made from.
   ///
   /// Matches FoundationModels `GenerationSchema.encode(to:)`.
   public func encode(to encoder: any Encoder) throws {
+    if let plainJSONSchema {
+      try CodableContent(try GeneratedContent(json: plainJSONSchema.text)).encode(to: encoder)
+      return
+    }
     try CodableContent(SchemaJSON.content(root: root, definitions: definitions)).encode(to: encoder)
   }
 }

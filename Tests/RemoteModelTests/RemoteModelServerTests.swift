@@ -1,0 +1,214 @@
+import FMTestSupport
+import Foundation
+import FoundationModels
+import RemoteModel
+import Synchronization
+import Testing
+
+/// Arguments of ``CityLookup``.
+@Generable struct Place {
+  var city: String
+}
+
+/// A tool that records the cities it is asked about.
+final class CityLookup: Tool, Sendable {
+  let name = "lookupCity"
+  let description = "Looks up facts about a city."
+  let asked = Mutex<[String]>([])
+
+  func call(arguments: Place) async throws -> String {
+    asked.withLock { $0.append(arguments.city) }
+    return "\(arguments.city) is a large city."
+  }
+}
+
+/// The remote model against a real `llama-server` (the pinned build) serving `smollm2-135m`.
+@Suite(
+  .serialized, .enabled(if: LlamaServer.isAvailable && FileManager.default.fileExists(atPath: TestModels.smolLM2Path)))
+struct RemoteModelServerTests {
+  let greedy = GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 24)
+
+  func withServer(contextSize: Int = 2048, _ body: (LlamaServer, OpenAICompatibleLanguageModel) async throws -> Void)
+    async throws
+  {
+    let server = try await LlamaServer.start(model: TestModels.smolLM2Path, contextSize: contextSize)
+    defer { server.stop() }
+    try await body(server, OpenAICompatibleLanguageModel(baseURL: server.baseURL, model: "smollm2", maximumRetries: 1))
+  }
+
+  @Test func aStreamedAnswerGrowsAndReportsItsUsage() async throws {
+    try await withServer { _, model in
+      let session = LanguageModelSession(model: model, instructions: "Answer briefly.")
+      let stream = session.streamResponse(to: "Name three colours.", options: greedy)
+      var last = ""
+      var snapshots = 0
+      for try await snapshot in stream {
+        #expect(snapshot.content.hasPrefix(last))
+        last = snapshot.content
+        snapshots += 1
+      }
+      let response = try await stream.collect()
+      #expect(response.content == last && !last.isEmpty)
+      #expect(snapshots > 1)
+      #expect(response.usage.input.totalTokenCount > 0)
+      #expect(response.usage.output.totalTokenCount > 0)
+    }
+  }
+
+  @Test func aMultiTurnChatKeepsItsTranscriptAndTheServerItsCache() async throws {
+    try await withServer { _, model in
+      let session = LanguageModelSession(model: model, instructions: "Answer briefly.")
+      let first = try await session.respond(to: "What is the sea?", options: greedy)
+      let second = try await session.respond(to: "And a lake?", options: greedy)
+      #expect(!first.content.isEmpty && !second.content.isEmpty)
+      #expect(session.transcript.count == 5)
+      #expect(second.usage.input.totalTokenCount > first.usage.input.totalTokenCount)
+      // llama-server keeps the conversation's prefix in its slot.
+      #expect(second.usage.input.cachedTokenCount > 0)
+    }
+  }
+
+  @Test func guidedGenerationOfAGenerableTypeAndOfADynamicSchema() async throws {
+    try await withServer { _, model in
+      let session = LanguageModelSession(model: model)
+      let options = GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 64)
+      let place = try await session.respond(to: "Name a city in France.", generating: Place.self, options: options)
+      #expect(!place.content.city.isEmpty)
+      let dynamic = DynamicGenerationSchema(
+        name: "Colour", properties: [.init(name: "name", schema: .init(type: String.self))])
+      let schema = try GenerationSchema(root: dynamic, dependencies: [])
+      let content = try await session.respond(to: "Name a colour.", schema: schema, options: options).content
+      #expect(try content.value(String.self, forProperty: "name").count >= 0)
+    }
+  }
+
+  /// The server gets the tools, earlier calls (`tool_calls`) and their outputs (`tool`
+  /// messages) and answers after them. (SmolLM2's template has no tool format, so this server
+  /// never writes a call itself; streamed `tool_calls` are covered by the unit tests, and a full
+  /// round trip on Qwen by `fm-bench p12`.)
+  @Test func toolsCallsAndOutputsReachTheServer() async throws {
+    try await withServer { _, model in
+      let call = Transcript.ToolCall(
+        id: "call-1", toolName: "lookupCity", arguments: Place(city: "Paris").generatedContent)
+      let history = Transcript(entries: [
+        .instructions(
+          Transcript.Instructions(
+            segments: [.text(.init(content: "Use the tool."))],
+            toolDefinitions: [Transcript.ToolDefinition(tool: CityLookup())])),
+        .prompt(Transcript.Prompt(segments: [.text(.init(content: "Tell me about Paris."))])),
+        .toolCalls(Transcript.ToolCalls([call])),
+        .toolOutput(
+          Transcript.ToolOutput(
+            id: "call-1", toolName: "lookupCity", segments: [.text(.init(content: "Paris is large."))])),
+        .response(Transcript.Response(assetIDs: [], segments: [.text(.init(content: "Paris is large."))])),
+      ])
+      let session = LanguageModelSession(model: model, tools: [CityLookup()], transcript: history)
+      let answer = try await session.respond(to: "And Lyon?", options: greedy)
+      #expect(!answer.content.isEmpty)
+      #expect(session.transcript.count == history.count + 2)
+    }
+  }
+
+  @Test func cancellingMidStreamEndsAtOnceAndTheSessionGoesOn() async throws {
+    try await withServer { _, model in
+      let session = LanguageModelSession(model: model)
+      let long = GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 1500)
+      let (started, signal) = AsyncStream.makeStream(of: Void.self)
+      let task = Task {
+        let stream = session.streamResponse(to: "Write a long story about the sea.", options: long)
+        for try await snapshot in stream where snapshot.content.count > 10 { signal.yield() }
+        return try await stream.collect()
+      }
+      for await _ in started { break }
+      task.cancel()
+      await #expect(throws: CancellationError.self) { try await task.value }
+      #expect(session.transcript.isEmpty)
+      let next = try await session.respond(to: "Hi", options: greedy)
+      #expect(!next.content.isEmpty)
+    }
+  }
+
+  @Test func aServerThatDiesMidStreamIsAnErrorAndTheTranscriptStaysAsItWas() async throws {
+    try await withServer { server, model in
+      let session = LanguageModelSession(model: model)
+      let long = GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 1500)
+      await #expect(throws: (any Error).self) {
+        for try await snapshot in session.streamResponse(to: "Write a long story about the sea.", options: long)
+        where snapshot.content.count > 10 {
+          server.stop()
+        }
+      }
+      #expect(session.transcript.isEmpty)
+    }
+  }
+
+  @Test func theServerTellsItsModelsContextSizeAndTokenCounts() async throws {
+    try await withServer(contextSize: 1024) { _, model in
+      #expect(try await model.availableModels().count == 1)
+      #expect(try await model.contextSize() == 1024)
+      let short = try await model.tokenCount(for: "The sea")
+      let long = try await model.tokenCount(for: String(repeating: "The sea is calm. ", count: 20))
+      #expect(short > 0 && long > short * 10)
+    }
+  }
+
+  @Test func fmRespondsGeneratesAndListsModelsThroughTheServer() async throws {
+    try await withServer { server, _ in
+      let endpoint = server.baseURL.absoluteString
+      let models = try FMBinary.run(["models", "--endpoint", endpoint])
+      #expect(models.status == 0, "\(models.standardError)")
+      #expect(models.standardOutput.split(separator: "\n").count == 1)
+      let answer = try FMBinary.run(
+        ["respond", "--max-tokens", "8", "--sampling", "greedy", "Say hello."], environment: ["FM_ENDPOINT": endpoint])
+      #expect(answer.status == 0, "\(answer.standardError)")
+      #expect(!answer.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
+      let schema = FileManager.default.temporaryDirectory.appendingPathComponent("colour-\(UUID().uuidString).json")
+      defer { try? FileManager.default.removeItem(at: schema) }
+      try #"{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}"#.write(
+        to: schema, atomically: true, encoding: .utf8)
+      let generated = try FMBinary.run([
+        "generate", "--endpoint", endpoint, "--schema", schema.path, "--max-tokens", "32", "Name a colour.",
+      ])
+      #expect(generated.status == 0, "\(generated.standardError)")
+      let object = try? JSONSerialization.jsonObject(with: Data(generated.standardOutput.utf8)) as? [String: Any]
+      #expect(object?["name"] is String, "\(generated.standardOutput)")
+      let chat = try FMBinary.run(
+        ["chat", "--endpoint", endpoint, "--max-tokens", "8", "--sampling", "greedy"], input: "Say hello.",
+        environment: ["NO_COLOR": "1"])
+      #expect(chat.status == 0, "\(chat.standardError)")
+      #expect(!chat.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
+    }
+  }
+
+  @Test func aMalformedEndpointIsAUsageError() throws {
+    let result = try FMBinary.run(["respond", "--endpoint", "localhost:8080", "Hi"])
+    #expect(result.status == 64)
+    #expect(result.standardError.contains("--endpoint"))
+  }
+
+  @Test func anUnreachableServerIsAConnectionError() async throws {
+    let port = try LlamaServer.freePort()
+    let model = OpenAICompatibleLanguageModel(
+      baseURL: URL(string: "http://127.0.0.1:\(port)")!, model: "none", maximumRetries: 1)
+    let session = LanguageModelSession(model: model)
+    await #expect {
+      try await session.respond(to: "Hi")
+    } throws: { error in
+      guard case .connection? = error as? RemoteModelError else { return false }
+      return true
+    }
+    #expect(session.transcript.isEmpty)
+  }
+
+  @Test func aPromptLongerThanTheServersContextIsContextSizeExceeded() async throws {
+    try await withServer(contextSize: 256) { _, model in
+      let session = LanguageModelSession(model: model)
+      await #expect {
+        try await session.respond(to: String(repeating: "The sea is wide and deep. ", count: 80))
+      } throws: { error in
+        guard case .contextSizeExceeded? = error as? LanguageModelError else { return false }
+        return true
+      }
+    }
+  }
+}
