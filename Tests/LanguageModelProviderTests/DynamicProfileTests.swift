@@ -44,34 +44,68 @@ struct Support: LanguageModelSession.DynamicProfile {
   }
 }
 
-/// The shape of Apple's `RollingWindow` modifier from `foundation-models-utilities`.
-struct RollingWindowModifier: LanguageModelSession.DynamicProfileModifier {
+/// A window over what is sent, as a history transform: the last `count` entries of the
+/// invocation's transcript — the instructions are among the entries it counts.
+struct SentWindowModifier: LanguageModelSession.DynamicProfileModifier {
   let count: Int
 
   func body(content: Content) -> some DynamicProfile {
-    content.historyTransform { history in Array(history.suffix(count)) }
+    content.historyTransform { transcript in Array(transcript.suffix(count)) }
+  }
+}
+
+/// A window over the conversation itself, as an `onPrompt` hook: when a prompt arrives (the last
+/// entry of `history`), it keeps the last `count` entries, and the transcript keeps the window.
+struct ConversationWindowModifier: LanguageModelSession.DynamicProfileModifier {
+  let count: Int
+  @SessionProperty(\.history) var history
+
+  func body(content: Content) -> some DynamicProfile {
+    content.onPrompt { history = history.suffix(count) }
   }
 }
 
 extension LanguageModelSession.DynamicProfile {
-  func rollingWindow(_ count: Int) -> some DynamicProfile {
-    modifier(RollingWindowModifier(count: count))
+  func sentWindow(_ count: Int) -> some DynamicProfile {
+    modifier(SentWindowModifier(count: count))
+  }
+
+  func conversationWindow(_ count: Int) -> some DynamicProfile {
+    modifier(ConversationWindowModifier(count: count))
   }
 }
 
-/// A modifier in the manner of Apple's `SummarizeHistory`: when a prompt arrives and the
-/// conversation is long, it replaces the history with a summary.
+/// A modifier that, when a prompt arrives and the conversation is long, replaces what came
+/// before the prompt with a summary entry.
 struct SummarizeModifier: LanguageModelSession.DynamicProfileModifier {
   let limit: Int
   @SessionProperty(\.history) var history
 
   func body(content: Content) -> some DynamicProfile {
     content.onPrompt {
-      guard history.count > limit else { return }
+      guard history.count > limit, let prompt = history.last else { return }
       let summary = Transcript.Entry.response(
         Transcript.Response(
-          assetIDs: [], segments: [.text(Transcript.TextSegment(content: "Summary of \(history.count)"))]))
-      history = [summary]
+          assetIDs: [], segments: [.text(Transcript.TextSegment(content: "Summary of \(history.count - 1)"))]))
+      history = [summary, prompt]
+    }
+  }
+}
+
+/// A modifier that, when a prompt arrives after a long conversation, replaces the whole
+/// conversation with one prompt: a recap of it, then the new prompt's segments.
+struct RecapModifier: LanguageModelSession.DynamicProfileModifier {
+  let limit: Int
+  @SessionProperty(\.history) var history
+
+  func body(content: Content) -> some DynamicProfile {
+    content.onPrompt {
+      guard history.count > limit, case .prompt(let prompt) = history.last else { return }
+      let recap = Transcript.Segment.text(Transcript.TextSegment(content: "Recap of \(history.count - 1)."))
+      history = [
+        .prompt(
+          Transcript.Prompt(segments: [recap] + prompt.segments, options: prompt.options, responseFormat: nil))
+      ]
     }
   }
 }
@@ -82,7 +116,7 @@ struct HistoryCounter: LanguageModelSession.DynamicProfileModifier {
   @SessionProperty(\.history) var history
 
   func body(content: Content) -> some DynamicProfile {
-    content.onPrompt { log.append("history \(history.count)") }
+    content.onPrompt { log.append("history \(history.count), last \(history.last?.kindName ?? "none")") }
   }
 }
 
@@ -159,17 +193,81 @@ struct HookFailure: Error {}
     #expect(big.script.executorCount == 1)
   }
 
-  @Test func aHistoryTransformRewritesWhatIsSentButNotTheTranscript() async throws {
-    let model = ScriptedProvider([answer("A."), answer("B.")])
+  @Test func aHistoryTransformGetsTheWholeTranscriptAndWhatItReturnsIsSent() async throws {
+    let model = ScriptedProvider([answer("A."), answer("B."), answer("C.")])
     let session = LanguageModelSession(
-      profile: LanguageModelSession.Profile { Instructions("Window.") }.model(model).rollingWindow(1))
+      profile: LanguageModelSession.Profile { Instructions("Window.") }.model(model).sentWindow(3))
     _ = try await session.respond(to: "One")
     _ = try await session.respond(to: "Two")
+    _ = try await session.respond(to: "Three")
+
+    let requests = model.script.requests
+    #expect(requests[0].transcript.map(\.kindName) == ["instructions", "prompt"])
+    #expect(requests[1].transcript.map(\.kindName) == ["prompt", "response", "prompt"], "the instructions count")
+    #expect(requests[2].transcript.map(\.description) == ["(Prompt) Two", "(Response) B.", "(Prompt) Three"])
+    #expect(
+      session.transcript.map(\.kindName) == [
+        "instructions", "prompt", "response", "prompt", "response", "prompt", "response",
+      ], "the transcript keeps everything")
+  }
+
+  @Test func aHistoryTransformSeesTheTurnsToolRoundsAndMayKeepTheInstructions() async throws {
+    let model = ScriptedProvider([answer("A."), call("weather"), answer("Sunny.")])
+    let seen = EventLog()
+    let session = LanguageModelSession(
+      profile: LanguageModelSession.Profile {
+        Instructions("Window.")
+        Lookup("weather")
+      }
+      .model(model)
+      .historyTransform { transcript in
+        seen.append(transcript.map(\.kindName).joined(separator: " "))
+        return Array(transcript.prefix(1) + transcript.dropFirst().suffix(3))
+      })
+    _ = try await session.respond(to: "One")
+    _ = try await session.respond(to: "Weather?")
+
+    #expect(
+      seen.all == [
+        "instructions prompt",
+        "instructions prompt response prompt",
+        "instructions prompt response prompt toolCalls toolOutput",
+      ])
+    let last = try #require(model.script.requests.last)
+    #expect(last.transcript.map(\.kindName) == ["instructions", "prompt", "toolCalls", "toolOutput"])
+    #expect(last.instructionsText == "Window.")
+  }
+
+  @Test func inAnOnPromptHookTheHistoryEndsWithTheNewPromptAndAWindowIsKept() async throws {
+    let model = ScriptedProvider([answer("A."), answer("B."), answer("C.")])
+    let session = LanguageModelSession(
+      profile: LanguageModelSession.Profile { Instructions("Window.") }.model(model).conversationWindow(3))
+    _ = try await session.respond(to: "One")
+    _ = try await session.respond(to: "Two")
+    let response = try await session.respond(to: "Three")
 
     let last = try #require(model.script.requests.last)
-    #expect(last.transcript.map(\.kindName) == ["instructions", "prompt"])
-    #expect(last.instructionsText == "Window.")
-    #expect(session.transcript.map(\.kindName) == ["instructions", "prompt", "response", "prompt", "response"])
+    #expect(
+      last.transcript.map(\.description) == [
+        "(Instructions) Window.", "(Prompt) Two", "(Response) B.", "(Prompt) Three",
+      ])
+    #expect(
+      session.transcript.map(\.description) == [
+        "(Instructions) Window.", "(Prompt) Two", "(Response) B.", "(Prompt) Three", "(Response) C.",
+      ])
+    #expect(response.transcriptEntries.map(\.description) == ["(Prompt) Three", "(Response) C."])
+  }
+
+  @Test func anEvenWindowMayCutBetweenAPromptAndItsResponse() async throws {
+    let model = ScriptedProvider([answer("A."), answer("B."), answer("C."), answer("D.")])
+    let session = LanguageModelSession(
+      profile: LanguageModelSession.Profile { Instructions("Window.") }.model(model).conversationWindow(2))
+    for prompt in ["One", "Two", "Three", "Four"] { _ = try await session.respond(to: prompt) }
+
+    #expect(
+      session.transcript.map(\.description) == [
+        "(Instructions) Window.", "(Response) C.", "(Prompt) Four", "(Response) D.",
+      ])
   }
 
   @Test func aHookMayReplaceTheHistoryBeforeTheFirstInvocation() async throws {
@@ -186,6 +284,44 @@ struct HookFailure: Error {}
     guard case .response(let summary)? = last.transcript.dropFirst().first else { return }
     #expect(summary.segments.map(\.description) == ["Summary of 4"])
     #expect(session.transcript.map(\.kindName) == ["instructions", "response", "prompt", "response"])
+  }
+
+  @Test func aHookMayReplaceThePromptItselfAndTheTranscriptKeepsTheReplacement() async throws {
+    let model = ScriptedProvider([answer("A."), answer("B."), answer("C.")])
+    let session = LanguageModelSession(
+      profile: LanguageModelSession.Profile { Instructions("Recap.") }.model(model).modifier(RecapModifier(limit: 2)))
+    _ = try await session.respond(to: "One")
+    let second = try await session.respond(to: "Two")
+    let third = try await session.respond(to: "Three")
+
+    let requests = model.script.requests
+    #expect(requests[1].transcript.map(\.description) == ["(Instructions) Recap.", "(Prompt) Recap of 2.\nTwo"])
+    #expect(requests[2].transcript.map(\.description) == ["(Instructions) Recap.", "(Prompt) Recap of 2.\nThree"])
+    #expect(
+      session.transcript.map(\.description) == [
+        "(Instructions) Recap.", "(Prompt) Recap of 2.\nThree", "(Response) C.",
+      ])
+    #expect(second.transcriptEntries.map(\.description) == ["(Prompt) Recap of 2.\nTwo", "(Response) B."])
+    #expect(third.transcriptEntries.map(\.description) == ["(Prompt) Recap of 2.\nThree", "(Response) C."])
+  }
+
+  @Test func aFailedTurnLeavesTheHistoryAsItWasUnlessThePolicyPreservesIt() async throws {
+    let failing = Round([.response(action: .appendText("Once", tokenCount: 1))], error: HookFailure())
+    let model = ScriptedProvider([answer("A."), failing, failing])
+    let session = LanguageModelSession(
+      profile: LanguageModelSession.Profile { Instructions("Window.") }.model(model).conversationWindow(1))
+    _ = try await session.respond(to: "One")
+    let before = session.transcript.history
+
+    await #expect(throws: HookFailure.self) { try await session.respond(to: "Two") }
+    #expect(model.script.requests.last?.transcript.map(\.kindName) == ["instructions", "prompt"], "the hook trimmed")
+    #expect(session.transcript.history == before, "a failed turn leaves the conversation as it was")
+
+    session.transcriptErrorHandlingPolicy = .preserveTranscript
+    await #expect(throws: HookFailure.self) { try await session.respond(to: "Three") }
+    #expect(
+      session.transcript.map(\.description) == ["(Instructions) Window.", "(Prompt) Three", "(Response) Once"],
+      "the trimmed history, the prompt and the partial answer")
   }
 
   @Test func hooksRunAsTheTurnsEntriesAreProduced() async throws {
@@ -210,7 +346,8 @@ struct HookFailure: Error {}
 
     #expect(
       log.all == [
-        "prompt Weather?", "prompt", "history 0", "call weather", "call", "tool runs", "output c1 weather k", "output",
+        "prompt Weather?", "prompt", "history 1, last prompt", "call weather", "call", "tool runs",
+        "output c1 weather k", "output",
         "response Sunny.", "response",
       ])
   }
@@ -254,13 +391,13 @@ struct HookFailure: Error {}
     let session = LanguageModelSession(
       profile: LanguageModelSession.Profile { Instructions("Old names.") }
         .model(model)
-        .inputFilter { Array($0.suffix(1)) }
+        .inputFilter { Array($0.suffix(2)) }
         .toolCalling(.disallowed))
     _ = try await session.respond(to: "One")
     _ = try await session.respond(to: "Two")
 
     let last = try #require(model.script.requests.last)
-    #expect(last.transcript.map(\.kindName) == ["instructions", "prompt"])
+    #expect(last.transcript.map(\.kindName) == ["response", "prompt"])
     #expect(last.generationOptions.toolCallingMode == .disallowed)
   }
 

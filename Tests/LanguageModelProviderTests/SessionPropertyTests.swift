@@ -42,7 +42,8 @@ struct UnlockExpertMode: Tool {
   }
 }
 
-/// A tool that clears the conversation, which a session refuses while it responds.
+/// A tool that clears the conversation before the running turn's prompt (the last entry of
+/// the history its turn sees).
 struct ClearHistory: Tool {
   @Generable
   struct Arguments {
@@ -50,11 +51,12 @@ struct ClearHistory: Tool {
   }
 
   let name = "clear"
-  let description = "Clears the conversation."
+  let description = "Clears the earlier conversation."
   @SessionProperty(\.history) var history
 
   func call(arguments: Arguments) async throws -> String {
-    history = []
+    guard case .prompt? = history.last else { return "no prompt" }
+    history = history.suffix(1)
     return "cleared"
   }
 }
@@ -162,6 +164,7 @@ struct ExpertTree: DynamicInstructions {
     #expect(
       session.transcript.map(\.kindName) == ["instructions", "prompt", "toolCalls", "toolOutput", "response"],
       "the turn's entries follow the rewritten history")
+    #expect(session.transcript[3].description == "(Tool output: clear) cleared", "the tool saw the turn's prompt")
   }
 
   @Test func settingTheRootDynamicInstructionsOfAFixedSessionMakesItDynamic() async throws {

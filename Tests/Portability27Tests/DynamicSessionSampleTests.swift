@@ -95,10 +95,11 @@ struct CookingProfile: LanguageModelSession.DynamicProfile {
     _ = try await session.respond(to: "third")
     let requests = model.log.all
     #expect(requests.map(\.generationOptions.temperature) == [0.8, 0.8, 0.1])
-    // The last request saw the transformed history: its last two conversation entries (the
-    // previous answer and the new prompt), after the instructions.
-    let seen = requests[2].transcript.filter { if case .instructions = $0 { false } else { true } }
+    // The last request sent what the transform returned: the last two entries of its whole
+    // transcript (the previous answer and the new prompt; the instructions were dropped).
+    let seen = requests[2].transcript
     #expect(seen.count == 2)
+    #expect(seen.allSatisfy { if case .instructions = $0 { false } else { true } })
     // The session's own transcript keeps every turn.
     #expect(session.transcript.filter { if case .prompt = $0 { true } else { false } }.count == 3)
   }

@@ -5,10 +5,17 @@
 /// the response when the model has answered — with the session's properties bound. A hook that
 /// throws fails the request with its error, like any other failure (the transcript follows the
 /// error policy). The hooks of the profile evaluated for that invocation run.
+///
+/// A hook reading `@SessionProperty(\.history)` sees the turn's conversation: the session's
+/// history, then the turn's prompt (the entries the model and the tools produce are appended when
+/// the turn ends). A hook may write it — see `SessionPropertyValues.history`.
 extension LanguageModelSession.DynamicProfile {
   /// Runs `action` when a turn of this profile starts with its prompt.
   ///
-  /// Matches FoundationModels 27 `DynamicProfile.onPrompt(perform:)`.
+  /// Matches FoundationModels 27 `DynamicProfile.onPrompt(perform:)`. It runs before the turn's
+  /// first model invocation, with the new prompt already the last entry of `history`; what it
+  /// leaves there (a trimmed window, one prompt carrying a summary and the new prompt) is what
+  /// the invocation sends and what the transcript keeps.
   @_alwaysEmitIntoClient
   public func onPrompt(
     @_inheritActorContext perform action: nonisolated(nonsending) sending @escaping () async throws -> Void
@@ -18,7 +25,8 @@ extension LanguageModelSession.DynamicProfile {
 
   /// Runs `action` with the prompt when a turn of this profile starts.
   ///
-  /// Matches FoundationModels 27 `DynamicProfile.onPrompt(perform:)`.
+  /// Matches FoundationModels 27 `DynamicProfile.onPrompt(perform:)`. As the other `onPrompt`:
+  /// the prompt is already the last entry of `history`, which the action may rewrite.
   public func onPrompt(
     @_inheritActorContext perform action:
       nonisolated(nonsending) sending @escaping (Transcript.Prompt) async throws

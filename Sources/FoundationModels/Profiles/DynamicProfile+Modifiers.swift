@@ -71,11 +71,17 @@ extension LanguageModelSession.DynamicProfile {
     self.toolCallingMode(toolCallingMode)
   }
 
-  /// Rewrites the conversation this profile's invocations send — the entries after the
-  /// instructions, the current turn's included — without changing the session's transcript.
+  /// Rewrites the transcript this profile's invocations send, without changing the session's
+  /// transcript.
   ///
-  /// Matches FoundationModels 27 `DynamicProfile.historyTransform(_:)`. Use it to keep a window
-  /// of recent entries, drop finished tool calls or replace old turns with a summary.
+  /// Matches FoundationModels 27 `DynamicProfile.historyTransform(_:)`. `transform` gets the whole
+  /// transcript of the invocation — the instructions entry (if any), the conversation, the
+  /// current turn's prompt and the entries it has produced so far — and the invocation sends
+  /// exactly what it returns: `{ Array($0.suffix(3)) }` drops the instructions once the
+  /// transcript is longer than three entries, so a window that keeps them keeps the first entry
+  /// apart. Use it to keep a window of recent entries, drop finished tool calls or replace old
+  /// turns with a summary. Several transforms apply in turn, the one nearer the `Profile`
+  /// first.
   public func historyTransform(_ transform: @escaping ([Transcript.Entry]) -> [Transcript.Entry])
     -> some LanguageModelSession
     .DynamicProfile

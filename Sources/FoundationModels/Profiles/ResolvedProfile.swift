@@ -61,7 +61,7 @@ struct ResolvedProfile {
     }
   }
 
-  /// The conversation after the history transforms.
+  /// The transcript of an invocation (instructions included) after the history transforms.
   func transformedHistory(_ entries: [Transcript.Entry]) -> [Transcript.Entry] {
     historyTransforms.reduce(entries) { entries, transform in transform(entries) }
   }

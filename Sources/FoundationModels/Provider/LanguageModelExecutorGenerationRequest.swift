@@ -8,7 +8,8 @@ public struct LanguageModelExecutorGenerationRequest: Sendable {
   /// The id of this invocation (one per executor call; inside a tool loop, one per round).
   public var id: UUID
   /// Everything the model sees: instructions (with tool definitions), the history, the new
-  /// prompt and, inside a tool loop, the calls and outputs so far.
+  /// prompt and, inside a tool loop, the calls and outputs so far — as the session's profile's
+  /// history transform returned them, which may have dropped any of these.
   public var transcript: Transcript
   /// The tools the model may call in this invocation.
   public var enabledToolDefinitions: [Transcript.ToolDefinition]

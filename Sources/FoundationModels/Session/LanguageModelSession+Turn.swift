@@ -45,29 +45,30 @@ extension LanguageModelSession {
   static let maximumIdenticalToolCalls = 2
 
   /// Starts a turn: checks the session is free, streams snapshots while the model's executor
-  /// answers (running the tools it calls, round after round), and commits the turn's entries
-  /// to the transcript when it succeeds — or, by the session's `transcriptErrorHandlingPolicy`,
-  /// what it produced before it failed.
+  /// answers (running the tools it calls, round after round), and commits the turn to the
+  /// transcript when it succeeds — its conversation (the history, then its prompt, as its hooks
+  /// and tools left them) and the entries it produced — or, by the session's
+  /// `transcriptErrorHandlingPolicy`, what it had by the time it failed.
   func startTurn<Content: Generable>(prompt: Prompt, request: TurnRequest, as type: Content.Type)
     -> ResponseStream<Content>
   {
     let (events, continuation) = AsyncThrowingStream.makeStream(of: ResponseStream<Content>.Event.self)
     let outcome = TurnOutcome<Content>()
     let reportsGenerationErrors = reportsGenerationErrors
-    guard let turn = beginTurn() else {
-      continuation.finish(
-        throwing: SessionErrors.reported(Error.concurrentRequests, generationErrors: reportsGenerationErrors))
-      return ResponseStream(events: events, outcome: outcome)
-    }
-    let sessionPolicy = transcriptErrorHandlingPolicy
     let promptEntry = Transcript.Entry.prompt(
       Transcript.Prompt(
         metadata: request.metadata, segments: prompt.segments, options: request.options,
         responseFormat: request.format.schema.map { Transcript.ResponseFormat(schema: $0) },
         contextOptions: request.contextOptions))
+    guard let turn = beginTurn(prompt: promptEntry) else {
+      continuation.finish(
+        throwing: SessionErrors.reported(Error.concurrentRequests, generationErrors: reportsGenerationErrors))
+      return ResponseStream(events: events, outcome: outcome)
+    }
+    let sessionPolicy = transcriptErrorHandlingPolicy
     let driver = TurnDriver(
-      turn: turn, prompt: promptEntry, request: request, properties: properties,
-      prepare: { await self.prepareInvocation(for: request) }, history: { Array(self.transcript.history) })
+      turn: turn, request: request, properties: properties,
+      prepare: { await self.prepareInvocation(for: request) }, history: { self.conversation(of: turn) })
     let task = Task {
       do throws(TurnDriver.Failure) {
         let result = try await driver.run { entries, text, usage in
@@ -90,7 +91,7 @@ extension LanguageModelSession {
         if refusedHistoryWrite(during: turn) {
           throw TurnDriver.Failure(error: Error.transcriptMutationWhileResponding, entries: result.entries)
         }
-        guard let entries = endTurn(turn, appending: result.entries, usage: result.usage) else {
+        guard let entries = endTurn(turn, keeping: result.entries, prompt: result.prompt, usage: result.usage) else {
           throw TurnDriver.Failure(error: CancellationError(), entries: [])
         }
         continuation.yield(
@@ -102,7 +103,7 @@ extension LanguageModelSession {
         // the stream's termination handler has ended it.
         let cancelled = error.error is CancellationError || Task.isCancelled
         let keepsFailedTurn = (sessionPolicy ?? error.profilePolicy)?.keepsFailedTurn ?? false
-        endTurn(turn, appending: keepsFailedTurn && !cancelled ? error.entries : [])
+        endTurn(turn, keeping: keepsFailedTurn && !cancelled ? error.entries : nil)
         continuation.finish(throwing: SessionErrors.reported(error.error, generationErrors: reportsGenerationErrors))
       }
     }

@@ -155,17 +155,44 @@ public final class LanguageModelSession: @unchecked Sendable {
     }
   }
 
-  /// Replaces the conversation after the instructions, unless a turn is running and the write
-  /// does not come from that turn's own tools or hooks: then the write is refused and the turn
-  /// fails with `transcriptMutationWhileResponding`.
+  /// The conversation that `properties.history` reads for the current task: the running turn's
+  /// (its prompt at the end, as its hooks and tools left it) while that turn's own tools, hooks
+  /// and profile evaluations read it, else the transcript's.
+  func history(for reader: UUID?) -> ArraySlice<Transcript.Entry> {
+    registrar.access(self, keyPath: \.transcript)
+    return state.withLock { state in
+      if let reader, state.activeTurn == reader, let conversation = state.turnConversation { return conversation }
+      return state.transcript.history
+    }
+  }
+
+  /// The running turn's conversation: the transcript's history when the turn began, then its
+  /// prompt, as the turn's hooks and tools have rewritten it since.
+  func conversation(of turn: UUID) -> [Transcript.Entry] {
+    state.withLock { state in
+      guard state.activeTurn == turn, let conversation = state.turnConversation else {
+        return Array(state.transcript.history)
+      }
+      return Array(conversation)
+    }
+  }
+
+  /// Replaces the conversation after the instructions. A write from the running turn's own
+  /// tools or hooks replaces that turn's conversation (the transcript takes it when the turn
+  /// ends, if it keeps its entries); any other write while a turn is running is refused, and the
+  /// turn fails with `transcriptMutationWhileResponding`.
   func replaceHistory(with history: ArraySlice<Transcript.Entry>) {
     let writer = SessionPropertyValues.turn
     registrar.withMutation(of: self, keyPath: \.transcript) {
       state.withLock { state in
-        if let active = state.activeTurn, active != writer {
-          state.refusedHistoryWrite = true
-        } else {
+        guard let active = state.activeTurn else {
           state.transcript.history = history
+          return
+        }
+        if active == writer {
+          state.turnConversation = history
+        } else {
+          state.refusedHistoryWrite = true
         }
       }
     }
@@ -176,14 +203,16 @@ public final class LanguageModelSession: @unchecked Sendable {
     state.withLock { $0.activeTurn == turn && $0.refusedHistoryWrite }
   }
 
-  /// Starts a turn if none is running.
+  /// Starts a turn if none is running: its conversation is the transcript's history followed
+  /// by `prompt` (the transcript itself is unchanged until the turn ends).
   /// - Returns: the turn's id, or nil when the session is busy.
-  func beginTurn() -> UUID? {
+  func beginTurn(prompt: Transcript.Entry) -> UUID? {
     let turn = UUID()
     let started = registrar.withMutation(of: self, keyPath: \.isResponding) {
       state.withLock { state -> Bool in
         guard state.activeTurn == nil else { return false }
         state.activeTurn = turn
+        state.turnConversation = state.transcript.history + [prompt]
         state.refusedHistoryWrite = false
         return true
       }
@@ -191,23 +220,35 @@ public final class LanguageModelSession: @unchecked Sendable {
     return started ? turn : nil
   }
 
-  /// Ends a turn, appending `entries` to the transcript (a successful turn's, or what a failed
-  /// turn keeps) and `usage` to the session's.
-  /// - Returns: the appended entries as a slice of the new transcript, or nil when the turn was
-  ///   no longer the active one (it had been cancelled).
+  /// Ends a turn. With `entries` (a successful turn's, or what a failed turn keeps) the
+  /// transcript's history becomes the turn's conversation — the history and the prompt as the
+  /// turn's hooks and tools left them — followed by `entries`, and `usage` is added to the
+  /// session's; without, the transcript stays as it was before the turn.
+  /// - Parameter prompt: the turn's prompt as its hooks left it, if it was kept.
+  /// - Returns: the turn's entries in the new transcript (its prompt, if it is still just before
+  ///   `entries`, then `entries`), or nil when the turn was no longer the active one (it had been
+  ///   cancelled).
   @discardableResult
-  func endTurn(_ turn: UUID, appending entries: [Transcript.Entry] = [], usage: Usage? = nil) -> ArraySlice<
-    Transcript.Entry
-  >? {
+  func endTurn(
+    _ turn: UUID, keeping entries: [Transcript.Entry]? = nil, prompt: Transcript.Entry? = nil, usage: Usage? = nil
+  ) -> ArraySlice<Transcript.Entry>? {
     registrar.withMutation(of: self, keyPath: \.isResponding) {
       registrar.withMutation(of: self, keyPath: \.transcript) {
         registrar.withMutation(of: self, keyPath: \.usage) {
           state.withLock { state -> ArraySlice<Transcript.Entry>? in
             guard state.activeTurn == turn else { return nil }
             state.activeTurn = nil
-            let start = state.transcript.entries.count
-            state.transcript.entries.append(contentsOf: entries)
+            let conversation = state.turnConversation ?? state.transcript.history
+            state.turnConversation = nil
+            guard let entries else { return state.transcript.entries[state.transcript.entries.endIndex...] }
+            state.transcript.history = conversation + entries
             if let usage { state.usage = state.usage.adding(usage) }
+            var start = state.transcript.entries.count - entries.count
+            if let prompt, start > 0, case .prompt = state.transcript.entries[start - 1],
+              state.transcript.entries[start - 1].id == prompt.id
+            {
+              start -= 1
+            }
             return state.transcript.entries[start...]
           }
         }
@@ -227,6 +268,9 @@ struct SessionState {
   var transcriptErrorHandlingPolicy: TranscriptErrorHandlingPolicy?
   /// Whether a write of `properties.history` was refused while the active turn ran.
   var refusedHistoryWrite = false
+  /// The running turn's conversation: the transcript's history when it began, then its prompt,
+  /// as its hooks and tools rewrite it; nil while no turn runs.
+  var turnConversation: ArraySlice<Transcript.Entry>?
   /// The tools of the latest evaluation of dynamic instructions, if any.
   var latestTools: [any Tool]?
 }

@@ -3,23 +3,31 @@ import Foundation
 /// Runs one turn against the model's executor: a model invocation per round, the tools the
 /// model calls between rounds, until the model answers.
 struct TurnDriver: Sendable {
-  /// The turn's id, bound while its tools and hooks run (their history writes are allowed).
+  /// The turn's id, bound while its tools, hooks and profile evaluations run (their history
+  /// reads see the turn's conversation, and their history writes are allowed).
   let turn: UUID
-  let prompt: Transcript.Entry
   let request: TurnRequest
   /// The session's properties, bound while its tools and hooks run.
   let properties: SessionPropertyValues
   /// Prepares each invocation: its model, instructions, tools, options and hooks.
   let prepare: @Sendable () async -> InvocationSetup
-  /// The session's conversation as it is now (the turn's own entries are not in it until the
-  /// turn ends; its tools and hooks may have rewritten it).
+  /// The turn's conversation as it is now: the session's history, then the turn's prompt, as
+  /// the turn's tools and hooks have rewritten them (the entries the turn produced are not in
+  /// it until the turn ends).
   let history: @Sendable () -> [Transcript.Entry]
 
-  /// The entries one invocation sends: the instructions, then the conversation so far — the
-  /// session's history as it is now, then the turn's entries — after the profile's history
-  /// transform.
+  /// The transcript one invocation sends: the instructions, then the conversation, then the
+  /// entries the turn has produced, through the profile's history transform — which gets all of
+  /// it, instructions included, and whose result is sent as it is.
   private func working(_ setup: InvocationSetup, produced: [Transcript.Entry]) -> Transcript {
-    Transcript(entries: (setup.instructions.map { [$0] } ?? []) + setup.historyTransform(history() + produced))
+    Transcript(entries: setup.historyTransform((setup.instructions.map { [$0] } ?? []) + history() + produced))
+  }
+
+  /// The turn's prompt as the conversation has it now: its last entry, when that is a prompt.
+  private func currentPrompt() -> Transcript.Entry? {
+    let last = history().last
+    guard case .prompt? = last else { return nil }
+    return last
   }
 
   /// Runs `body` with the session's properties and this turn bound, as tools and hooks run.
@@ -31,7 +39,9 @@ struct TurnDriver: Sendable {
 
   /// What a finished turn produced.
   struct Result {
-    /// The prompt, then every entry the model and the tools produced.
+    /// The turn's prompt as its hooks left it (nil when they removed it from the conversation).
+    var prompt: Transcript.Entry?
+    /// Every entry the model and the tools produced.
     var entries: [Transcript.Entry]
     /// The answer's text (JSON for structured requests).
     var text: String
@@ -42,8 +52,8 @@ struct TurnDriver: Sendable {
   /// A turn that failed, with what it had produced by then (for `.preserveTranscript`).
   struct Failure: Swift.Error {
     var error: any Swift.Error
-    /// The prompt, then every entry of the finished rounds, then what the failing invocation had
-    /// sent.
+    /// Every entry of the finished rounds, then what the failing invocation had sent (the
+    /// turn's conversation, with its prompt, is the session's).
     var entries: [Transcript.Entry]
     /// The error policy of the profile of the failing invocation, if it set one.
     var profilePolicy: TranscriptErrorHandlingPolicy?
@@ -54,27 +64,31 @@ struct TurnDriver: Sendable {
   func run(
     snapshot: ([Transcript.Entry], String, LanguageModelSession.Usage) throws -> Void
   ) async throws(Failure) -> Result {
-    var produced = [prompt]
+    var produced: [Transcript.Entry] = []
+    var prompt = currentPrompt()
     var invocation = TurnAssembler()
     var profilePolicy: TranscriptErrorHandlingPolicy?
     do {
       var usage = LanguageModelSession.Usage.zero
       var callCounts: [String: Int] = [:]
       for round in 0..<LanguageModelSession.maximumToolRounds {
-        let setup = await prepare()
+        let setup = try await bound { await prepare() }
         profilePolicy = setup.transcriptErrorHandlingPolicy
-        if round == 0, case .prompt(let prompt) = prompt {
+        if round == 0, case .prompt(let sent)? = prompt {
+          // The hooks see the prompt at the end of the history, and may rewrite both.
           try await bound {
             try await setup.runHooks { hook in
               guard case .prompt(let action) = hook else { return nil }
-              return { try await action(prompt) }
+              return { try await action(sent) }
             }
           }
         }
-        try checkCapabilities(setup)
-        try await invoke(working(setup, produced: produced), setup: setup, into: &invocation) {
+        prompt = currentPrompt()
+        let working = working(setup, produced: produced)
+        try checkCapabilities(setup, sending: working)
+        try await invoke(working, setup: setup, into: &invocation) {
           entries, text, stepUsage in
-          try snapshot(produced + entries, text, stepUsage.map(usage.adding) ?? usage)
+          try snapshot((prompt.map { [$0] } ?? []) + produced + entries, text, stepUsage.map(usage.adding) ?? usage)
         }
         // An executor may end early when the turn is cancelled; what it sent is not an answer.
         try Task.checkCancellation()
@@ -83,7 +97,7 @@ struct TurnDriver: Sendable {
         produced += entries
         invocation = TurnAssembler()  // the next invocation's, empty until it sends something
         guard case .toolCalls(let calls)? = entries.last, !calls.isEmpty else {
-          let result = try finish(produced, usage: usage)
+          let result = try finish(produced, prompt: currentPrompt(), usage: usage)
           if case .response(let response)? = result.entries.last {
             try await bound {
               try await setup.runHooks { hook in
@@ -164,7 +178,9 @@ struct TurnDriver: Sendable {
 
   /// The answer: the last response entry, its text read as the requested content; for a
   /// structured request the entry records the content as one structured segment.
-  private func finish(_ produced: [Transcript.Entry], usage: LanguageModelSession.Usage) throws -> Result {
+  private func finish(_ produced: [Transcript.Entry], prompt: Transcript.Entry?, usage: LanguageModelSession.Usage)
+    throws -> Result
+  {
     var entries = produced
     let last = entries.lastIndex { if case .response = $0 { true } else { false } }
     var text = ""
@@ -181,11 +197,12 @@ struct TurnDriver: Sendable {
     } else if last == nil {
       entries.append(.response(Transcript.Response(segments: [request.format.segment(text, rawContent: raw)])))
     }
-    return Result(entries: entries, text: text, rawContent: raw, usage: usage)
+    return Result(prompt: prompt, entries: entries, text: text, rawContent: raw, usage: usage)
   }
 
-  /// Refuses an invocation the model cannot serve, before its executor is called.
-  private func checkCapabilities(_ setup: InvocationSetup) throws {
+  /// Refuses an invocation the model cannot serve, before its executor is called: `working` is
+  /// the transcript it would send.
+  private func checkCapabilities(_ setup: InvocationSetup, sending working: Transcript) throws {
     let capabilities = setup.runner.capabilities
     if request.format.schema != nil, !capabilities.contains(.guidedGeneration) {
       throw unsupported(.guidedGeneration, "The model cannot generate output of a schema.")
@@ -196,7 +213,7 @@ struct TurnDriver: Sendable {
         "The session has tools, and the model cannot call tools; create the session without tools or set toolCallingMode to .disallowed."
       )
     }
-    let hasAttachment = ((setup.instructions.map { [$0] } ?? []) + history() + [prompt]).contains { entry in
+    let hasAttachment = working.contains { entry in
       entry.segments.contains { if case .attachment = $0 { true } else { false } }
     }
     if hasAttachment, !capabilities.contains(.vision) {

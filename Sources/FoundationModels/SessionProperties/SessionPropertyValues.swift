@@ -13,7 +13,8 @@ public final class SessionPropertyValues: Sendable {
   /// `@SessionProperty` wrappers read and write.
   @TaskLocal static var current: SessionPropertyValues?
 
-  /// The turn whose tools or hooks are running now: its session accepts their history writes.
+  /// The turn whose tools, hooks or profile evaluations are running now: their history reads see
+  /// the turn's conversation, and its session accepts their history writes.
   @TaskLocal static var turn: UUID?
 
   /// What a `@SessionProperty` read outside any session sees: the keys' default values.
@@ -50,15 +51,24 @@ public final class SessionPropertyValues: Sendable {
   /// Matches FoundationModels 27 `SessionPropertyValues.history`. Writing it replaces those
   /// entries and keeps the instructions.
   ///
-  /// The running turn's own tools and profile hooks may write it — a hook that summarises or
-  /// trims the conversation when a prompt arrives — and the turn's next invocation sends the
-  /// new history; the turn's entries are appended to it when the turn ends. Any other write
-  /// while the session is responding is refused — the history stays as it was — and the
-  /// response in progress fails with `LanguageModelSession.Error.transcriptMutationWhileResponding`
-  /// (Apple's error for it; a setter cannot throw, so the request the write raced with reports
-  /// it). Outside a session the history is empty, and writing it is a programmer error.
+  /// While a turn runs, its own profile hooks, tools and profile evaluations see the turn's
+  /// conversation: the history, then the turn's new `.prompt` entry — so in an `onPrompt` hook
+  /// `history.last` is the prompt just sent. Writing it there replaces that conversation,
+  /// prompt included: a hook that trims the conversation to a window, or replaces it with one
+  /// prompt that carries a summary and the new prompt's segments, decides what the turn's
+  /// invocations send (after the profile's history transform) and what the transcript keeps.
+  /// The entries the model and the tools produce during the turn are not in it; the transcript
+  /// takes the conversation, followed by those entries, when the turn ends. A turn that fails
+  /// or is cancelled leaves the transcript as it was before the turn, unless
+  /// `transcriptErrorHandlingPolicy` is `.preserveTranscript` (then it keeps the conversation as
+  /// rewritten and what the turn produced). Any other write while the session is responding is
+  /// refused — the history stays as it was — and the response in progress fails with
+  /// `LanguageModelSession.Error.transcriptMutationWhileResponding` (Apple's error for it; a
+  /// setter cannot throw, so the request the write raced with reports it); any other read sees
+  /// the transcript, without the turn's prompt. Outside a session the history is empty, and
+  /// writing it is a programmer error.
   public var history: ArraySlice<Transcript.Entry> {
-    get { session?.transcript.history ?? [] }
+    get { session?.history(for: Self.turn) ?? [] }
     set {
       guard let session else {
         preconditionFailure("SessionPropertyValues.history was written outside a session.")
