@@ -1,0 +1,103 @@
+import Foundation
+
+/// A loopback HTTP server that answers every request with the next of a list of canned
+/// responses (the last one repeated), for the few failures a real server cannot be made to
+/// produce on demand: an HTTP 500, a 429 with `Retry-After`, a server that ignores the schema.
+/// It records the requests' bodies. Call `stop()` when done.
+public final class CannedHTTPServer: @unchecked Sendable {
+  public struct Response: Sendable {
+    public var status: Int
+    public var headers: [String: String]
+    public var body: String
+
+    public init(status: Int = 200, headers: [String: String] = [:], body: String) {
+      self.status = status
+      self.headers = headers
+      self.body = body
+    }
+
+    /// A streamed chat completion whose content is `text`, in OpenAI's chunk format.
+    public static func streamedCompletion(_ text: String) -> Response {
+      let chunk = ["choices": [["index": 0, "delta": ["content": text]]]]
+      let data =
+        (try? JSONSerialization.data(withJSONObject: chunk)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+      return Response(
+        headers: ["Content-Type": "text/event-stream"], body: "data: \(data)\n\ndata: [DONE]\n\n")
+    }
+  }
+
+  public let baseURL: URL
+  private let descriptor: Int32
+  private let lock = NSLock()
+  private var responses: [Response]
+  private var bodies: [String] = []
+
+  /// The bodies of the requests served so far.
+  public var requests: [String] { lock.withLock { bodies } }
+
+  public init(responses: [Response]) throws {
+    self.responses = responses
+    descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let descriptor = descriptor
+    let listening = withUnsafeMutablePointer(to: &address) { pointer in
+      pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
+        bind(descriptor, socketAddress, length) == 0 && getsockname(descriptor, socketAddress, &length) == 0
+          && listen(descriptor, 8) == 0
+      }
+    }
+    guard listening, let url = URL(string: "http://127.0.0.1:\(UInt16(bigEndian: address.sin_port))") else {
+      close(descriptor)
+      throw POSIXError(.EADDRINUSE)
+    }
+    baseURL = url
+    Thread.detachNewThread { [self] in serve() }
+  }
+
+  /// Stops listening; the serving thread ends.
+  public func stop() {
+    shutdown(descriptor, Int32(SHUT_RDWR))
+    close(descriptor)
+  }
+
+  private func serve() {
+    while true {
+      let connection = accept(descriptor, nil, nil)
+      guard connection >= 0 else { return }
+      let body = Self.readRequestBody(connection)
+      let response: Response = lock.withLock {
+        bodies.append(body)
+        return responses.count > 1 ? responses.removeFirst() : responses[0]
+      }
+      var head =
+        "HTTP/1.1 \(response.status) Canned\r\nConnection: close\r\nContent-Length: \(response.body.utf8.count)\r\n"
+      for (name, value) in response.headers { head += "\(name): \(value)\r\n" }
+      let bytes = Array((head + "\r\n" + response.body).utf8)
+      _ = bytes.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+      close(connection)
+    }
+  }
+
+  /// Reads one request (head and a `Content-Length` body) and returns the body.
+  private static func readRequestBody(_ connection: Int32) -> String {
+    var data: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    while true {
+      let count = recv(connection, &buffer, buffer.count, 0)
+      guard count > 0 else { break }
+      data += buffer[0..<count]
+      let text = String(decoding: data, as: UTF8.self)
+      guard let end = text.range(of: "\r\n\r\n") else { continue }
+      let head = text[..<end.lowerBound].lowercased()
+      let length =
+        head.split(separator: "\r\n").first { $0.hasPrefix("content-length:") }
+        .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
+      let body = Array(text[end.upperBound...].utf8)
+      if body.count >= length { return String(decoding: body, as: UTF8.self) }
+    }
+    return ""
+  }
+}

@@ -1,0 +1,59 @@
+import FMTestSupport
+import Foundation
+import FoundationModels
+import RemoteModel
+import Testing
+
+/// The failures a real server cannot be made to produce on demand, from a canned one.
+@Suite struct RemoteModelFailureTests {
+  func session(_ server: CannedHTTPServer, retries: Int = 1) -> LanguageModelSession {
+    LanguageModelSession(
+      model: OpenAICompatibleLanguageModel(baseURL: server.baseURL, model: "m", maximumRetries: retries))
+  }
+
+  @Test func anHTTP500IsReportedWithTheServersMessageAndNotRetried() async throws {
+    let server = try CannedHTTPServer(responses: [.init(status: 500, body: #"{"error":{"message":"GPU on fire"}}"#)])
+    defer { server.stop() }
+    let session = session(server)
+    await #expect {
+      try await session.respond(to: "Hi")
+    } throws: { error in
+      guard case .http(500, let message)? = error as? RemoteModelError else { return false }
+      return message == "GPU on fire"
+    }
+    #expect(server.requests.count == 1)
+    #expect(session.transcript.isEmpty)
+  }
+
+  @Test func a429IsRetriedAfterTheServersRetryAfter() async throws {
+    let server = try CannedHTTPServer(responses: [
+      .init(status: 429, headers: ["Retry-After": "0"], body: #"{"error":{"message":"busy"}}"#),
+      .streamedCompletion("Hello there."),
+    ])
+    defer { server.stop() }
+    #expect(try await session(server).respond(to: "Hi").content == "Hello there.")
+    #expect(server.requests.count == 2)
+  }
+
+  @Test func aServerThatStaysUnavailableIsAnErrorAfterTheRetries() async throws {
+    let server = try CannedHTTPServer(responses: [.init(status: 503, headers: ["Retry-After": "0"], body: "down")])
+    defer { server.stop() }
+    await #expect(throws: RemoteModelError.self) { try await session(server, retries: 2).respond(to: "Hi") }
+    #expect(server.requests.count == 3)
+  }
+
+  @Test func aServerThatIgnoresTheSchemaNeverPassesItsOutputOff() async throws {
+    let wrongShape = try CannedHTTPServer(responses: [.streamedCompletion(#"{"Dante":{"Lilith":1880}}"#)])
+    defer { wrongShape.stop() }
+    await #expect {
+      try await session(wrongShape).respond(to: "Pick", generating: Verdict.self)
+    } throws: { error in
+      guard case .unsupportedGenerationGuide? = error as? LanguageModelError else { return false }
+      return true
+    }
+    #expect(wrongShape.requests.first?.contains(#""response_format""#) == true)
+    let prose = try CannedHTTPServer(responses: [.streamedCompletion("Sure! The answer is yes.")])
+    defer { prose.stop() }
+    await #expect(throws: (any Error).self) { try await session(prose).respond(to: "Pick", generating: Verdict.self) }
+  }
+}
