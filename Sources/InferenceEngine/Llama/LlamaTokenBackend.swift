@@ -24,12 +24,9 @@ final class LlamaTokenBackend: TokenBackend {
         "context size \(configuration.contextSize) must be between 1 and the model's trained context (\(model.trainedContextLength))"
       )
     }
-    let kept = model.contexts.take(configuration)
-    let context = try kept?.context ?? LlamaContext(model: model, configuration: configuration)
+    let context = try model.contexts.take(configuration) ?? LlamaContext(model: model, configuration: configuration)
     self.model = model
     self.context = context
-    // A kept context comes with its cache; the first request keeps what it has in common.
-    cachedTokens = kept?.tokens ?? []
     candidateLogits = (0..<Self.maximumOutputs).map { _ in .allocate(capacity: model.vocabularySize) }
     // llama.cpp pads n_ctx up; the session's limit is what was asked for.
     contextLength = min(context.size, configuration.contextSize)
@@ -46,7 +43,7 @@ final class LlamaTokenBackend: TokenBackend {
   }
 
   deinit {
-    model.contexts.put(context, holding: cachedTokens)
+    model.contexts.put(context)
     for buffer in candidateLogits { buffer.deallocate() }
   }
 
