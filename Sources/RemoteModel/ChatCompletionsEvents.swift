@@ -10,6 +10,8 @@ struct ChatCompletionsEvents {
   private(set) var text = ""
   /// Whether any output has arrived (after which a failed request is not retried).
   private(set) var hasOutput = false
+  /// Why the server ended the answer (`stop`, `length`, `tool_calls`), once it said.
+  private(set) var finishReason: String?
   private var calls: [Int: (id: String, name: String)] = [:]
   /// Argument pieces that came before their call's name.
   private var pendingArguments: [Int: String] = [:]
@@ -25,6 +27,7 @@ struct ChatCompletionsEvents {
       throw RemoteModelError.http(statusCode: 500, message: RemoteModelError.message(in: Data(payload.utf8)))
     }
     let choices = object["choices"] as? [[String: Any]] ?? []
+    if let reason = choices.first?["finish_reason"] as? String { finishReason = reason }
     if let delta = choices.first?["delta"] as? [String: Any] {
       if let reasoning = delta["reasoning_content"] as? String, !reasoning.isEmpty {
         hasOutput = true

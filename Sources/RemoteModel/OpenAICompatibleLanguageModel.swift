@@ -106,7 +106,14 @@ public struct OpenAICompatibleExecutor: LanguageModelExecutor {
       do {
         try await stream(urlRequest, timeout: model.timeoutSeconds, into: channel, events: &events)
         try events.finish()
-        if let schema = request.schema { try SchemaCheck.validate(events.text, against: schema) }
+        if let schema = request.schema {
+          if events.finishReason == "length" {
+            throw GeneratedContent.ParsingError(
+              rawContent: events.text,
+              debugDescription: "The response reached maximumResponseTokens before the output was complete.")
+          }
+          try SchemaCheck.validate(events.text, against: schema)
+        }
         return
       } catch let failure as RetryableFailure where !events.hasOutput {
         guard let delay = policy.delay(beforeRetry: attempt, retryAfter: failure.retryAfter) else {
