@@ -4,7 +4,7 @@ import FoundationModels
 import RemoteModel
 import Testing
 
-/// The failures a real server cannot be made to produce on demand, from a canned one.
+/// What a real server cannot be made to produce on demand (failures, reasoning), from a canned one.
 @Suite struct RemoteModelFailureTests {
   func session(_ server: CannedHTTPServer, retries: Int = 1) -> LanguageModelSession {
     LanguageModelSession(
@@ -40,6 +40,28 @@ import Testing
     defer { server.stop() }
     await #expect(throws: RemoteModelError.self) { try await session(server, retries: 2).respond(to: "Hi") }
     #expect(server.requests.count == 3)
+  }
+
+  @Test func reasoningContentBecomesAReasoningEntryAndUsageCountsIt() async throws {
+    let chunks = [
+      #"{"choices":[{"index":0,"delta":{"reasoning_content":"The user greets; "}}]}"#,
+      #"{"choices":[{"index":0,"delta":{"reasoning_content":"greet back."}}]}"#,
+      #"{"choices":[{"index":0,"delta":{"content":"Hello!"}}]}"#,
+      #"{"choices":[],"usage":{"prompt_tokens":9,"completion_tokens":7,"prompt_tokens_details":{"cached_tokens":4},"completion_tokens_details":{"reasoning_tokens":5}}}"#,
+    ]
+    let body = chunks.map { "data: \($0)\n\n" }.joined() + "data: [DONE]\n\n"
+    let server = try CannedHTTPServer(responses: [.init(headers: ["Content-Type": "text/event-stream"], body: body)])
+    defer { server.stop() }
+    let session = session(server)
+    let response = try await session.respond(to: "Hi")
+    #expect(response.content == "Hello!")
+    let reasoning = session.transcript.compactMap { entry -> String? in
+      guard case .reasoning(let reasoning) = entry else { return nil }
+      return reasoning.segments.map(\.description).joined()
+    }
+    #expect(reasoning == ["The user greets; greet back."])
+    #expect(response.usage.input.totalTokenCount == 9 && response.usage.input.cachedTokenCount == 4)
+    #expect(response.usage.output.totalTokenCount == 7 && response.usage.output.reasoningTokenCount == 5)
   }
 
   @Test func aServerThatIgnoresTheSchemaNeverPassesItsOutputOff() async throws {
