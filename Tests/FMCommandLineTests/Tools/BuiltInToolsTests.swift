@@ -77,6 +77,8 @@ import Testing
       .answering { conversation in conversation.contains("<tool_response>\n84") ? ["It is 84."] : [call, "No tool."] })
     var settings = ChatSettings(model: "scripted")
     settings.tools = tools
+    // Greedy: the model prefers the call, and "No tool." only next (sampled, it might pick that).
+    settings.sampling = SamplingSetting(mode: .greedy, description: "greedy")
     let context = CommandContext(
       environment: [:], standardOutput: out.output, standardError: err.output,
       modelStore: ModelStore(directory: directory.url, source: LocalPartSource([:])))
