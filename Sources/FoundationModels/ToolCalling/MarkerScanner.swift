@@ -68,15 +68,16 @@ final class MarkerScanner: @unchecked Sendable {
     return found
   }
 
-  private static let scanners = Mutex<[ObjectIdentifier: MarkerScanner]>([:])
+  /// The last scanner made, for the vocabulary it holds: one slot, so a model loaded again (a
+  /// new vocabulary) does not leave the old vocabulary's scanner behind.
+  private static let last = Mutex<MarkerScanner?>(nil)
 
-  /// The scanner of `marker` for `vocabulary`, shared by every generation on it.
+  /// The scanner of `marker` for `vocabulary`, shared by the generations on it.
   static func shared(marker: String, vocabulary: Vocabulary) -> MarkerScanner {
-    scanners.withLock { scanners in
-      let key = ObjectIdentifier(vocabulary)
-      if let scanner = scanners[key], scanner.marker == Array(marker.utf8) { return scanner }
+    last.withLock { last in
+      if let scanner = last, scanner.vocabulary === vocabulary, scanner.marker == Array(marker.utf8) { return scanner }
       let scanner = MarkerScanner(marker: marker, vocabulary: vocabulary)
-      scanners[key] = scanner
+      last = scanner
       return scanner
     }
   }
