@@ -89,7 +89,8 @@ let package = Package(
     .target(name: "FMCommandLine", dependencies: ["FoundationModels", "RemoteModel", "ModelStore"]),
     .executableTarget(name: "fm", dependencies: ["FMCommandLine"]),
     .executableTarget(
-      name: "fm-bench", dependencies: ["FoundationModels", "InferenceEngine", "ModelStore", "GuidedDecoding"]),
+      name: "fm-bench",
+      dependencies: ["FoundationModels", "InferenceEngine", "ModelStore", "GuidedDecoding", "FMTestSupport"]),
     .target(name: "FMTestSupport", dependencies: ["InferenceEngine", "ModelStore", "FoundationModels"]),
     .testTarget(name: "InferenceEngineTests", dependencies: ["InferenceEngine", "FMTestSupport"]),
     .testTarget(name: "ModelStoreTests", dependencies: ["ModelStore", "FMTestSupport"]),

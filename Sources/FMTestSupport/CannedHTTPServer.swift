@@ -37,21 +37,11 @@ public final class CannedHTTPServer: @unchecked Sendable {
 
   public init(responses: [Response]) throws {
     self.responses = responses
-    descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let descriptor = descriptor
-    let listening = withUnsafeMutablePointer(to: &address) { pointer in
-      pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
-        bind(descriptor, socketAddress, length) == 0 && getsockname(descriptor, socketAddress, &length) == 0
-          && listen(descriptor, 8) == 0
-      }
-    }
-    guard listening, let url = URL(string: "http://127.0.0.1:\(UInt16(bigEndian: address.sin_port))") else {
+    let (descriptor, port) = try LoopbackSocket.bind(listening: 8)
+    self.descriptor = descriptor
+    guard let url = URL(string: "http://127.0.0.1:\(port)") else {
       close(descriptor)
-      throw POSIXError(.EADDRINUSE)
+      throw POSIXError(.EINVAL)
     }
     baseURL = url
     Thread.detachNewThread { [self] in serve() }

@@ -5,8 +5,8 @@ import Foundation
 #endif
 
 /// A real `llama-server` from the pinned llama.cpp build (`.deps/llama/bin`), on a free loopback
-/// port, for tests of the remote model: started with a model, ready when `/health` answers,
-/// stopped (killed) by `stop()` or when released.
+/// port, for the remote model's tests and fm-bench's references: started with a model, ready
+/// when `/health` answers, stopped (killed) by `stop()` or when released.
 public final class LlamaServer: @unchecked Sendable {
   // `process` is only read after start and terminated once.
   public let baseURL: URL
@@ -21,18 +21,27 @@ public final class LlamaServer: @unchecked Sendable {
 
   public static var isAvailable: Bool { FileManager.default.isExecutableFile(atPath: binary.path) }
 
-  /// Starts a server on `model` and waits until it serves.
-  /// - Parameter arguments: more `llama-server` options (`--jinja` is always given).
-  public static func start(model: String, contextSize: Int = 2048, arguments: [String] = []) async throws -> LlamaServer
-  {
+  /// Starts a server on `model` with one slot and `--jinja`, and waits until it serves.
+  /// - Parameters:
+  ///   - arguments: more `llama-server` options.
+  ///   - readyWithin: seconds the model may take to load.
+  public static func start(
+    model: String, contextSize: Int = 2048, threads: Int = 2, arguments: [String] = [],
+    readyWithin: TimeInterval = 120
+  ) async throws -> LlamaServer {
+    guard isAvailable else {
+      throw CocoaError(
+        .fileNoSuchFile,
+        userInfo: [NSLocalizedDescriptionKey: "no llama-server at \(binary.path); run scripts/build-llama"])
+    }
     let port = try freePort()
     let server = try LlamaServer(
       port: port,
       arguments: [
-        "-m", model, "--host", "127.0.0.1", "--port", String(port), "-c", String(contextSize), "-np", "1", "-t", "2",
-        "--jinja", "--no-webui",
+        "-m", model, "--host", "127.0.0.1", "--port", String(port), "-c", String(contextSize), "-np", "1", "-t",
+        String(threads), "--jinja", "--no-webui",
       ] + arguments)
-    try await server.waitUntilHealthy()
+    try await server.waitUntilHealthy(within: readyWithin)
     return server
   }
 
@@ -47,14 +56,18 @@ public final class LlamaServer: @unchecked Sendable {
     let output = try FileHandle(forWritingTo: log)
     process.standardOutput = output
     process.standardError = output
+    process.standardInput = FileHandle.nullDevice
     try process.run()
   }
 
   deinit { stop() }
 
   /// Kills the server at once (as a crash would).
+  ///
+  /// SIGKILL: a child inherits the signal mask of the thread that started it, and the
+  /// concurrency runtime's threads block SIGTERM. `waitUntilExit()` can spin off the main
+  /// thread on Linux, so the exit is waited for by polling.
   public func stop() {
-    // `waitUntilExit()` can hang off the main thread on Linux; the kill is waited for by polling.
     if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     for _ in 0..<500 where process.isRunning { usleep(10_000) }
     try? FileManager.default.removeItem(at: log)
@@ -66,8 +79,8 @@ public final class LlamaServer: @unchecked Sendable {
     return String(text.suffix(2000))
   }
 
-  private func waitUntilHealthy() async throws {
-    let deadline = Date().addingTimeInterval(120)
+  private func waitUntilHealthy(within seconds: TimeInterval) async throws {
+    let deadline = Date().addingTimeInterval(seconds)
     while Date() < deadline {
       guard process.isRunning else {
         throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "llama-server exited: \(logTail)"])
@@ -81,26 +94,17 @@ public final class LlamaServer: @unchecked Sendable {
       }
       try await Task.sleep(for: .milliseconds(200))
     }
+    let tail = logTail
     stop()
-    throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "llama-server did not become healthy"])
+    throw CocoaError(
+      .executableLoad,
+      userInfo: [NSLocalizedDescriptionKey: "llama-server was not ready after \(Int(seconds)) s: \(tail)"])
   }
 
   /// A loopback port nothing listens on (the kernel's choice for a socket bound to port 0).
   public static func freePort() throws -> Int {
-    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard descriptor >= 0 else { throw POSIXError(.EMFILE) }
-    defer { close(descriptor) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    address.sin_port = 0
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) { pointer in
-      pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
-        bind(descriptor, socketAddress, length) == 0 && getsockname(descriptor, socketAddress, &length) == 0
-      }
-    }
-    guard bound else { throw POSIXError(.EADDRINUSE) }
-    return Int(UInt16(bigEndian: address.sin_port))
+    let (descriptor, port) = try LoopbackSocket.bind()
+    close(descriptor)
+    return port
   }
 }

@@ -1,11 +1,16 @@
+import FMTestSupport
 import Foundation
 import GuidedDecoding
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
 
 /// One turn of the tool-use set on llama-server's OpenAI chat completions (P12's reference):
 /// the prompt with the set's tools; while the answer has `tool_calls`, the fake tools' outputs
 /// go back as `tool` messages and the server is asked again.
 struct ChatCompletionsToolTurn {
-  let server: LlamaServerReference
+  let server: LlamaServer
   let set: ToolUseSet
   let maximumTokens: Int
   /// Requests in one turn at most, as the session's loop allows (16 rounds).
@@ -29,7 +34,7 @@ struct ChatCompletionsToolTurn {
     var messages: [JSONValue] = [Self.message("system", set.instructions), Self.message("user", prompt)]
     var seen: [String: Int] = [:]
     for _ in 0..<maximumRounds {
-      let answer = try await server.post("v1/chat/completions", body: body(messages))
+      let answer = try await post(body(messages))
       let timings = answer["timings"]
       outcome.evaluatedPromptTokens += timings?["prompt_n"]?.intValue ?? 0
       outcome.outputTokens += timings?["predicted_n"]?.intValue ?? 0
@@ -85,5 +90,21 @@ struct ChatCompletionsToolTurn {
 
   private static func message(_ role: String, _ content: String) -> JSONValue {
     .object([.init(key: "role", value: .string(role)), .init(key: "content", value: .string(content))])
+  }
+
+  /// POSTs `body` to the server's chat completions and parses the JSON answer.
+  /// - Throws: `BenchError` with the status and body when the server answers with an error.
+  private func post(_ body: JSONValue) async throws -> JSONValue {
+    var request = URLRequest(url: server.baseURL.appendingPathComponent("v1/chat/completions"))
+    request.httpMethod = "POST"
+    request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+    request.httpBody = Data(body.compactText.utf8)
+    request.timeoutInterval = 600
+    let (data, response) = try await URLSession.shared.data(for: request)
+    let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+    guard status == 200 else {
+      throw BenchError("llama-server answered \(status): \(String(decoding: data.prefix(500), as: UTF8.self))")
+    }
+    return try JSONValue(parsing: data)
   }
 }

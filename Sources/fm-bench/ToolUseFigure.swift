@@ -1,3 +1,4 @@
+import FMTestSupport
 import Foundation
 import FoundationModels
 import InferenceEngine
@@ -28,8 +29,8 @@ struct ToolUseFigure {
     let prompts = Array(set.prompts.prefix(limit ?? set.prompts.count))
     let tools = try set.tools.map(FakeTool.init)
     progress("P12 starting llama-server --jinja (-t \(threads) -c 4096 -np 1)")
-    let server = try await LlamaServerReference(
-      modelPath: modelPath, threads: threads, arguments: ["-c", "4096", "-np", "1", "--jinja"])
+    let server = try await LlamaServer.start(
+      model: modelPath, contextSize: 4096, threads: threads, readyWithin: 300)
     defer { server.stop() }
     let reference = ChatCompletionsToolTurn(server: server, set: set, maximumTokens: maximumTokens)
     // One untimed turn on each side first: it loads the model (ours) and touches the memory
