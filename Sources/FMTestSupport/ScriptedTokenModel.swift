@@ -151,9 +151,14 @@ final class ScriptedTokenBackend: TokenBackend {
     for buffer in logits { buffer.deallocate() }
   }
 
+  private(set) var partBoundaries = PartBoundaries()
+
   func truncateCache(to count: Int) {
     if count < cachedTokens.count { cachedTokens.removeSubrange(count...) }
+    partBoundaries.truncate(to: count)
   }
+
+  func markPartBoundary() { partBoundaries.mark(cachedTokens.count) }
 
   /// With `candidates`, every other logit is -infinity: the generator must not rely on them.
   func evaluate(

@@ -26,6 +26,25 @@ import Testing
     #expect(first.transcript.count == 5)
   }
 
+  @Test func aNewSessionWithTheSameInstructionsReusesTheCacheTheLastOneLeft() async throws {
+    // A context size of its own: no other test's session takes or replaces the kept context of
+    // this configuration (tests run in parallel; a few tries absorb the odd replacement).
+    let model = SystemLanguageModel(path: URL(fileURLWithPath: TestModels.smolLM2Path), contextSize: 1536)
+    let instructions = "You are a sailor. Answer in one short sentence about the sea, the wind and the boats."
+    var cached = 0
+    var total = 0
+    for _ in 0..<3 where cached == 0 {
+      _ = try await LanguageModelSession(model: model, instructions: instructions).respond(
+        to: "What is a gale?", options: greedy)
+      let second = try await LanguageModelSession(model: model, instructions: instructions).respond(
+        to: "What is a squall?", options: greedy)
+      (cached, total) = (second.usage.input.cachedTokenCount, second.usage.input.totalTokenCount)
+    }
+    // The instructions (and the template's turn markers) are found in the cache; the prompt is new.
+    #expect(cached >= 20)
+    #expect(cached < total)
+  }
+
   @Test func streamedSnapshotsEndWithTheResponse() async throws {
     let session = LanguageModelSession(model: model)
     let stream = session.streamResponse(to: "Name three colours.", options: greedy)

@@ -51,9 +51,10 @@ import Testing
     let model = ScriptedTokenModel(tokens: Self.vocabulary) { _ in [:] }
     #expect(summary?.tokens == ["[x", ";[x", "y", "]"].map { model.tokenize($0, parseSpecial: false)[0] })
     #expect(summary?.usage.forcedTokens == 1)
-    // The prompt (whose logits chose `[x` over the forced `[`); `[x` with the forced `;[`, two
-    // logits, the first choosing `;[x`; `;[x` after the dropped `;[`; `y]` ends it unevaluated.
-    #expect(contexts == ["", "[x", "[x;[", "[x;[x"])
+    // The prompt's body, then its last token (whose logits chose `[x` over the forced `[`); `[x`
+    // with the forced `;[`, two logits, the first choosing `;[x`; `;[x` after the dropped `;[`;
+    // `y]` ends it unevaluated.
+    #expect(contexts == ["", "", "[x", "[x;[", "[x;[x"])
   }
 
   /// When the model prefers the forced token itself, the output and the number of
@@ -65,8 +66,9 @@ import Testing
     #expect(text == "[x;[x]")
     #expect(summary?.usage.forcedTokens == 3)
     #expect(summary?.stopReason == .constraintComplete)
-    // The prompt, `[`, then `x;[` in one batch (two logits); `x]` ends the output unevaluated.
-    #expect(contexts == ["", "[", "[x", "[x;["])
+    // The prompt (its body, then its last token), `[`, then `x;[` in one batch (two logits);
+    // `x]` ends the output unevaluated.
+    #expect(contexts == ["", "", "[", "[x", "[x;["])
   }
 
   /// Where few tokens may follow, the generator asks the backend for their logits only (the
@@ -76,7 +78,8 @@ import Testing
       text.hasSuffix("[") ? ["y": 10] : ["[": 10, ";[": 10]
     }
     #expect(text == "[y;[y]")
-    // The prompt (only `[` can start), after `[` and after `y;[`: each time few tokens could follow.
-    #expect(model.candidateEvaluations == 3)
+    // The prompt's body (no logits are read), its last token (only `[` can start), after `[` and
+    // after `y;[`: each time few tokens could follow.
+    #expect(model.candidateEvaluations == 4)
   }
 }

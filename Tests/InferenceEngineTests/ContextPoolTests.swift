@@ -22,7 +22,7 @@ import Testing
     #expect(model.contexts.keptCount == 1)
     #expect(model.contexts.take(Self.small) == nil)
     let kept = try #require(model.contexts.take(Self.larger))
-    #expect(kept.configuration == Self.larger)
+    #expect(kept.context.configuration == Self.larger)
     #expect(model.contexts.keptCount == 0)
   }
 

@@ -57,15 +57,32 @@ private final class OpenList: TokenConstraint, @unchecked Sendable {
     return try steps.next(after: buffers.map { UnsafeBufferPointer($0) }, cancellation: cancellation)
   }
 
+  /// The steps' start, with the prompt's body evaluated: the step that evaluates its last token.
+  func startAtPromptEnd(_ steps: inout DecodeSteps, cachedTokens: [Token] = []) throws -> DecodeStep {
+    let body = steps.start(cachedTokens: cachedTokens)
+    guard case .evaluate(_, _, let candidates) = body.action, candidates == [[]] else { return body }
+    // The body's logits are never read.
+    return try next(&steps, preferring: [";"])
+  }
+
   /// Forced text is taken without a model call and evaluated in one batch; forced text that
   /// ends the output is never evaluated.
   @Test func forcedTokensAreTakenTogetherAndEvaluatedInOneBatch() throws {
     let prompt = tokens("go")
     var steps = try decodeSteps(prompt: prompt, constraint: Shaped(model: model, shape: "{\"a\":L}"))
-    let start = steps.start(cachedTokens: [])
+    // The prompt but its last token, with no logits asked for; then the last token alone.
+    let body = steps.start(cachedTokens: [])
+    #expect(
+      body
+        == DecodeStep(
+          text: [], cacheLength: 0, action: .evaluate(tokens("g"), outputs: 1, candidates: [[]]), endsPromptPart: true))
+    let start = try next(&steps, preferring: [";"])
     // Only `{` can start the output: its logit is the only one asked for.
     #expect(
-      start == DecodeStep(text: [], cacheLength: 0, action: .evaluate(prompt, outputs: 1, candidates: [tokens("{")])))
+      start
+        == DecodeStep(
+          text: [], cacheLength: 1, action: .evaluate(tokens("o"), outputs: 1, candidates: [tokens("{")]),
+          endsPromptPart: true))
 
     let forced = try next(&steps, preferring: ["x"])
     #expect(forced.text.joined() == "{\"a\":")
@@ -84,7 +101,7 @@ private final class OpenList: TokenConstraint, @unchecked Sendable {
   /// ends complete at the budget rather than cut off.
   @Test func theBudgetsLastTokensCloseTheConstraint() throws {
     var steps = try decodeSteps(prompt: tokens("go"), constraint: OpenList(model: model), maximumTokens: 4)
-    var step = steps.start(cachedTokens: [])
+    var step = try startAtPromptEnd(&steps)
     var evaluated: [[Token]] = []
     while case .evaluate(let batch, _, _) = step.action {
       evaluated.append(batch)
@@ -92,7 +109,7 @@ private final class OpenList: TokenConstraint, @unchecked Sendable {
     }
     #expect(step.action == .finish(.constraintComplete))
     #expect(steps.generated == ["[", "x", "x", "]"].flatMap(tokens))
-    #expect(evaluated == [tokens("go"), tokens("["), tokens("x"), tokens("x")])
+    #expect(evaluated == [tokens("o"), tokens("["), tokens("x"), tokens("x")])
   }
 
   /// A draft the model refuses leaves the cache: the next step cuts it back to the prompt and
@@ -100,7 +117,7 @@ private final class OpenList: TokenConstraint, @unchecked Sendable {
   @Test func aRefusedDraftIsCutFromTheCache() throws {
     let prompt = tokens("xyxyxy")
     var steps = try decodeSteps(prompt: prompt, constraint: Shaped(model: model, shape: "LLLLLLLL"))
-    _ = steps.start(cachedTokens: [])
+    _ = try startAtPromptEnd(&steps)
     // x, then "yx" drafted from the prompt's pattern: three tokens, a logit after each.
     let drafted = try next(&steps, preferring: ["x"])
     #expect(drafted.cacheLength == prompt.count)
@@ -126,7 +143,7 @@ private final class OpenList: TokenConstraint, @unchecked Sendable {
   @Test func aHealedForcedTokenLeavesTheCache() throws {
     let prompt = tokens("go")
     var steps = try decodeSteps(prompt: prompt, constraint: Shaped(model: model, shape: "L;[L"))
-    _ = steps.start(cachedTokens: [])
+    _ = try startAtPromptEnd(&steps)
     let healing = try next(&steps, preferring: ["x"])
     #expect(
       healing.action == .evaluate(tokens("x;["), outputs: 2, candidates: [tokens(";[") + tokens(";[x"), tokens("xy")]))
@@ -139,7 +156,8 @@ private final class OpenList: TokenConstraint, @unchecked Sendable {
     #expect(steps.usage.forcedTokens == 0)
   }
 
-  /// The prompt evaluates after the prefix the cache holds, and at least its last token.
+  /// The prompt evaluates after the prefix the cache holds, and at least its last token; a
+  /// session's own continuation (past the cache's prompt parts) is one part.
   @Test func theCachedPrefixIsNotEvaluatedAgain() throws {
     let prompt = tokens("xyxy")
     var steps = try decodeSteps(prompt: prompt)
@@ -148,11 +166,54 @@ private final class OpenList: TokenConstraint, @unchecked Sendable {
     var again = try decodeSteps(prompt: prompt)
     let whole = again.start(cachedTokens: prompt + tokens("x"))
     #expect(whole.cacheLength == 3 && whole.action == .evaluate(tokens("y"), outputs: 1, candidates: nil))
+    var shorter = try decodeSteps(prompt: prompt)
+    let rest = shorter.start(cachedTokens: tokens("xy;"))
+    #expect(rest.action == .evaluate(tokens("xy"), outputs: 1, candidates: nil) && !rest.endsPromptPart)
+  }
+
+  /// A fresh cache takes the prompt part by part: to each boundary, then all but the last
+  /// token, then the last.
+  @Test func aFreshPromptIsEvaluatedPartByPart() {
+    let plan = DecodeSteps.promptPlan(
+      prompt: Array(0..<10), boundaries: [4], cachedTokens: [], cachedBoundaries: PartBoundaries())
+    #expect(plan.reused == 0)
+    #expect(plan.parts.map(\.range) == [0..<4, 4..<9, 9..<10])
+    #expect(plan.parts.allSatisfy { $0.endsPart })
+  }
+
+  /// A kept cache of another prompt: its parts that this prompt shares, boundaries and all,
+  /// are reused; the rest is evaluated as a fresh cache would evaluate it.
+  @Test func sharedPartsOfAKeptCacheAreReused() {
+    var kept = PartBoundaries()
+    for position in [4, 9, 10] { kept.mark(position) }
+    let cached: [Token] = Array(0..<10)
+    let other: [Token] = Array(0..<6) + [40, 41, 42, 43]
+    let shared = DecodeSteps.promptPlan(prompt: other, boundaries: [4], cachedTokens: cached, cachedBoundaries: kept)
+    #expect(shared.reused == 4)
+    #expect(shared.parts.map(\.range) == [4..<9, 9..<10])
+    // The same prompt again: only its last token is evaluated, alone, as the first time.
+    let same = DecodeSteps.promptPlan(prompt: cached, boundaries: [4], cachedTokens: cached, cachedBoundaries: kept)
+    #expect(same.reused == 9 && same.parts.map(\.range) == [9..<10])
+    // Parts that end elsewhere were evaluated in other batches: nothing is reused.
+    let shifted = DecodeSteps.promptPlan(prompt: other, boundaries: [5], cachedTokens: cached, cachedBoundaries: kept)
+    #expect(shifted.reused == 0 && shifted.parts.map(\.range) == [0..<5, 5..<9, 9..<10])
+  }
+
+  /// A session's next turn continues its cache past the last part: all it shares is reused and
+  /// the rest is one decode that ends no part.
+  @Test func aSessionsNextTurnReusesEverythingItShares() {
+    var boundaries = PartBoundaries()
+    for position in [4, 9, 10] { boundaries.mark(position) }
+    let cached: [Token] = Array(0..<14)
+    let next: [Token] = Array(0..<14) + [50, 51, 52]
+    let plan = DecodeSteps.promptPlan(prompt: next, boundaries: [4], cachedTokens: cached, cachedBoundaries: boundaries)
+    #expect(plan.reused == 14)
+    #expect(plan.parts == [DecodeSteps.PromptPart(range: 14..<17, endsPart: false)])
   }
 
   @Test func cancellationStopsBetweenTokens() throws {
     var steps = try decodeSteps(prompt: tokens("go"))
-    _ = steps.start(cachedTokens: [])
+    _ = try startAtPromptEnd(&steps)
     let cancellation = CancellationFlag()
     cancellation.cancel()
     let error = #expect(throws: EngineError.self) { try next(&steps, preferring: ["x"], cancellation: cancellation) }

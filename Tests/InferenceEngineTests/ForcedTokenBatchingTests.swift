@@ -37,7 +37,7 @@ private final class SeparatedLetters: TokenConstraint, @unchecked Sendable {
 
 @Suite struct ForcedTokenBatchingTests {
   /// Forced text right after a sampled token is evaluated with it: one forward pass per
-  /// sampled letter (plus the prompt and the opening `[`), not two.
+  /// sampled letter (plus the prompt's two and the opening `[`), not two.
   @Test func sampledTokenAndTheForcedTextAfterItShareOneEvaluation() async throws {
     let evaluations = Mutex(0)
     let model = ScriptedTokenModel(tokens: ["a", "b", "[", ";", "."]) { context in
@@ -59,7 +59,8 @@ private final class SeparatedLetters: TokenConstraint, @unchecked Sendable {
     #expect(text.count == 7 && text.hasPrefix("[") && text.hasSuffix("."))
     #expect(summary?.stopReason == .constraintComplete)
     #expect(summary?.usage.forcedTokens == 4)
-    // The prompt, "[", then "x;" and "x;" — the last letter and "." end the output unevaluated.
-    #expect(evaluations.withLock { $0 } == 4)
+    // The prompt (its body, then its last token), "[", then "x;" and "x;" — the last letter
+    // and "." end the output unevaluated.
+    #expect(evaluations.withLock { $0 } == 5)
   }
 }

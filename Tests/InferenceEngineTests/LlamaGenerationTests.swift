@@ -53,13 +53,13 @@ import Testing
   @Test func theLastTwoOutputsOfABatchMatchEvaluatingThemOneByOne() throws {
     let tokens = model.tokenize("The sea is calm and the sky is", parseSpecial: false)
     let configuration = ContextConfiguration(contextSize: 64, batchSize: 64, threads: 1)
-    let together = try model.makeBackend(configuration)
+    let together = try emptyBackend(configuration)
     let both: [[Float]] = try together.evaluate(
       tokens[...], outputs: 2, candidates: nil, cancellation: CancellationFlag()
     ).map {
       Array($0)
     }
-    let apart = try model.makeBackend(configuration)
+    let apart = try emptyBackend(configuration)
     let beforeLast = Array(try apart.evaluate(tokens.dropLast(), cancellation: CancellationFlag()))
     let last = Array(try apart.evaluate(tokens.suffix(1), cancellation: CancellationFlag()))
     #expect(both.count == 2)
@@ -81,8 +81,8 @@ import Testing
     let tokens = model.tokenize("Waves roll onto the quiet shore", parseSpecial: false)
     try #require(tokens.count >= 5)
     let configuration = ContextConfiguration(contextSize: 64, batchSize: 64, threads: 1)
-    let batched = try model.makeBackend(configuration)
-    let single = try model.makeBackend(configuration)
+    let batched = try emptyBackend(configuration)
+    let single = try emptyBackend(configuration)
     let flag = CancellationFlag()
     _ = try batched.evaluate(tokens.prefix(1), cancellation: flag)
     _ = try single.evaluate(tokens.prefix(1), cancellation: flag)
@@ -103,8 +103,8 @@ import Testing
     let tokens = model.tokenize("The answer is 4", parseSpecial: false)
     let configuration = ContextConfiguration(contextSize: 64, batchSize: 64, threads: 1)
     let flag = CancellationFlag()
-    let full = try model.makeBackend(configuration)
-    let restricted = try model.makeBackend(configuration)
+    let full = try emptyBackend(configuration)
+    let restricted = try emptyBackend(configuration)
     let digits = (0..<10).map { model.tokenize("\($0)", parseSpecial: false)[0] }
     let words = model.tokenize(" and or but then", parseSpecial: false)
     // Twice: the first decode finds the output matrix, the later ones use it.
@@ -129,25 +129,84 @@ import Testing
   }
 
   /// A session's context goes back to the model when it ends and serves the next session
-  /// with the same configuration, emptied: the same tokens give the same logits as at first.
-  @Test func anEndedSessionsContextServesTheNextEmptied() throws {
+  /// with the same configuration, with the prompt parts of its cache (what followed them is
+  /// dropped). A prompt's last token evaluated on its own after the rest (as the decode steps
+  /// do) gives exactly the same logits whether the rest was evaluated just now or found in the
+  /// kept cache: the same prompt starts the same way in a new session as in a fresh one.
+  @Test func anEndedSessionsContextServesTheNextWithItsCache() throws {
     let model = try LlamaModel(path: TestModels.smolLM2Path)
     let tokens = model.tokenize("A gull circles the harbour", parseSpecial: false)
     let configuration = ContextConfiguration(contextSize: 96, batchSize: 32, threads: 1)
+    let flag = CancellationFlag()
     var first: (any TokenBackend)? = try model.makeBackend(configuration)
+    first?.truncateCache(to: 0)
+    _ = try first?.evaluate(tokens.dropLast(), cancellation: flag)
+    first?.markPartBoundary()
     let fresh = Array(
-      try first?.evaluate(tokens[...], cancellation: CancellationFlag()) ?? UnsafeBufferPointer(start: nil, count: 0))
+      try first?.evaluate(tokens.suffix(1), cancellation: flag) ?? UnsafeBufferPointer(start: nil, count: 0))
+    first?.markPartBoundary()
+    // What follows the last part is not kept.
+    _ = try first?.evaluate(tokens.prefix(2), cancellation: flag)
     #expect(model.contexts.keptCount == 0)
     first = nil
     #expect(model.contexts.keptCount == 1)
     let second = try model.makeBackend(configuration)
     #expect(model.contexts.keptCount == 0, "the kept context was taken")
-    #expect(second.cachedTokens.isEmpty)
-    let reused = Array(try second.evaluate(tokens[...], cancellation: CancellationFlag()))
-    #expect(reused == fresh)
+    #expect(second.cachedTokens == tokens)
+    #expect(second.partBoundaries.positions == [0, tokens.count - 1, tokens.count])
+    // The same prompt again: only its last token is evaluated again.
+    second.truncateCache(to: tokens.count - 1)
+    let reused = Array(try second.evaluate(tokens.suffix(1), cancellation: flag))
+    #expect(!fresh.isEmpty && reused == fresh, "the kept cache gives the logits of a fresh one")
     // Another configuration gets a context of its own.
     let other = try model.makeBackend(ContextConfiguration(contextSize: 128, batchSize: 32, threads: 1))
     #expect(other.contextLength == 128)
+  }
+
+  /// A new prompt with the same system turn as the kept cache's reuses that turn and gets, to
+  /// the bit, the logits a fresh cache gives it: both evaluate the same parts in the same batches.
+  @Test func aKeptSystemTurnGivesTheLogitsOfAFreshCache() throws {
+    let model = try LlamaModel(path: TestModels.smolLM2Path)
+    let system = ChatMessage(role: .system, content: "You are a sailor. Answer in one short sentence about the sea.")
+    func prompt(_ text: String) -> (tokens: [Token], boundaries: [Int]) {
+      model.tokenizeInParts(model.chatTemplate.render([system, ChatMessage(role: .user, content: text)]))
+    }
+    /// Evaluates `prompt` on `backend` as the decode steps plan it; the last part's logits.
+    func firstLogits(_ prompt: (tokens: [Token], boundaries: [Int]), on backend: any TokenBackend) throws -> (
+      logits: [Float], reused: Int
+    ) {
+      let plan = DecodeSteps.promptPlan(
+        prompt: prompt.tokens, boundaries: prompt.boundaries, cachedTokens: backend.cachedTokens,
+        cachedBoundaries: backend.partBoundaries)
+      backend.truncateCache(to: plan.reused)
+      var logits: [Float] = []
+      for part in plan.parts {
+        logits = Array(try backend.evaluate(prompt.tokens[part.range], cancellation: CancellationFlag()))
+        if part.endsPart { backend.markPartBoundary() }
+      }
+      return (logits, plan.reused)
+    }
+    let configuration = ContextConfiguration(contextSize: 256, threads: 1)
+    let gale = prompt("What is a gale?")
+    let squall = prompt("What is a squall, and when does one come?")
+    #expect(gale.boundaries.count == 1 && gale.boundaries == squall.boundaries)
+    var first: (any TokenBackend)? = try model.makeBackend(configuration)
+    if let first { _ = try firstLogits(gale, on: first) }
+    first = nil
+    let kept = try model.makeBackend(configuration)
+    let reusing = try firstLogits(squall, on: kept)
+    #expect(reusing.reused == squall.boundaries[0], "the system turn came from the kept cache")
+    let fresh = try model.makeBackend(ContextConfiguration(contextSize: 320, threads: 1))
+    let alone = try firstLogits(squall, on: fresh)
+    #expect(alone.reused == 0)
+    #expect(reusing.logits == alone.logits)
+  }
+
+  /// A backend whose cache is empty: a context an earlier test gave back keeps its tokens.
+  func emptyBackend(_ configuration: ContextConfiguration) throws -> any TokenBackend {
+    let backend = try model.makeBackend(configuration)
+    backend.truncateCache(to: 0)
+    return backend
   }
 
   static func argmax(_ values: [Float]) -> Int {

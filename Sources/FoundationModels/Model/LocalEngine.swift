@@ -44,7 +44,7 @@ final class LocalEngine: Sendable {
       let schemaInPrompt = (request.contextOptions.includeSchemaInPrompt ?? true) ? request.schema : nil
       let (messages, tools) = Self.renderer(for: model).messages(
         for: request.transcript, schemaForLastPrompt: schemaInPrompt, enabledTools: request.enabledToolDefinitions)
-      let prompt = tokenModel.tokenize(tokenModel.chatTemplate.render(messages, tools: tools))
+      let (prompt, boundaries) = tokenModel.tokenizeInParts(tokenModel.chatTemplate.render(messages, tools: tools))
       let contextSize = session.configuration.contextSize
       guard prompt.count < contextSize else {
         throw LanguageModelError.contextSizeExceeded(
@@ -70,7 +70,7 @@ final class LocalEngine: Sendable {
         constraint = ToolCallConstraint(tools: tools, mode: toolMode, answer: answer, model: tokenModel)
       }
       let generation = GenerationRequest(
-        promptTokens: prompt, sampling: request.generationOptions.samplingParameters,
+        promptTokens: prompt, promptBoundaries: boundaries, sampling: request.generationOptions.samplingParameters,
         maximumTokens: request.generationOptions.maximumResponseTokens, constraint: constraint)
       var output = LocalOutput(channel: channel, splitter: toolMode == nil ? nil : ToolCallTextSplitter())
       var finished = false
@@ -128,10 +128,10 @@ final class LocalEngine: Sendable {
       let tokenModel = session.model
       let messages = Self.renderer(for: model).messages(for: transcript).messages
       let endsWithPrompt: Bool = if case .prompt? = transcript.last { true } else { false }
-      let tokens = tokenModel.tokenize(
+      let (tokens, boundaries) = tokenModel.tokenizeInParts(
         tokenModel.chatTemplate.render(messages, addGenerationPrompt: false, closingLastMessage: !endsWithPrompt))
       guard !tokens.isEmpty, tokens.count < session.configuration.contextSize else { return }
-      try await session.prefill(tokens)
+      try await session.prefill(tokens, boundaries: boundaries)
     }
   }
 

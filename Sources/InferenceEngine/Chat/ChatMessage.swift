@@ -37,6 +37,8 @@ public struct RenderedPrompt: Sendable, Equatable {
   }
 
   public private(set) var pieces: [Piece] = []
+  /// Where parts that other prompts may share end (the system turn), as counts of pieces.
+  public private(set) var partEnds: [Int] = []
 
   public init() {}
 
@@ -47,13 +49,26 @@ public struct RenderedPrompt: Sendable, Equatable {
 
   mutating func content(_ text: String) { append(text, isControl: false) }
 
+  /// Ends a part here (see `GenerationRequest.promptBoundaries`).
+  mutating func endPart() {
+    if !pieces.isEmpty && partEnds.last != pieces.count { partEnds.append(pieces.count) }
+  }
+
   private mutating func append(_ text: String, isControl: Bool) {
     guard !text.isEmpty else { return }
-    if let last = pieces.last, last.isControl == isControl {
+    // Pieces on either side of a part's end stay apart, so the end falls between tokens.
+    if let last = pieces.last, last.isControl == isControl, partEnds.last != pieces.count {
       pieces[pieces.count - 1].text += text
     } else {
       pieces.append(Piece(text: text, isControl: isControl))
     }
+  }
+
+  /// The prompt of pieces `range`.
+  fileprivate func slice(_ range: Range<Int>) -> RenderedPrompt {
+    var part = RenderedPrompt()
+    part.pieces = Array(pieces[range])
+    return part
   }
 }
 
@@ -62,5 +77,20 @@ extension TokenModel {
   /// The default implementation, without caching.
   public func tokenize(_ prompt: RenderedPrompt) -> [Token] {
     prompt.pieces.flatMap { tokenize($0.text, parseSpecial: $0.isControl) }
+  }
+
+  /// Tokenizes a rendered prompt, with the positions where its parts end
+  /// (`GenerationRequest.promptBoundaries`). Pieces are tokenized one by one, so a part's tokens
+  /// are the same alone as in the whole prompt.
+  public func tokenizeInParts(_ prompt: RenderedPrompt) -> (tokens: [Token], boundaries: [Int]) {
+    var tokens: [Token] = []
+    var boundaries: [Int] = []
+    var start = 0
+    for end in prompt.partEnds + [prompt.pieces.count] {
+      tokens += tokenize(prompt.slice(start..<end))
+      if end < prompt.pieces.count { boundaries.append(tokens.count) }
+      start = end
+    }
+    return (tokens, boundaries)
   }
 }

@@ -70,6 +70,8 @@ public struct ChatTemplate: Sendable, Equatable {
       prompt.content(system ?? "")
       if !tools.isEmpty { renderToolsBlock(tools, into: &prompt) }
       prompt.control("<|im_end|>\n")
+      // Sessions with the same instructions and tools share the system turn.
+      prompt.endPart()
     }
     var index = remaining.startIndex
     while index < remaining.endIndex {

@@ -18,4 +18,6 @@ struct DecodeStep: Equatable {
   /// (draft tokens the model refused, a forced token that a longer one replaced).
   var cacheLength: Int
   var action: Action
+  /// Whether the evaluation ends a prompt part (see `PartBoundaries`): the driver records it.
+  var endsPromptPart = false
 }

@@ -27,6 +27,8 @@ struct DecodeSteps {
   private var batch: [Token] = []
   /// How to read the logits of the evaluation asked for last.
   private var reading = Reading.latest
+  /// The prompt parts still to evaluate.
+  private var pendingParts: [PromptPart] = []
   /// Text decoded since the last step.
   private var text: [String] = []
 
@@ -38,6 +40,8 @@ struct DecodeSteps {
 
   /// How to read the logits an evaluation returns.
   private enum Reading {
+    /// A prompt part before the last: no logits are read.
+    case promptPart
     /// One output: the logits after the batch.
     case latest
     /// Two outputs: the logits before the batch's last token, a forced one, from which the
@@ -81,16 +85,80 @@ struct DecodeSteps {
     return usage
   }
 
-  /// The first step: evaluate the prompt after the prefix the cache already holds.
-  /// - Parameter cachedTokens: the tokens in the sequence's cache now.
-  mutating func start(cachedTokens: [Token]) -> DecodeStep {
-    let prompt = request.promptTokens
-    // At least one prompt token is evaluated so that there are logits to sample from.
-    cachedPromptTokens = min(Self.commonPrefixLength(cachedTokens, prompt), prompt.count - 1)
-    cacheLength = cachedPromptTokens
-    // Under a constraint whose start allows few tokens (an object's `{`), only theirs are needed.
-    let opening = request.constraint?.allowedTokens(limit: Self.candidateLimit).map { [$0] }
-    return evaluate(Array(prompt[cachedPromptTokens...]), outputs: 1, candidates: opening, reading: .latest)
+  /// The first step: evaluate the prompt after the prefix the cache already holds, part by
+  /// part as `promptPlan` says.
+  /// - Parameters:
+  ///   - cachedTokens: the tokens in the sequence's cache now.
+  ///   - boundaries: where the prompt parts evaluated into that cache end.
+  mutating func start(cachedTokens: [Token], boundaries: PartBoundaries = PartBoundaries()) -> DecodeStep {
+    let plan = Self.promptPlan(
+      prompt: request.promptTokens, boundaries: request.promptBoundaries, cachedTokens: cachedTokens,
+      cachedBoundaries: boundaries)
+    cachedPromptTokens = plan.reused
+    cacheLength = plan.reused
+    pendingParts = plan.parts
+    return evaluateNextPart()
+  }
+
+  /// How a prompt is evaluated on a cache: how many of its tokens are reused, and the parts
+  /// the rest is evaluated in, one decode each.
+  ///
+  /// A prompt is split at its `boundaries` and before its last token, whose logits choose the
+  /// first token. Where the cache holds parts evaluated that way (`cachedBoundaries`), the
+  /// longest run of them that the prompt shares, with the same boundaries, is reused and the
+  /// rest evaluated part by part: the cache then holds what a fresh one would, to the bit
+  /// (`PartBoundaries` says why that matters). Where the prompt continues past those parts,
+  /// as a session's next turn continues its last reply, everything in common is reused and
+  /// the rest is one part: a session's own turns are not evaluated again.
+  /// - Returns: the reused count, at most all but the last token (there must be logits), and
+  ///   the parts after it, each ending a prompt part only where `endsPart` says so.
+  static func promptPlan(
+    prompt: [Token], boundaries: [Int], cachedTokens: [Token], cachedBoundaries: PartBoundaries
+  ) -> (reused: Int, parts: [PromptPart]) {
+    let count = prompt.count
+    let common = min(commonPrefixLength(cachedTokens, prompt), count - 1)
+    if common > cachedBoundaries.last {
+      return (common, [PromptPart(range: common..<count, endsPart: false)])
+    }
+    let splits = Array(Set([0, count - 1] + boundaries.filter { $0 > 0 && $0 < count - 1 })).sorted()
+    // A cached boundary is reusable where the parts before it are the prompt's parts.
+    let reused =
+      cachedBoundaries.positions.last { boundary in
+        boundary <= common && splits.contains(boundary)
+          && cachedBoundaries.positions.filter { $0 <= boundary } == splits.filter { $0 <= boundary }
+      } ?? 0
+    let ends = splits.filter { $0 > reused } + [count]
+    var parts: [PromptPart] = []
+    var start = reused
+    for end in ends {
+      parts.append(PromptPart(range: start..<end, endsPart: true))
+      start = end
+    }
+    return (reused, parts)
+  }
+
+  /// A range of the prompt evaluated in one decode.
+  struct PromptPart: Equatable {
+    let range: Range<Int>
+    /// Whether the cache up to its end holds only parts evaluated part by part.
+    let endsPart: Bool
+  }
+
+  /// The step that evaluates the next prompt part; the last one's logits choose the first token.
+  private mutating func evaluateNextPart() -> DecodeStep {
+    let part = pendingParts.removeFirst()
+    let tokens = Array(request.promptTokens[part.range])
+    var step: DecodeStep
+    if pendingParts.isEmpty {
+      // Under a constraint whose start allows few tokens (an object's `{`), only theirs are needed.
+      let opening = request.constraint?.allowedTokens(limit: Self.candidateLimit).map { [$0] }
+      step = evaluate(tokens, outputs: 1, candidates: opening, reading: .latest)
+    } else {
+      // No logits are read after an earlier part: ask for none of its rows of the output layer.
+      step = evaluate(tokens, outputs: 1, candidates: [[]], reading: .promptPart)
+    }
+    step.endsPromptPart = part.endsPart
+    return step
   }
 
   /// The step after an evaluation; call it only after an `.evaluate` step, with its logits.
@@ -104,6 +172,8 @@ struct DecodeSteps {
     guard var logits = outputs.last else { throw EngineError(.decodeFailed, "an evaluation returned no logits") }
     var carried: Token?
     switch reading {
+    case .promptPart:
+      return evaluateNextPart()
     case .latest:
       break
     case .healing(let extensions):

@@ -2,16 +2,21 @@
 /// sample, and when to stop.
 public struct GenerationRequest: Sendable {
   public var promptTokens: [Token]
+  /// Positions in `promptTokens` where a part that other prompts share ends, such as the
+  /// system turn (instructions and tools): the prompt is evaluated part by part, so that a new
+  /// session that shares the part reuses it from a kept cache (see `PartBoundaries`).
+  public var promptBoundaries: [Int]
   public var sampling: SamplingParameters
   /// The most tokens to generate; nil means until the end of the turn or the context.
   public var maximumTokens: Int?
   public var constraint: (any TokenConstraint)?
 
   public init(
-    promptTokens: [Token], sampling: SamplingParameters = .greedy, maximumTokens: Int? = nil,
-    constraint: (any TokenConstraint)? = nil
+    promptTokens: [Token], promptBoundaries: [Int] = [], sampling: SamplingParameters = .greedy,
+    maximumTokens: Int? = nil, constraint: (any TokenConstraint)? = nil
   ) {
     self.promptTokens = promptTokens
+    self.promptBoundaries = promptBoundaries
     self.sampling = sampling
     self.maximumTokens = maximumTokens
     self.constraint = constraint

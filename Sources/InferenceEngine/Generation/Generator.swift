@@ -21,7 +21,7 @@ struct Generator {
   ) throws -> GenerationSummary {
     let started = DispatchTime.now()
     var steps = try DecodeSteps(request: request, model: model, contextLength: backend.contextLength)
-    var step = steps.start(cachedTokens: backend.cachedTokens)
+    var step = steps.start(cachedTokens: backend.cachedTokens, boundaries: backend.partBoundaries)
     var prefilled: DispatchTime?
     var firstToken: DispatchTime?
     while true {
@@ -34,6 +34,7 @@ struct Generator {
         progress?.recordEvaluationStarted()
         let logits = try backend.evaluate(
           tokens[...], outputs: outputs, candidates: candidates, cancellation: cancellation)
+        if step.endsPromptPart { backend.markPartBoundary() }
         if prefilled == nil { prefilled = .now() }
         step = try steps.next(after: logits, cancellation: cancellation)
       case .finish(let reason):

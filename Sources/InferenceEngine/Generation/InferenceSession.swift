@@ -48,20 +48,31 @@ public final class InferenceSession: Sendable {
   }
 
   /// Evaluates `tokens` into the cache ahead of a request (prewarm), keeping any cached prefix.
+  /// - Parameter boundaries: where parts of `tokens` end (`GenerationRequest.promptBoundaries`):
+  ///   each is evaluated as the request will evaluate it, the rest in one batch.
   /// - Returns: how many tokens were evaluated.
   @discardableResult
-  public func prefill(_ tokens: [Token]) async throws -> Int {
+  public func prefill(_ tokens: [Token], boundaries: [Int] = []) async throws -> Int {
     let state = state
     return try await queue.run {
       let backend = try state.backend()
       guard tokens.count <= backend.contextLength else {
         throw EngineError(.promptTooLong, "\(tokens.count) tokens do not fit the context of \(backend.contextLength)")
       }
-      let reused = DecodeSteps.commonPrefixLength(backend.cachedTokens, tokens)
-      backend.truncateCache(to: reused)
-      guard reused < tokens.count else { return 0 }
-      _ = try backend.evaluate(tokens[reused...], cancellation: CancellationFlag())
-      return tokens.count - reused
+      // Planned as a prompt that goes on after `tokens` (with tokens no cache holds), so that a
+      // part ending where `tokens` end is a part.
+      let plan = DecodeSteps.promptPlan(
+        prompt: tokens + [-1, -1], boundaries: boundaries, cachedTokens: backend.cachedTokens,
+        cachedBoundaries: backend.partBoundaries)
+      backend.truncateCache(to: plan.reused)
+      let flag = CancellationFlag()
+      for part in plan.parts where part.endsPart && boundaries.contains(part.range.upperBound) {
+        _ = try backend.evaluate(tokens[part.range], cancellation: flag)
+        backend.markPartBoundary()
+      }
+      let start = backend.cachedTokens.count
+      if start < tokens.count { _ = try backend.evaluate(tokens[start...], cancellation: flag) }
+      return tokens.count - plan.reused
     }
   }
 

@@ -7,8 +7,12 @@ public protocol TokenBackend: AnyObject {
   var contextLength: Int { get }
   /// The tokens whose keys and values are in the cache, in order.
   var cachedTokens: [Token] { get }
-  /// Drops cached tokens from position `count` on.
+  /// Where prompt parts evaluated into the cache end (see `PartBoundaries`).
+  var partBoundaries: PartBoundaries { get }
+  /// Drops cached tokens from position `count` on, and the part boundaries after it.
   func truncateCache(to count: Int)
+  /// Records that the tokens evaluated last end a prompt part (see `DecodeSteps.promptPlan`).
+  func markPartBoundary()
   /// Appends `tokens` to the cache and returns the logits that follow each of the last
   /// `outputs` of them, oldest first (`outputs` is at least 1 and at most `tokens.count` and
   /// `maximumOutputs`).

@@ -6,42 +6,54 @@ import Synchronization
 /// Why: creating a context on Qwen 1.5B costs 50–70 ms when the allocator hands back a freed
 /// context's memory and about 400 ms on memory never touched before (`fm-bench batches`
 /// creates three at once: 480–500 ms each with their first decode), a noticeable share of a
-/// short guided request, and apps open a fresh session per request. One context is kept; it is
-/// cleared when it comes back, so a reused context holds nothing of the session before.
+/// short guided request, and apps open a fresh session per request. One context is kept, with
+/// the part of its cache that was evaluated prompt part by prompt part (`PartBoundaries`): the
+/// next session reuses what it has in common with it, so a new session with the same
+/// instructions and tools (the pattern Apple recommends, one session per request) evaluates
+/// only what differs, and gets exactly what a fresh cache would give.
 final class ContextPool: Sendable {
   /// The kept context. A context passes from one thread to another (from an ended session's
   /// backend to the pool, then to the next session's), but only one of them uses it at a
   /// time, which is what makes the unchecked `Sendable` sound.
   private struct Kept: @unchecked Sendable {
     var context: LlamaContext?
+    /// The tokens the kept context's cache holds, in order from position 0.
+    var tokens: [Token] = []
+    var boundaries = PartBoundaries()
   }
 
   private let kept = Mutex(Kept())
 
-  /// The kept context if it was created with `configuration`.
-  func take(_ configuration: ContextConfiguration) -> LlamaContext? {
+  /// The kept context if it was created with `configuration`, the tokens its cache holds and
+  /// where their prompt parts end.
+  func take(_ configuration: ContextConfiguration) -> (
+    context: LlamaContext, tokens: [Token], boundaries: PartBoundaries
+  )? {
     kept.withLock { kept in
       guard let found = kept.context, found.configuration == configuration else { return nil }
       kept.context = nil
-      return found
+      defer { (kept.tokens, kept.boundaries) = ([], PartBoundaries()) }
+      return (found, kept.tokens, kept.boundaries)
     }
   }
 
-  /// Keeps `context`, emptied, in place of the context kept before, if any, which is freed.
+  /// Keeps `context` in place of the context kept before, if any, which is freed. Of the
+  /// `tokens` its cache holds, only those up to the last of `boundaries` stay: what follows
+  /// (a session's replies, evaluated a token or a few at a time) is dropped.
   ///
   /// The newer one is kept so that a context is only ever freed here or by `drain()`, never
   /// by its last backend letting go of it: that could happen after the backend let go of the
   /// model, and a context must be freed before its model.
-  func put(_ context: LlamaContext) {
+  func put(_ context: LlamaContext, holding tokens: [Token], boundaries: PartBoundaries) {
     // No session owns it now: nothing may be aborted through the old owner.
     llama_set_abort_callback(context.handle, nil, nil)
-    // Metadata only: emptied cells are never read, and wiping the data would cost a pass over
-    // the whole cache (117 MB on Qwen 1.5B at 4,096 tokens).
-    llama_memory_clear(context.memory, false)
+    let kept = Array(tokens.prefix(boundaries.last))
+    // llama_memory_seq_rm(seq 0, [count, ∞)): removing a tail never fails for a KV cache.
+    _ = llama_memory_seq_rm(context.memory, 0, Int32(kept.count), -1)
     // The replaced context is freed here, outside the lock.
-    _ = kept.withLock { kept in
-      defer { kept.context = context }
-      return kept.context
+    _ = self.kept.withLock { slot in
+      defer { (slot.context, slot.tokens, slot.boundaries) = (context, kept, boundaries) }
+      return slot.context
     }
   }
 

@@ -10,6 +10,7 @@ final class LlamaTokenBackend: TokenBackend {
   let model: LlamaModel
   let contextLength: Int
   private(set) var cachedTokens: [Token] = []
+  private(set) var partBoundaries = PartBoundaries()
   private let context: LlamaContext
   private let batch: LlamaBatch
   /// The flag llama.cpp's abort callback reads; set for the duration of each `evaluate`.
@@ -24,9 +25,13 @@ final class LlamaTokenBackend: TokenBackend {
         "context size \(configuration.contextSize) must be between 1 and the model's trained context (\(model.trainedContextLength))"
       )
     }
-    let context = try model.contexts.take(configuration) ?? LlamaContext(model: model, configuration: configuration)
+    let kept = model.contexts.take(configuration)
+    let context = try kept?.context ?? LlamaContext(model: model, configuration: configuration)
     self.model = model
     self.context = context
+    // A kept context comes with its cache; the first request keeps what it has in common.
+    cachedTokens = kept?.tokens ?? []
+    partBoundaries = kept?.boundaries ?? PartBoundaries()
     candidateLogits = (0..<Self.maximumOutputs).map { _ in .allocate(capacity: model.vocabularySize) }
     // llama.cpp pads n_ctx up; the session's limit is what was asked for.
     contextLength = min(context.size, configuration.contextSize)
@@ -43,7 +48,7 @@ final class LlamaTokenBackend: TokenBackend {
   }
 
   deinit {
-    model.contexts.put(context)
+    model.contexts.put(context, holding: cachedTokens, boundaries: partBoundaries)
     for buffer in candidateLogits { buffer.deallocate() }
   }
 
@@ -52,7 +57,10 @@ final class LlamaTokenBackend: TokenBackend {
     // llama_memory_seq_rm(seq 0, [count, ∞)): removing a tail never fails for a KV cache.
     _ = llama_memory_seq_rm(context.memory, 0, Int32(count), -1)
     cachedTokens.removeSubrange(count...)
+    partBoundaries.truncate(to: count)
   }
+
+  func markPartBoundary() { partBoundaries.mark(cachedTokens.count) }
 
   func evaluate(
     _ tokens: ArraySlice<Token>, outputs: Int, candidates: [[Token]]?, cancellation flag: CancellationFlag
