@@ -344,12 +344,39 @@ struct HookFailure: Error {}
       .modifier(HistoryCounter(log: log)))
     _ = try await session.respond(to: "Weather?")
 
+    // Outermost first, as history transforms (Apple's modifiers apply from the outside in).
     #expect(
       log.all == [
-        "prompt Weather?", "prompt", "history 1, last prompt", "call weather", "call", "tool runs",
-        "output c1 weather k", "output",
-        "response Sunny.", "response",
+        "history 1, last prompt", "prompt", "prompt Weather?", "call", "call weather", "tool runs",
+        "output", "output c1 weather k",
+        "response", "response Sunny.",
       ])
+  }
+
+  /// `.window(3).droppingCalls()` drops the finished calls first and then takes the window, as
+  /// Apple documents `.rollingWindow(entries:).droppingCompletedToolCalls()`: the window keeps
+  /// the earlier prompt instead of an orphaned tool output.
+  @Test func historyTransformsApplyFromTheOutsideIn() async throws {
+    let model = ScriptedProvider([call("weather"), answer("Sunny."), answer("Cold.")])
+    let session = LanguageModelSession(
+      profile: LanguageModelSession.Profile {
+        Instructions("Order.")
+        Lookup("weather")
+      }
+      .model(model)
+      .historyTransform { transcript in Array(transcript.prefix(1) + transcript.dropFirst().suffix(3)) }
+      .historyTransform { transcript in
+        transcript.filter { entry in
+          switch entry {
+          case .toolCalls, .toolOutput: false
+          default: true
+          }
+        }
+      })
+    _ = try await session.respond(to: "Weather?")
+    _ = try await session.respond(to: "And tomorrow?")
+    let last = try #require(model.script.requests.last)
+    #expect(last.transcript.map(\.kindName) == ["instructions", "prompt", "response", "prompt"])
   }
 
   @Test func aThrowingHookFailsTheTurnUnderTheProfilesErrorPolicy() async throws {

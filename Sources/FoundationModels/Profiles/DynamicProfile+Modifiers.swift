@@ -2,7 +2,11 @@
 ///
 /// Each sets a default for the invocations of the profile it is applied to. Where the same
 /// setting is applied twice, the one nearer the `Profile` wins (as in SwiftUI); history
-/// transforms and hooks all apply, the nearer first.
+/// transforms and hooks all apply, from the outside in: in
+/// `.rollingWindow(entries: 10).droppingCompletedToolCalls()` (Apple's foundation-models-utilities)
+/// the finished tool calls are dropped first, then the window is taken, as Apple's
+/// documentation of those modifiers says ("modifiers apply in outside-in order"; the 27 SDK's
+/// interface does not say).
 extension LanguageModelSession.DynamicProfile {
   /// Sends this profile's invocations to `model`.
   ///
@@ -80,8 +84,7 @@ extension LanguageModelSession.DynamicProfile {
   /// exactly what it returns: `{ Array($0.suffix(3)) }` drops the instructions once the
   /// transcript is longer than three entries, so a window that keeps them keeps the first entry
   /// apart. Use it to keep a window of recent entries, drop finished tool calls or replace old
-  /// turns with a summary. Several transforms apply in turn, the one nearer the `Profile`
-  /// first.
+  /// turns with a summary. Several transforms apply in turn, the outermost first.
   public func historyTransform(_ transform: @escaping ([Transcript.Entry]) -> [Transcript.Entry])
     -> some LanguageModelSession
     .DynamicProfile

@@ -37,25 +37,27 @@ struct ResolvedProfile {
   var options = GenerationOptions()
   /// Defaults for the request's context options.
   var contextOptions = ContextOptions()
-  /// The history transforms, in the order they apply.
+  /// The history transforms, in the order they apply: the outermost modifier's first.
   var historyTransforms: [([Transcript.Entry]) -> [Transcript.Entry]] = []
   var transcriptErrorHandlingPolicy: TranscriptErrorHandlingPolicy?
+  /// The hooks, in the order they run: the outermost modifier's first.
   var hooks: [ProfileHook] = []
   /// The lifecycle hooks, by the place in the profile tree of the modifier that set them.
   var activations: [(place: String, action: @isolated(any) () async -> Void)] = []
   var deactivations: [(place: String, action: @isolated(any) () async -> Void)] = []
 
   /// Applies a modifier's setting over what the profile it modifies resolved to (where both
-  /// set the same field, the inner one — already applied — wins).
+  /// set the same field, the inner one — already applied — wins; transforms and hooks of an
+  /// outer modifier go before the inner ones').
   mutating func apply(_ setting: ProfileSetting, at place: String) {
     switch setting {
     case .model(let model): if self.model == nil { self.model = model }
     case .options(let set): set(&options)
     case .contextOptions(let set): set(&contextOptions)
-    case .historyTransform(let transform): historyTransforms.append(transform)
+    case .historyTransform(let transform): historyTransforms.insert(transform, at: 0)
     case .transcriptErrorHandlingPolicy(let policy):
       if transcriptErrorHandlingPolicy == nil { transcriptErrorHandlingPolicy = policy }
-    case .hook(let hook): hooks.append(hook)
+    case .hook(let hook): hooks.insert(hook, at: 0)
     case .activate(let action): activations.append((place, action))
     case .deactivate(let action): deactivations.append((place, action))
     }
