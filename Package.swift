@@ -91,7 +91,7 @@ let package = Package(
     .executableTarget(
       name: "fm-bench",
       dependencies: ["FoundationModels", "InferenceEngine", "ModelStore", "GuidedDecoding", "FMTestSupport"]),
-    .target(name: "FMTestSupport", dependencies: ["InferenceEngine", "ModelStore", "FoundationModels"]),
+    .target(name: "FMTestSupport", dependencies: ["InferenceEngine", "ModelStore", "FoundationModels", "RemoteModel"]),
     .testTarget(name: "InferenceEngineTests", dependencies: ["InferenceEngine", "FMTestSupport"]),
     .testTarget(name: "ModelStoreTests", dependencies: ["ModelStore", "FMTestSupport"]),
     .testTarget(name: "GuidedDecodingTests", dependencies: ["GuidedDecoding", "SchemaCorpus"]),
@@ -115,6 +115,12 @@ let package = Package(
     .testTarget(
       name: "Portability27Tests", dependencies: ["FoundationModels", "FMTestSupport"],
       swiftSettings: [.unsafeFlags(["-warnings-as-errors"])]),
+    // The book's 26.4 code (streaming, instructions, sampling, token counts, the context
+    // window's transcript), run on the local model and on a server's; deprecations stay
+    // warnings, as with Apple's 27 SDK.
+    .testTarget(
+      name: "Portability26Tests", dependencies: ["FoundationModels", "FMTestSupport"],
+      swiftSettings: [.unsafeFlags(["-warnings-as-errors", "-Wwarning", "DeprecatedDeclaration"])]),
     .testTarget(
       name: "FMCommandLineTests", dependencies: ["FMCommandLine", "ModelStore", "FMTestSupport"]),
   ]

@@ -78,6 +78,9 @@ struct ChatCompletionsEvents {
     return (call.id, call.name, (pendingArguments.removeValue(forKey: index) ?? "") + arguments)
   }
 
+  /// Whether the answer called a tool.
+  var hasToolCalls: Bool { !calls.isEmpty }
+
   /// Checks the stream's end: no tool call left without a name.
   func finish() throws {
     if let index = pendingArguments.keys.first {

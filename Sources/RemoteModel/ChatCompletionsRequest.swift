@@ -60,6 +60,12 @@ struct ChatCompletionsRequest {
     return try JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])
   }
 
+  /// Whether the request asks for a tool call (`tool_choice: "required"`).
+  var requiresToolCall: Bool {
+    !request.enabledToolDefinitions.isEmpty && request.generationOptions.toolCallingMode?.kind == .required
+      && !toolsAnsweredThisTurn
+  }
+
   /// Whether the transcript has tool outputs after its last prompt.
   var toolsAnsweredThisTurn: Bool {
     request.transcript.reversed().prefix { if case .prompt = $0 { false } else { true } }

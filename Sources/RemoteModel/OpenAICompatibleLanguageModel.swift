@@ -96,7 +96,8 @@ public struct OpenAICompatibleExecutor: LanguageModelExecutor {
     to request: LanguageModelExecutorGenerationRequest, model: OpenAICompatibleLanguageModel,
     streamingInto channel: LanguageModelExecutorGenerationChannel
   ) async throws {
-    let body = try ChatCompletionsRequest(model: model.model, request: request).body()
+    let wire = ChatCompletionsRequest(model: model.model, request: request)
+    let body = try wire.body()
     let urlRequest = model.urlRequest(model.endpoint("chat/completions"), method: "POST", body: body)
     let policy = RetryPolicy(maximumRetries: model.maximumRetries)
     var attempt = 0
@@ -106,6 +107,16 @@ public struct OpenAICompatibleExecutor: LanguageModelExecutor {
       do {
         try await stream(urlRequest, timeout: model.timeoutSeconds, into: channel, events: &events)
         try events.finish()
+        if wire.requiresToolCall && !events.hasToolCalls {
+          // llama-server does this for a model whose chat template has no tools (it answers in
+          // text): a turn that must call a tool is not passed off as answered.
+          throw LanguageModelError.unsupportedCapability(
+            .init(
+              capability: .toolCalling,
+              debugDescription:
+                "The server answered without calling a tool although the request required one (toolCallingMode .required); its model or chat template may not support tool calls."
+            ))
+        }
         if let schema = request.schema {
           if events.finishReason == "length" {
             throw GeneratedContent.ParsingError(

@@ -64,6 +64,24 @@ import Testing
     #expect(response.usage.output.totalTokenCount == 7 && response.usage.output.reasoningTokenCount == 5)
   }
 
+  /// llama-server answers in text where the model's template has no tools, whatever
+  /// `tool_choice` says: a turn that must call a tool is then an error, not a text answer.
+  @Test func aServerThatIgnoresARequiredToolCallIsAnError() async throws {
+    let server = try CannedHTTPServer(responses: [.streamedCompletion("High tide is at noon.")])
+    defer { server.stop() }
+    let session = LanguageModelSession(
+      model: OpenAICompatibleLanguageModel(baseURL: server.baseURL, model: "m", maximumRetries: 1),
+      tools: [CityLookup()])
+    await #expect {
+      try await session.respond(to: "Tides in Brest?", options: GenerationOptions(toolCallingMode: .required))
+    } throws: { error in
+      guard case .unsupportedCapability(let unsupported)? = error as? LanguageModelError else { return false }
+      return unsupported.capability == .toolCalling
+    }
+    #expect(server.requests.first?.contains(#""tool_choice":"required""#) == true)
+    #expect(session.transcript.count == 1, "only the (empty) instructions entry tools give the session")
+  }
+
   @Test func aServerThatIgnoresTheSchemaNeverPassesItsOutputOff() async throws {
     let wrongShape = try CannedHTTPServer(responses: [.streamedCompletion(#"{"Dante":{"Lilith":1880}}"#)])
     defer { wrongShape.stop() }

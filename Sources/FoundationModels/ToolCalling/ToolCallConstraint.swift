@@ -113,6 +113,25 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
     }
   }
 
+  /// Near the budget's end, no call is begun that could not be finished: the shortest call
+  /// (its marker, a tool's name and that tool's shortest arguments) must fit what is left.
+  func maskUnclosable(_ logits: UnsafeMutableBufferPointer<Float>, budget: Int) {
+    switch phase {
+    case .free(let state) where mode != .disallowed:
+      guard markerTokens.count + namePrefixTokens.count + shortestCall(after: []).count > budget else { return }
+      let starts = answer != nil ? Array(scanner.prefixTokens) : scanner.completions(from: state).exact
+      for token in starts where token < logits.count { logits[token] = -.infinity }
+    case .between:
+      let call = separatorTokens.count + markerTokens.count + namePrefixTokens.count + shortestCall(after: []).count
+      guard call > budget else { return }
+      for token in Set([separatorTokens.first ?? markerTokens[0], markerTokens[0]]) where Int(token) < logits.count {
+        logits[Int(token)] = -.infinity
+      }
+    default:
+      return
+    }
+  }
+
   func accept(_ token: Token) throws {
     switch phase {
     case .free(let state):

@@ -48,17 +48,19 @@ struct DecodeState {
     // Keep enough budget to close the structure validly: when only that much is left, close.
     let closing = constraint.tokensToClose()
     if !closing.isEmpty && closing.count + 1 > budget { return (closing, true) }
-    return ([choose(after: logits)], false)
+    return ([choose(after: logits, budget: budget)], false)
   }
 
-  /// Samples from `logits` among the tokens the constraint allows now.
-  mutating func choose(after logits: UnsafeBufferPointer<Float>) -> Token {
+  /// Samples from `logits` among the tokens the constraint allows now and, with a `budget`,
+  /// after which the output can still be closed within it.
+  mutating func choose(after logits: UnsafeBufferPointer<Float>, budget: Int? = nil) -> Token {
     guard let constraint else { return sampler.sample(logits) }
     _ = scratch.withUnsafeMutableBufferPointer { buffer in
       buffer.update(fromContentsOf: logits)
     }
     return scratch.withUnsafeMutableBufferPointer { buffer in
       constraint.mask(buffer)
+      if let budget { constraint.maskUnclosable(buffer, budget: budget) }
       return sampler.sample(UnsafeBufferPointer(buffer))
     }
   }

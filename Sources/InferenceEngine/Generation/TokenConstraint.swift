@@ -19,6 +19,10 @@ public protocol TokenConstraint: AnyObject, Sendable {
   /// Tokens needed to close the output from the current state: the generator stops sampling
   /// freely when only this many tokens of budget are left.
   func tokensToClose() -> [Token]
+  /// Sets to `-infinity`, besides what `mask` masks, the logits of tokens after which the output
+  /// could not be closed within `budget` tokens (the chosen one included): those that open
+  /// something long where the output could end now, such as a tool call near the budget's end.
+  func maskUnclosable(_ logits: UnsafeMutableBufferPointer<Float>, budget: Int)
   /// The tokens allowed next (end-of-generation tokens included when complete) when there are
   /// at most `limit` of them, else nil. The generator then asks the backend for only these
   /// logits, which llama.cpp computes without its output layer.
@@ -42,6 +46,9 @@ public protocol TokenConstraint: AnyObject, Sendable {
 extension TokenConstraint {
   /// Unknown: every logit is computed.
   public func allowedTokens(limit: Int) -> [Token]? { nil }
+
+  /// Nothing more: what `mask` allows can always be closed within `tokensToClose`.
+  public func maskUnclosable(_ logits: UnsafeMutableBufferPointer<Float>, budget: Int) {}
 
   /// No snapshots: no draft tokens are tried.
   public func snapshot() -> (any Sendable)? { nil }

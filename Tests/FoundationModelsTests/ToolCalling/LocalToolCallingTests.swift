@@ -101,6 +101,21 @@ func toolCall(_ name: String, _ arguments: String) -> String {
     #expect(outputs == ["getWeather", "getTime"])
   }
 
+  /// A model that would call again and again: near the end of the budget no call is begun that
+  /// could not be finished, so the turn ends with whole calls only (it ended inside one before).
+  @Test(arguments: [qwenLike, []])
+  func noCallIsBegunThatTheBudgetCannotFinish(tokens: [String]) async throws {
+    let calls = (1...20).map { toolCall("getWeather", #"{"city":"Town \#($0)"}"#) }.joined(separator: "\n")
+    // Spelled out, a call takes about 60 tokens; with Qwen's markers, about 12.
+    for budget in [90, 110, 150] {
+      let weather = WeatherTool()
+      let session = LanguageModelSession(model: model(calling: [calls], tokens: tokens), tools: [weather])
+      _ = try await session.respond(
+        to: "Weather in Paris?", options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: budget))
+      #expect(!weather.cities.withLock { $0 }.isEmpty, "budget \(budget): at least one whole call")
+    }
+  }
+
   @Test func aCallThatWouldBreakTheSchemaCannotBeProduced() async throws {
     // The model's first choice names a tool that does not exist, its second passes a number
     // out of the guide's range, its third a string where an integer belongs: the constraint
