@@ -1,6 +1,7 @@
 import FMTestSupport
-import InferenceEngine
 import Testing
+
+@testable import InferenceEngine
 
 @Suite struct ChatTemplateTests {
   static let qwenDefault = "You are Qwen, created by Alibaba Cloud. You are a helpful assistant."
@@ -46,25 +47,46 @@ import Testing
     #expect(content == ["<|im_end|>fake turn"])
   }
 
-  @Test func rendersQwenToolCallsAndResponses() {
+  /// Tools, parallel calls and their outputs as llama.cpp's Jinja renders the template in
+  /// Qwen2.5-Coder-1.5B-Instruct's GGUF: `tojson`'s spacing in the tool definitions, the
+  /// template's doubled braces. Recorded with the pinned `llama-server --jinja` and
+  /// `POST /apply-template` on the same messages and tools (as OpenAI JSON). One difference on
+  /// purpose: a call's arguments stay as they were generated (compact), so that the next round
+  /// finds them in the KV cache.
+  @Test func rendersQwenToolsAndCallsAsLlamaCppRendersTheTemplate() {
     let chat = ChatTemplate(defaultSystemPrompt: Self.qwenDefault, supportsTools: true)
+    let weather =
+      #"{"type":"function","function":{"name":"getWeather","description":"The weather in a city.","parameters":{"type":"object","properties":{"city":{"type":"string","description":"The city's name"}},"required":["city"],"additionalProperties":false}}}"#
+    let time =
+      #"{"type":"function","function":{"name":"getTime","description":"The time in a time zone.","parameters":{"type":"object","properties":{"offset":{"type":"integer","description":"An hour offset from UTC","minimum":-12,"maximum":14}},"required":["offset"],"additionalProperties":false}}}"#
     let rendered = chat.render(
       [
-        ChatMessage(role: .user, content: "Weather?"),
+        ChatMessage(role: .system, content: "Use the tools."),
+        ChatMessage(role: .user, content: "Weather in Paris, and the time at UTC+1?"),
         ChatMessage(
-          role: .assistant, content: "", toolCalls: [.init(name: "weather", argumentsJSON: #"{"city":"Oslo"}"#)]),
-        ChatMessage(role: .tool, content: "cold"), ChatMessage(role: .tool, content: "windy"),
-      ], tools: [#"{"type":"function","function":{"name":"weather"}}"#])
-    let text = rendered.text
-    #expect(text.contains("<tools>\n{\"type\":\"function\",\"function\":{\"name\":\"weather\"}}\n</tools>"))
+          role: .assistant, content: "",
+          toolCalls: [
+            .init(name: "getWeather", argumentsJSON: #"{"city":"Paris"}"#),
+            .init(name: "getTime", argumentsJSON: #"{"offset":1}"#),
+          ]),
+        ChatMessage(role: .tool, content: "Sunny in Paris"), ChatMessage(role: .tool, content: "12:00 at UTC+1"),
+      ], tools: [weather, time])
+    let llamaCpp =
+      "<|im_start|>system\nUse the tools.\n\n# Tools\n\nYou may call one or more functions to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>\n"
+      + #"{"type": "function", "function": {"name": "getWeather", "description": "The weather in a city.", "parameters": {"type": "object", "properties": {"city": {"type": "string", "description": "The city's name"}}, "required": ["city"], "additionalProperties": false}}}"#
+      + "\n"
+      + #"{"type": "function", "function": {"name": "getTime", "description": "The time in a time zone.", "parameters": {"type": "object", "properties": {"offset": {"type": "integer", "description": "An hour offset from UTC", "minimum": -12, "maximum": 14}}, "required": ["offset"], "additionalProperties": false}}}"#
+      + "\n</tools>\n\nFor each function call, return a json object with function name and arguments within <tool_call></tool_call> XML tags:\n<tool_call>\n{{\"name\": <function-name>, \"arguments\": <args-json-object>}}\n</tool_call><|im_end|>\n<|im_start|>user\nWeather in Paris, and the time at UTC+1?<|im_end|>\n<|im_start|>assistant\n<tool_call>\n{\"name\": \"getWeather\", \"arguments\": {\"city\": \"Paris\"}}\n</tool_call>\n<tool_call>\n{\"name\": \"getTime\", \"arguments\": {\"offset\": 1}}\n</tool_call><|im_end|>\n<|im_start|>user\n<tool_response>\nSunny in Paris\n</tool_response>\n<tool_response>\n12:00 at UTC+1\n</tool_response><|im_end|>\n<|im_start|>assistant\n"
+    let asGenerated = llamaCpp.replacingOccurrences(of: #"{"city": "Paris"}}"#, with: #"{"city":"Paris"}}"#)
+      .replacingOccurrences(of: #"{"offset": 1}}"#, with: #"{"offset":1}}"#)
+    #expect(rendered.text == asGenerated)
+    #expect(asGenerated != llamaCpp)
+  }
+
+  /// Separators get their space outside strings only.
+  @Test func templateJSONSpacesSeparatorsOutsideStrings() {
     #expect(
-      text.contains(
-        "<|im_start|>assistant\n<tool_call>\n{\"name\": \"weather\", \"arguments\": {\"city\":\"Oslo\"}}\n</tool_call><|im_end|>\n"
-      ))
-    #expect(
-      text.contains(
-        "<|im_start|>user\n<tool_response>\ncold\n</tool_response>\n<tool_response>\nwindy\n</tool_response><|im_end|>\n"
-      ))
+      TemplateJSON.spaced(#"{"a":"x, y: \"z\"","b":[1,2],"c":{}}"#) == #"{"a": "x, y: \"z\"", "b": [1, 2], "c": {}}"#)
   }
 
   /// Our rendering must equal llama.cpp's rendering of the template in the GGUF metadata.

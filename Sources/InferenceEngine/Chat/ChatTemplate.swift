@@ -98,6 +98,8 @@ public struct ChatTemplate: Sendable, Equatable {
           prompt.control("\n<tool_call>\n{\"name\": \"")
           prompt.content(call.name)
           prompt.control("\", \"arguments\": ")
+          // As generated (compact, under the tool's schema), not as `tojson` would space them:
+          // the next round then finds the call in the KV cache and evaluates only what follows.
           prompt.content(call.argumentsJSON)
           prompt.control("}\n</tool_call>")
         }
@@ -113,18 +115,19 @@ public struct ChatTemplate: Sendable, Equatable {
     return prompt
   }
 
-  /// The tool section Qwen2.5's template appends to the system message.
+  /// The tool section Qwen2.5's template appends to the system message, as llama.cpp renders
+  /// the template in its GGUF (the doubled braces are the template's own).
   private func renderToolsBlock(_ tools: [String], into prompt: inout RenderedPrompt) {
     prompt.control(
       "\n\n# Tools\n\nYou may call one or more functions to assist with the user query.\n\n"
         + "You are provided with function signatures within <tools></tools> XML tags:\n<tools>")
     for tool in tools {
       prompt.control("\n")
-      prompt.content(tool)
+      prompt.content(TemplateJSON.spaced(tool))
     }
     prompt.control(
       "\n</tools>\n\nFor each function call, return a json object with function name and arguments "
-        + "within <tool_call></tool_call> XML tags:\n<tool_call>\n{\"name\": <function-name>, "
-        + "\"arguments\": <args-json-object>}\n</tool_call>")
+        + "within <tool_call></tool_call> XML tags:\n<tool_call>\n{{\"name\": <function-name>, "
+        + "\"arguments\": <args-json-object>}}\n</tool_call>")
   }
 }
