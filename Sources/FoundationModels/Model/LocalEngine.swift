@@ -72,7 +72,11 @@ final class LocalEngine: Sendable {
       let generation = GenerationRequest(
         promptTokens: prompt, promptBoundaries: boundaries, sampling: request.generationOptions.samplingParameters,
         maximumTokens: request.generationOptions.maximumResponseTokens, constraint: constraint)
-      var output = LocalOutput(channel: channel, splitter: toolMode == nil ? nil : ToolCallTextSplitter())
+      let splitter = toolMode.map { mode in
+        ToolCallTextSplitter(
+          aliasOpensCalls: ToolCallConstraint.opensWithAlias(mode: mode, hasAnswer: request.schema != nil))
+      }
+      var output = LocalOutput(channel: channel, splitter: splitter)
       var finished = false
       for try await event in session.generate(generation) {
         switch event {

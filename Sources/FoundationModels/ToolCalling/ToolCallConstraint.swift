@@ -45,6 +45,12 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
   private let answer: SchemaConstraint?
   private let scanner: MarkerScanner
   private var phase: Phase
+  /// How many bytes of `ToolCallFormat.openingAlias` the turn's output is so far, while it is
+  /// a prefix of it; nil once it is not (or where the alias does not open calls).
+  private var aliasMatched: Int?
+  private let aliasBytes = Array(ToolCallFormat.openingAlias.utf8)
+  /// Per matched length, the tokens that would complete the alias and go on past it.
+  private var aliasOvershooting: [Int: [Int]] = [:]
   private let markerTokens: [Token]
   private let namePrefixTokens: [Token]
   private let argumentsPrefixTokens: [Token]
@@ -71,6 +77,32 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
       + model.tokenize(ToolCallFormat.closing, parseSpecial: true)
     separatorTokens = model.tokenize(ToolCallFormat.separator, parseSpecial: false)
     phase = mode == .required ? .literal(markerTokens + namePrefixTokens, then: .name) : .free(state: 0)
+    aliasMatched = Self.opensWithAlias(mode: mode, hasAnswer: answer != nil) ? 0 : nil
+  }
+
+  /// Whether `ToolCallFormat.openingAlias` at the start of the turn opens a call: in free text
+  /// where calls are allowed (a structured answer starts with JSON, never with it).
+  static func opensWithAlias(mode: Mode, hasAnswer: Bool) -> Bool {
+    mode == .allowed && !hasAnswer
+  }
+
+  /// The tokens that would complete the alias from `matched` bytes and go on past it: banned,
+  /// so that a call opened by the alias starts at a token boundary.
+  private func aliasOvershootingTokens(from matched: Int) -> [Int] {
+    if let known = aliasOvershooting[matched] { return known }
+    let rest = aliasBytes[matched...]
+    let found = vocabulary.tokens.indices.filter { id in
+      let piece = vocabulary.tokens[id]
+      return piece.count > rest.count && piece.starts(with: rest)
+    }
+    aliasOvershooting[matched] = found
+    return found
+  }
+
+  /// The tokens that complete the alias exactly from `matched` bytes.
+  private func aliasCompletingTokens(from matched: Int) -> [Int] {
+    let rest = Array(aliasBytes[matched...])
+    return vocabulary.tokens.indices.filter { vocabulary.tokens[$0] == rest }
   }
 
   func forcedTokens() -> [Token] {
@@ -98,6 +130,9 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
       }
       let completions = scanner.completions(from: state)
       for token in completions.overshooting where token < logits.count { logits[token] = -.infinity }
+      if let matched = aliasMatched {
+        for token in aliasOvershootingTokens(from: matched) where token < logits.count { logits[token] = -.infinity }
+      }
       if mode == .disallowed {
         for token in completions.exact where token < logits.count { logits[token] = -.infinity }
       }
@@ -119,7 +154,8 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
     switch phase {
     case .free(let state) where mode != .disallowed:
       guard markerTokens.count + namePrefixTokens.count + shortestCall(after: []).count > budget else { return }
-      let starts = answer != nil ? Array(scanner.prefixTokens) : scanner.completions(from: state).exact
+      var starts = answer != nil ? Array(scanner.prefixTokens) : scanner.completions(from: state).exact
+      if let matched = aliasMatched { starts += aliasCompletingTokens(from: matched) }
       for token in starts where token < logits.count { logits[token] = -.infinity }
     case .between:
       let call = separatorTokens.count + markerTokens.count + namePrefixTokens.count + shortestCall(after: []).count
@@ -139,6 +175,17 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
         if state == 0, !scanner.prefixTokens.contains(Int(token)) || mode == .disallowed {
           try answer?.accept(token)
           phase = .answer
+          return
+        }
+      }
+      if let matched = aliasMatched {
+        let piece = model.piece(of: token)
+        let rest = aliasBytes[matched...]
+        aliasMatched =
+          !piece.isEmpty && piece.count <= rest.count && rest.starts(with: piece) ? matched + piece.count : nil
+        if aliasMatched == aliasBytes.count {
+          aliasMatched = nil
+          phase = .literal(namePrefixTokens, then: .name)
           return
         }
       }

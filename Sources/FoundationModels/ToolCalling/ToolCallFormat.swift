@@ -12,6 +12,11 @@
 enum ToolCallFormat {
   /// What starts a call. In Qwen's vocabulary it is one token.
   static let marker = "<tool_call>"
+  /// What also starts a call at the very start of a turn: Qwen2.5-Coder, told of its tools
+  /// "within <tools></tools> XML tags", opens its calls with `<tools>` (llama-server then
+  /// returns the call as text). An answer never starts so, so there it means a call; the call
+  /// is then written and kept in the one format above.
+  static let openingAlias = "<tools>"
   /// What ends a call.
   static let closing = "</tool_call>"
   /// Between the marker and the tool's name (a JSON string).

@@ -11,11 +11,29 @@ struct ToolCallTextSplitter {
   private var pending = ""
   private var inCall = false
   private var sawCall = false
+  /// Whether `ToolCallFormat.openingAlias` may still open a call: at the start of the output,
+  /// where the constraint lets it (`ToolCallConstraint.opensWithAlias`).
+  private var aliasMayOpen: Bool
+
+  /// - Parameter aliasOpensCalls: whether the output may open its first call with
+  ///   `ToolCallFormat.openingAlias`, as the constraint allows for it.
+  init(aliasOpensCalls: Bool = false) {
+    aliasMayOpen = aliasOpensCalls
+  }
 
   /// The pieces `text` completes.
   mutating func feed(_ text: String) -> [Piece] {
     pending += text
     var pieces: [Piece] = []
+    if aliasMayOpen {
+      let alias = ToolCallFormat.openingAlias
+      if alias.hasPrefix(pending) && pending.count < alias.count { return [] }
+      aliasMayOpen = false
+      if pending.hasPrefix(alias) {
+        pending.removeFirst(alias.count)
+        inCall = true
+      }
+    }
     while true {
       if inCall {
         guard let end = pending.range(of: ToolCallFormat.closing) else { break }
@@ -41,6 +59,7 @@ struct ToolCallTextSplitter {
   /// - Throws: `ToolCallSplitError` when the output ends inside a call (the token budget ran out).
   mutating func finish() throws -> [Piece] {
     guard !inCall else { throw ToolCallSplitError(partialCall: pending) }
+    aliasMayOpen = false
     var pieces: [Piece] = []
     emit(pending, into: &pieces)
     pending = ""

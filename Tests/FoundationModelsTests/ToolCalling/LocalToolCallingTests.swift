@@ -116,6 +116,24 @@ func toolCall(_ name: String, _ arguments: String) -> String {
     }
   }
 
+  /// Qwen2.5-Coder opens its calls with `<tools>`: at the start of the turn that is a call,
+  /// written and kept in the one format; elsewhere, or where calls are not allowed, it is text.
+  @Test(arguments: [qwenLike, []])
+  func aTurnOpenedWithTheToolsTagIsACall(tokens: [String]) async throws {
+    let aliased = "<tools>\n{\"name\": \"getWeather\", \"arguments\": {\"city\":\"Paris\"}}\n</tools>"
+    let weather = WeatherTool()
+    let session = LanguageModelSession(model: model(calling: [aliased], tokens: tokens), tools: [weather])
+    let response = try await session.respond(to: "Weather in Paris?")
+    #expect(weather.cities.withLock { $0 } == ["Paris"])
+    #expect(response.content == "It is sunny.")
+
+    let disallowed = LanguageModelSession(model: model(calling: [aliased], tokens: tokens), tools: [WeatherTool()])
+    let text = try await disallowed.respond(
+      to: "Weather in Paris?", options: GenerationOptions(maximumResponseTokens: 12, toolCallingMode: .disallowed))
+    #expect(text.content.hasPrefix("<tools>"))
+    #expect(!disallowed.transcript.contains { if case .toolCalls = $0 { true } else { false } })
+  }
+
   @Test func aCallThatWouldBreakTheSchemaCannotBeProduced() async throws {
     // The model's first choice names a tool that does not exist, its second passes a number
     // out of the guide's range, its third a string where an integer belongs: the constraint

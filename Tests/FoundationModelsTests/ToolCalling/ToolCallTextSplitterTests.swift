@@ -28,6 +28,22 @@ import Testing
     #expect(pieces == [.call(name: "f", arguments: "{}"), .call(name: "f", arguments: "{}")])
   }
 
+  /// `<tools>` opens a call at the start of the output only, and only where it may.
+  @Test func theOpeningAliasOpensACallAtTheStartOnly() throws {
+    var opening = ToolCallTextSplitter(aliasOpensCalls: true)
+    #expect(opening.feed("<to") == [])
+    #expect(
+      opening.feed("ols>\n{\"name\": \"f\", \"arguments\": {}}\n</tool_call>") == [.call(name: "f", arguments: "{}")])
+    #expect(try opening.finish().isEmpty)
+    var later = ToolCallTextSplitter(aliasOpensCalls: true)
+    #expect(later.feed("Use <tools> here.") == [.text("Use <tools> here.")])
+    var notAllowed = ToolCallTextSplitter()
+    #expect(notAllowed.feed("<tools>x") == [.text("<tools>x")])
+    var short = ToolCallTextSplitter(aliasOpensCalls: true)
+    #expect(short.feed("<to") == [])
+    #expect(try short.finish() == [.text("<to")])
+  }
+
   @Test func anOutputThatEndsInsideACallIsAnError() {
     var splitter = ToolCallTextSplitter()
     _ = splitter.feed("<tool_call>\n{\"name\": \"f\", \"argu")
