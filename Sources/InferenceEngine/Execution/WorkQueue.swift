@@ -7,9 +7,18 @@ import Dispatch
 /// that Dispatch owns.
 final class WorkQueue: Sendable {
   private let queue: DispatchQueue
+  private let key = DispatchSpecificKey<Void>()
 
   init(label: String) {
     queue = DispatchQueue(label: label, qos: .userInitiated)
+    queue.setSpecific(key: key, value: ())
+  }
+
+  /// Runs `work` on the queue after the work before it, and waits for it; on the queue itself
+  /// it runs at once.
+  func runAndWait(_ work: () -> Void) {
+    if DispatchQueue.getSpecific(key: key) != nil { return work() }
+    queue.sync(execute: work)
   }
 
   /// Runs `work` on the queue and returns its result to the awaiting task.

@@ -21,6 +21,15 @@ public final class InferenceSession: Sendable {
     state = BackendSlot(model: model, configuration: configuration)
   }
 
+  /// Ends the session's backend once the work before it is done, so that its context is back
+  /// with the model (and its cache there for the next session) when the session is gone. Why:
+  /// the last job's closure may outlive the awaited result by a moment, and an app that opens
+  /// the next session at once would otherwise find no context kept and evaluate everything.
+  deinit {
+    let state = state
+    queue.runAndWait { state.release() }
+  }
+
   /// Generates a reply to `request.promptTokens`, streaming text as it is decoded.
   ///
   /// Cancelling the consuming task (or dropping the stream) stops decoding within a token, or
@@ -100,6 +109,9 @@ private final class BackendSlot: @unchecked Sendable {
     self.model = model
     self.configuration = configuration
   }
+
+  /// Lets go of the backend (its context goes back to the model's pool).
+  func release() { created = nil }
 
   func backend() throws -> any TokenBackend {
     if let created { return created }
