@@ -1,0 +1,105 @@
+import Foundation
+import Guardrails
+import Synchronization
+
+/// The judge of a session's model: a request on a separate executor of the model (so the
+/// conversation's state, such as the local model's KV cache, is untouched), its answer
+/// constrained by guided generation to "yes" or "no".
+///
+/// Verdicts are remembered per text and category (up to ``cacheLimit``), so instructions that
+/// every turn sends are judged once.
+final class ModelJudge: GuardrailJudge, Sendable {
+  private let makeRunner: @Sendable () -> ModelRunner?
+  private let runner = Mutex<ModelRunner??>(nil)
+  private let verdicts = Mutex<[String: Bool]>([:])
+  static let cacheLimit = 64
+  /// The most characters of a text the judge reads: its opening and its end.
+  static let textLimit = 1_600
+
+  init(makeRunner: @escaping @Sendable () -> ModelRunner?) {
+    self.makeRunner = makeRunner
+  }
+
+  /// Why the judge could not answer.
+  struct Unavailable: Error {
+    let reason: String
+  }
+
+  func isUnsafe(_ text: String, category: GuardrailCategory) async throws -> Bool {
+    let key = category.rawValue + "\u{0}" + text
+    if let known = verdicts.withLock({ $0[key] }) { return known }
+    let made = self.runner.withLock { runner in
+      if let runner { return runner }
+      let made = makeRunner()
+      runner = .some(made)
+      return made
+    }
+    guard let runner = made else { throw Unavailable(reason: "the model has no judge") }
+    guard runner.capabilities.contains(.guidedGeneration) else {
+      throw Unavailable(reason: "the model cannot constrain its answer to yes or no")
+    }
+    let answer = try await Self.answer(runner: runner, request: Self.request(for: text, category: category))
+    let unsafe: Bool
+    switch answer {
+    case "yes": unsafe = true
+    case "no": unsafe = false
+    default: throw Unavailable(reason: "the judge answered \(answer)")
+    }
+    verdicts.withLock { verdicts in
+      if verdicts.count >= Self.cacheLimit { verdicts.removeAll() }
+      verdicts[key] = unsafe
+    }
+    return unsafe
+  }
+
+  static let schema = GenerationSchema(type: String.self, anyOf: ["yes", "no"])
+
+  static let instructions =
+    "You review texts for a content-safety filter. Answer only yes or no."
+
+  /// The question about `text`: whether it asks for, gives or promotes the category's harm,
+  /// with the harmless uses of such topics named as not unsafe.
+  static func request(for text: String, category: GuardrailCategory) -> LanguageModelExecutorGenerationRequest {
+    let shown =
+      text.count > textLimit
+      ? String(text.prefix(textLimit * 3 / 4)) + "\n…\n" + String(text.suffix(textLimit / 4)) : text
+    let question = """
+      Is the following text unsafe because it asks for, gives or promotes \(category.judgeDescription)? \
+      Texts that only discuss such topics for history, news, medicine, safety, education or fiction, \
+      and everyday idioms, are not unsafe.
+
+      Text:
+      \"\"\"
+      \(shown)
+      \"\"\"
+
+      Answer yes or no.
+      """
+    let transcript = Transcript(entries: [
+      .instructions(Transcript.Instructions(segments: [.text(.init(content: instructions))], toolDefinitions: [])),
+      .prompt(Transcript.Prompt(segments: [.text(.init(content: question))])),
+    ])
+    return LanguageModelExecutorGenerationRequest(
+      id: UUID(), transcript: transcript, enabledTools: [], schema: schema,
+      generationOptions: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 8),
+      contextOptions: ContextOptions(), metadata: [:])
+  }
+
+  /// The judge's answer: the string its constrained response holds.
+  private static func answer(runner: ModelRunner, request: LanguageModelExecutorGenerationRequest) async throws
+    -> String
+  {
+    let channel = LanguageModelExecutorGenerationChannel()
+    var assembler = TurnAssembler()
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      group.addTask { await runner.respond(to: request, into: channel) }
+      for try await event in channel { assembler.apply(event) }
+      try await group.waitForAll()
+    }
+    let text = assembler.responseText ?? ""
+    guard case .string(let answer)? = (try? GeneratedContent(json: text))?.kind else {
+      return text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+    }
+    return answer.lowercased()
+  }
+}

@@ -1,0 +1,70 @@
+import Guardrails
+
+/// The guardrails of one model invocation: which checks run, and the checks themselves.
+///
+/// In `.default` mode every text the model reads (instructions, the prompt, tool outputs) is
+/// checked before the model is called, and the text it generates is checked while it streams.
+/// In `.permissiveContentTransformations` mode a `String` request runs no check at all, so it
+/// never fails with a guardrail violation; a request for any other type is checked as in
+/// `.default` mode.
+struct TurnGuardrails: Sendable {
+  /// Whether the checks run for this request.
+  let isActive: Bool
+  private let judge: (any GuardrailJudge)?
+
+  init(runner: ModelRunner, generatesString: Bool) {
+    isActive = !(runner.guardrails.isPermissive && generatesString)
+    judge = runner.judge
+  }
+
+  /// The shipped cascade, or the error that says why it cannot run.
+  private static let cascade: Result<GuardrailCascade, any Error> = Result { try GuardrailCascade.shipped() }
+
+  /// Checks text the model is about to read.
+  /// - Parameter source: what the text is, as the error names it ("the prompt", "the output of
+  ///   the tool 'search'").
+  /// - Throws: `LanguageModelError.guardrailViolation` (input side) when the text is blocked.
+  func checkInput(_ text: String, source: String) async throws {
+    try await check(text, side: .input, source: source)
+  }
+
+  /// Checks text the model generated (the tail of a streamed answer, or all of it at the end).
+  /// - Throws: `LanguageModelError.guardrailViolation` (output side) when the text is blocked.
+  func checkOutput(_ text: some StringProtocol) async throws {
+    try await check(String(text), side: .output, source: "the response")
+  }
+
+  private func check(_ text: String, side: GuardrailSide, source: String) async throws {
+    guard isActive, !text.isEmpty else { return }
+    let cascade: GuardrailCascade
+    do {
+      cascade = try Self.cascade.get()
+    } catch {
+      throw SystemLanguageModel.Error.assetsUnavailable(
+        .init(debugDescription: "The guardrails cannot run: \(error)"))
+    }
+    let verdict = await cascade.check(text, judge: judge)
+    guard let category = verdict.violation else { return }
+    throw Self.violation(category: category, side: side, source: source, stage: verdict.stage)
+  }
+
+  /// The error of a blocked text: its side, category and source in words and in the metadata
+  /// (`side`: `input`/`output`; `category`: a `GuardrailCategory` name such as
+  /// `violenceAndWeapons`; `stage`: `pattern`, `classifier` or `judge`; `source`).
+  static func violation(category: GuardrailCategory, side: GuardrailSide, source: String, stage: GuardrailVerdict.Stage)
+    -> LanguageModelError
+  {
+    let what = side == .input ? "The input (\(source))" : "The output (\(source))"
+    return .guardrailViolation(
+      .init(
+        debugDescription: "\(what) was blocked by the guardrails: \(category.displayName).",
+        metadata: ["side": side.rawValue, "category": category.rawValue, "stage": stage.rawValue, "source": source]))
+  }
+}
+
+extension LanguageModelError {
+  /// Whether this is a guardrail violation (the checks' or a provider's).
+  var isGuardrailViolation: Bool {
+    if case .guardrailViolation = self { true } else { false }
+  }
+}
