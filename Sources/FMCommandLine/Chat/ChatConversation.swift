@@ -101,9 +101,15 @@ final class ChatConversation {
       return "context size \(model.contextSize) tokens"
     case .guardrails(let permissive):
       settings.permissiveGuardrails = permissive
-      rebuildModel()
-      let mode = permissive ? "guardrails permissive (content transformations)" : "guardrails default"
-      return mode + " — note: no guardrail checks run yet, so both settings behave alike"
+      if let remote = model as? RemoteChatModel {
+        model = remote.with(guardrails: permissive ? .permissiveContentTransformations : .default)
+        session = makeSession(transcript: session.transcript)
+      } else {
+        rebuildModel()
+      }
+      return permissive
+        ? "guardrails permissive: replies may transform unsafe content and never fail with a guardrail violation"
+        : "guardrails default: unsafe prompts and replies fail with a guardrail violation"
     }
   }
 

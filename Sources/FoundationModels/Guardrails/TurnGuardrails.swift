@@ -34,6 +34,14 @@ struct TurnGuardrails: Sendable {
     try await check(String(text), side: .output, source: "the response")
   }
 
+  /// Checks the tail of a growing answer with the patterns alone (on every snapshot, before it
+  /// is shown; the whole cascade runs at ``StreamingCheckpoints``).
+  /// - Throws: `LanguageModelError.guardrailViolation` (output side) when a pattern matches.
+  func checkOutputPatterns(_ tail: some StringProtocol) throws {
+    guard isActive, let category = GuardrailCascade.blockedByPattern(tail) else { return }
+    throw Self.violation(category: category, side: .output, source: "the response", stage: .pattern)
+  }
+
   private func check(_ text: String, side: GuardrailSide, source: String) async throws {
     guard isActive, !text.isEmpty else { return }
     let cascade: GuardrailCascade

@@ -185,6 +185,9 @@ struct TurnDriver: Sendable {
     }
   }
 
+  /// The characters of a growing answer the patterns read on every snapshot.
+  static let patternTail = 240
+
   /// The first string of a structured answer that reads as a refusal, if any.
   static func refusalText(in content: GeneratedContent) -> String? {
     switch content.kind {
@@ -219,7 +222,10 @@ struct TurnDriver: Sendable {
         shown = text
         // Checked before the snapshot is shown: a violation ends the stream there, and throwing
         // here cancels the executor's task.
-        if guardrails.isActive, let tail = checkpoints.textToCheck(text) { try await guardrails.checkOutput(tail) }
+        if guardrails.isActive {
+          try guardrails.checkOutputPatterns(text.suffix(Self.patternTail))
+          if let tail = checkpoints.textToCheck(text) { try await guardrails.checkOutput(tail) }
+        }
         try snapshot(assembler.entries, text, assembler.usage)
       }
       try await group.waitForAll()

@@ -23,6 +23,12 @@ public struct GuardrailCascade: Sendable {
     return neutral.split(separator: " ").map(String.init)
   }
 
+  /// Stage 1 alone: the category of a block pattern in `text`, if any. Cheap enough to run on
+  /// every snapshot of a streamed answer.
+  public static func blockedByPattern(_ text: some StringProtocol) -> GuardrailCategory? {
+    PatternRules.blockedCategory(in: TextNormalizer.normalize(String(text)))
+  }
+
   /// Stages 1 and 2: patterns, then the classifier's thresholds.
   public func assess(_ text: String) -> GuardrailAssessment {
     let normalized = TextNormalizer.normalize(text)
