@@ -54,4 +54,12 @@ public enum SafetySplit: Sendable, Equatable {
   }
 
   public var isHeldOut: Bool { self == .heldOut }
+
+  /// The training fold the text's hash gives (also for held-out texts, which never train).
+  public var fold: Int {
+    switch self {
+    case .heldOut: 0
+    case .training(let fold): fold
+    }
+  }
 }

@@ -103,3 +103,11 @@ final class ModelJudge: GuardrailJudge, Sendable {
     return answer.lowercased()
   }
 }
+
+extension SystemLanguageModel {
+  /// The judge the guardrails ask about this model's uncertain texts (a sibling context on the
+  /// same weights), for benchmarks that measure it on its own.
+  @_spi(Engine) public var guardrailJudge: any GuardrailJudge {
+    ModelJudge { self.judgeRunner() }
+  }
+}

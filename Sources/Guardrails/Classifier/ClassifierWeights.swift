@@ -46,6 +46,10 @@ public struct ClassifierWeights: Sendable, Equatable {
   /// A file's contents in the format above.
   public struct FormatError: Error, CustomStringConvertible {
     public let description: String
+
+    public init(description: String) {
+      self.description = description
+    }
   }
 
   /// Reads weights from the file format above.

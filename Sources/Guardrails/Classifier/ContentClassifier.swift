@@ -31,7 +31,7 @@ public struct ContentClassifier: Sendable {
 
   /// The classifier the package ships, loaded once (about 1 ms) on first use.
   public static let shipped: Result<ContentClassifier, any Error> = Result {
-    guard let url = Bundle.module.url(forResource: "classifier", withExtension: "bin") else {
+    guard let url = Bundle.guardrailWeights else {
       throw ClassifierWeights.FormatError(description: "the Guardrails resource classifier.bin is missing")
     }
     return ContentClassifier(weights: try ClassifierWeights(data: Data(contentsOf: url)))
@@ -80,5 +80,22 @@ public struct ContentClassifier: Sendable {
       let logit = head.bias + head.scale * Float(sums[index]) * norm
       return 1 / (1 + exp(-logit))
     }
+  }
+}
+
+extension Bundle {
+  /// The shipped weights file (`classifier.bin` in the target's resource bundle).
+  ///
+  /// The resource bundle (`<package>_Guardrails.resources`) is looked for next to the
+  /// executable first: `Bundle.module` stops the process when it finds the bundle neither there
+  /// nor in the build folder it was built in.
+  public static var guardrailWeights: URL? {
+    let folder = Bundle.main.bundleURL
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+    for name in names where name.hasSuffix("_Guardrails.resources") {
+      let url = folder.appendingPathComponent(name).appendingPathComponent("classifier.bin")
+      if FileManager.default.fileExists(atPath: url.path) { return url }
+    }
+    return Bundle.module.url(forResource: "classifier", withExtension: "bin")
   }
 }
