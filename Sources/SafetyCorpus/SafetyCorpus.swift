@@ -24,7 +24,6 @@ public enum SafetyCorpus {
     examples += try bipia(dataDirectory.appendingPathComponent("bipia"))
     examples += try jailbreaks(
       dataDirectory.appendingPathComponent("jailbreak-inthewild/inthewild_jailbreak_llms.json"))
-    examples += try profanityLexicon(dataDirectory.appendingPathComponent("lexicons/profanity_en.csv"))
     examples += try projectList(projectDirectory.appendingPathComponent("borderline-benign.tsv"), benign: true)
     examples += try projectList(projectDirectory.appendingPathComponent("harmful-requests.tsv"), benign: false)
     return examples
@@ -135,34 +134,6 @@ public enum SafetyCorpus {
     }
     return examples
   }
-
-  /// The Surge AI profanity lexicon (MIT): severe sexual terms train the sexual head, severe
-  /// slurs the hate head, each term a text of its own; never measured.
-  static func profanityLexicon(_ file: URL) throws -> [SafetyExample] {
-    try lines(of: file).dropFirst().compactMap { line in
-      // text, canonical forms ×3, categories ×3, severity rating, severity description
-      let columns = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-      guard columns.count >= 9, let severity = Double(columns[7]) else { return nil }
-      let categories = Set(columns[4...6])
-      let category: GuardrailCategory
-      if severity >= 2, !categories.isDisjoint(with: hateLexiconCategories) {
-        category = .hateAndHarassment
-      } else if severity >= 2.2, categories.contains("sexual anatomy / sexual acts") {
-        category = .sexualContentAndMinors
-      } else {
-        return nil
-      }
-      var example = SafetyExample(
-        text: columns[0], group: .moderationFlagged, labels: SafetyExample.labels(unsafe: [category]))
-      example.split = .training(fold: example.split.fold)
-      return example.unmeasured
-    }
-  }
-
-  private static let hateLexiconCategories: Set<String> = [
-    "racial / ethnic slurs", "sexual orientation / gender", "religious offense", "mental disability",
-    "physical disability",
-  ]
 
   static func jailbreaks(_ file: URL) throws -> [SafetyExample] {
     guard let prompts = try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String] else {

@@ -107,7 +107,8 @@ struct GuardrailFigures {
       do {
         let unsafe = try await judge.isUnsafe(example.text, category: category)
         flagged.append(unsafe)
-        let kind = example.group.isBenign ? "benign" : example.group.isClearlyHarmful ? "clearly harmful" : "moderation flagged"
+        let kind =
+          example.group.isBenign ? "benign" : example.group.isClearlyHarmful ? "clearly harmful" : "moderation flagged"
         unsafeAnswers[kind, default: (0, 0)].asked += 1
         if unsafe { unsafeAnswers[kind, default: (0, 0)].unsafe += 1 }
       } catch {
@@ -122,7 +123,8 @@ struct GuardrailFigures {
       figure: "held-out flag rates with the judge (\(URL(fileURLWithPath: modelPath).lastPathComponent))")
     report.ours = calls
     report.unit = "seconds per judge call"
-    report.notes["judge calls"] = "\(calls.values.count) of \(kept.count) texts (\(percent(calls.values.count, kept.count)))"
+    report.notes["judge calls"] =
+      "\(calls.values.count) of \(kept.count) texts (\(percent(calls.values.count, kept.count)))"
     report.notes["judge failures"] = "\(failures)"
     for (kind, answers) in unsafeAnswers {
       report.notes["judge said unsafe, \(kind)"] = "\(answers.unsafe) of \(answers.asked)"

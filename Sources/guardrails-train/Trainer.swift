@@ -19,8 +19,8 @@ struct Trainer {
   /// `upper` a text is blocked outright, above `decision` blocked when there is no judge,
   /// above `lower` the judge is asked.
   static let upperRate = 0.002
-  static let decisionRate = 0.008
-  static let lowerRate = 0.04
+  static let decisionRate = 0.005
+  static let lowerRate = 0.06
 
   struct Sample {
     var buckets: [Int]

@@ -94,20 +94,49 @@ import Testing
       "one of the candidates is in the classifier's uncertain band")
   }
 
-  @Test(arguments: [true, false])
-  func theJudgeModelSettlesTheUncertainBand(_ unsafe: Bool) async throws {
+  /// How a scripted judge answers.
+  enum JudgeKind: CaseIterable {
+    /// Unsafe, and not safe: a consistent yes.
+    case unsafe
+    /// Not unsafe.
+    case safe
+    /// Yes to every question.
+    case agreesWithEverything
+  }
+
+  @Test(arguments: JudgeKind.allCases)
+  func theJudgeModelSettlesTheUncertainBand(_ kind: JudgeKind) async throws {
     let prompt = try Self.uncertainPrompt()
-    let judge = SystemLanguageModel.scripted(.replying(unsafe ? #""yes""# : #""no""#))
+    let judge = SystemLanguageModel.scripted(
+      .answering { conversation in
+        let asksIfSafe = conversation.contains("Is the following text safe")
+        switch kind {
+        case .unsafe: return [asksIfSafe ? #""no""# : #""yes""#]
+        case .safe: return [asksIfSafe ? #""yes""# : #""no""#]
+        case .agreesWithEverything: return [#""yes""#]
+        }
+      })
     let model = SystemLanguageModel.scripted(.replying("Fine.")).guardrails(.default, judge: judge)
     let session = LanguageModelSession(model: model)
+    guard case .uncertain(_, let fallback) = try GuardrailCascade.shipped().assess(prompt) else {
+      Issue.record("the prompt is in the uncertain band")
+      return
+    }
+    let blocked: Bool
+    let stage: String?
     do {
-      let response = try await session.respond(to: prompt)
-      #expect(!unsafe, "the judge's yes blocks the prompt")
-      #expect(response.content == "Fine.")
+      _ = try await session.respond(to: prompt)
+      (blocked, stage) = (false, nil)
     } catch LanguageModelError.guardrailViolation(let violation) {
-      #expect(unsafe, "the judge's no lets the prompt through")
-      #expect(violation.metadata["stage"] as? String == "judge")
+      (blocked, stage) = (true, violation.metadata["stage"] as? String)
       #expect(session.transcript.isEmpty)
+    }
+    switch kind {
+    case .unsafe: #expect(blocked && stage == "judge", "a consistent yes blocks")
+    case .safe: #expect(!blocked, "a no lets the prompt through")
+    case .agreesWithEverything:
+      #expect(blocked == fallback.isViolation, "a judge that contradicts itself leaves it to the classifier")
+      #expect(stage != "judge")
     }
   }
 

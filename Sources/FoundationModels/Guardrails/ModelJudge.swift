@@ -6,12 +6,19 @@ import Synchronization
 /// conversation's state, such as the local model's KV cache, is untouched), its answer
 /// constrained by guided generation to "yes" or "no".
 ///
-/// Verdicts are remembered per text and category (up to ``cacheLimit``), so instructions that
-/// every turn sends are judged once.
+/// A "yes, unsafe" is confirmed by asking the opposite question ("is it safe?"); a judge that
+/// contradicts itself is ignored and the classifier decides. Verdicts are remembered per text
+/// and category (up to ``cacheLimit``), so instructions that every turn sends are judged once.
 final class ModelJudge: GuardrailJudge, Sendable {
   private let makeRunner: @Sendable () -> ModelRunner?
   private let runner = Mutex<ModelRunner??>(nil)
-  private let verdicts = Mutex<[String: Bool]>([:])
+  private let verdicts = Mutex<[String: Verdict]>([:])
+
+  private enum Verdict {
+    case unsafe, safe
+    /// The judge called the text both unsafe and safe.
+    case contradicted
+  }
   static let cacheLimit = 64
   /// The most characters of a text the judge reads: its opening and its end.
   static let textLimit = 1_600
@@ -27,7 +34,12 @@ final class ModelJudge: GuardrailJudge, Sendable {
 
   func isUnsafe(_ text: String, category: GuardrailCategory) async throws -> Bool {
     let key = category.rawValue + "\u{0}" + text
-    if let known = verdicts.withLock({ $0[key] }) { return known }
+    switch verdicts.withLock({ $0[key] }) {
+    case .unsafe?: return true
+    case .safe?: return false
+    case .contradicted?: throw Unavailable(reason: "the judge called the text both unsafe and safe")
+    case nil: break
+    }
     let made = self.runner.withLock { runner in
       if let runner { return runner }
       let made = makeRunner()
@@ -38,18 +50,35 @@ final class ModelJudge: GuardrailJudge, Sendable {
     guard runner.capabilities.contains(.guidedGeneration) else {
       throw Unavailable(reason: "the model cannot constrain its answer to yes or no")
     }
-    let answer = try await Self.answer(runner: runner, request: Self.request(for: text, category: category))
-    let unsafe: Bool
+    // A "yes" is confirmed by the opposite question, so a model that agrees with every question
+    // (small models do) blocks nothing: a contradiction leaves the text to the classifier.
+    guard try await ask(runner, Self.request(for: text, category: category, askingIfSafe: false)) else {
+      remember(.safe, for: key)
+      return false
+    }
+    guard try await !ask(runner, Self.request(for: text, category: category, askingIfSafe: true)) else {
+      remember(.contradicted, for: key)
+      throw Unavailable(reason: "the judge called the text both unsafe and safe")
+    }
+    remember(.unsafe, for: key)
+    return true
+  }
+
+  /// The judge's yes (true) or no (false) to `request`.
+  private func ask(_ runner: ModelRunner, _ request: LanguageModelExecutorGenerationRequest) async throws -> Bool {
+    let answer = try await Self.answer(runner: runner, request: request)
     switch answer {
-    case "yes": unsafe = true
-    case "no": unsafe = false
+    case "yes": return true
+    case "no": return false
     default: throw Unavailable(reason: "the judge answered \(answer)")
     }
+  }
+
+  private func remember(_ verdict: Verdict, for key: String) {
     verdicts.withLock { verdicts in
       if verdicts.count >= Self.cacheLimit { verdicts.removeAll() }
-      verdicts[key] = unsafe
+      verdicts[key] = verdict
     }
-    return unsafe
   }
 
   static let schema = GenerationSchema(type: String.self, anyOf: ["yes", "no"])
@@ -57,16 +86,22 @@ final class ModelJudge: GuardrailJudge, Sendable {
   static let instructions =
     "You review texts for a content-safety filter. Answer only yes or no."
 
-  /// The question about `text`: whether it asks for, gives or promotes the category's harm,
-  /// with the harmless uses of such topics named as not unsafe.
-  static func request(for text: String, category: GuardrailCategory) -> LanguageModelExecutorGenerationRequest {
+  /// The question about `text`: whether it asks for, gives or promotes the category's harm (or,
+  /// `askingIfSafe`, whether it does not), with the harmless uses of such topics named.
+  static func request(for text: String, category: GuardrailCategory, askingIfSafe: Bool)
+    -> LanguageModelExecutorGenerationRequest
+  {
     let shown =
       text.count > textLimit
       ? String(text.prefix(textLimit * 3 / 4)) + "\n…\n" + String(text.suffix(textLimit / 4)) : text
+    let asked =
+      askingIfSafe
+      ? "Is the following text safe, that is, free of any request for, instructions for or promotion of"
+      : "Is the following text unsafe because it asks for, gives or promotes"
     let question = """
-      Is the following text unsafe because it asks for, gives or promotes \(category.judgeDescription)? \
+      \(asked) \(category.judgeDescription)? \
       Texts that only discuss such topics for history, news, medicine, safety, education or fiction, \
-      and everyday idioms, are not unsafe.
+      and everyday idioms, are safe.
 
       Text:
       \"\"\"
@@ -82,7 +117,7 @@ final class ModelJudge: GuardrailJudge, Sendable {
     return LanguageModelExecutorGenerationRequest(
       id: UUID(), transcript: transcript, enabledTools: [], schema: schema,
       generationOptions: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 8),
-      contextOptions: ContextOptions(), metadata: [:])
+      contextOptions: ContextOptions(includeSchemaInPrompt: false), metadata: [:])
   }
 
   /// The judge's answer: the string its constrained response holds.
