@@ -110,7 +110,8 @@ let package = Package(
       swiftSettings: [.unsafeFlags(["-I", swiftHostLibDir])],
       linkerSettings: [.unsafeFlags(["-L", swiftHostLibDir, "-Xlinker", "-rpath", "-Xlinker", swiftHostLibDir])]),
     .testTarget(
-      name: "FoundationModelsTests", dependencies: ["FoundationModels", "InferenceEngine", "Guardrails", "FMTestSupport"]),
+      name: "FoundationModelsTests",
+      dependencies: ["FoundationModels", "InferenceEngine", "Guardrails", "FMTestSupport"]),
     // The book's app patterns from the main actor; warnings as errors, so a sending or
     // isolation warning against our declarations fails the build. Deprecations stay warnings:
     // the book's 26 code (`GenerationOptions(sampling:)`) is deprecated in 27, as with Apple's.

@@ -53,7 +53,7 @@ enum ChatCommand: Subcommand {
     var remote: RemoteChatModel?
     if let server = try await ModelOptions.remoteModel(arguments, environment: context.environment) {
       remote = try await RemoteChatModel.connecting(
-        to: server, guardrails: settings.permissiveGuardrails ? .permissiveContentTransformations : .default)
+        to: server, guardrails: settings.guardrails)
       settings.model = server.model
     }
     let conversation = ChatConversation(

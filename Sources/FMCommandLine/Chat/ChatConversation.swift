@@ -54,7 +54,11 @@ final class ChatConversation {
   /// Replaces settings and transcript with a saved chat's (`/load`).
   func restore(_ file: ChatSaveFile) {
     settings = file.settings
-    if model is SystemLanguageModel { model = settings.makeModel() }
+    if let remote = model as? RemoteChatModel {
+      model = remote.with(guardrails: settings.guardrails)
+    } else if model is SystemLanguageModel {
+      model = settings.makeModel()
+    }
     session = makeSession(transcript: file.transcript)
     lastPrompt = nil
   }
@@ -102,7 +106,7 @@ final class ChatConversation {
     case .guardrails(let permissive):
       settings.permissiveGuardrails = permissive
       if let remote = model as? RemoteChatModel {
-        model = remote.with(guardrails: permissive ? .permissiveContentTransformations : .default)
+        model = remote.with(guardrails: settings.guardrails)
         session = makeSession(transcript: session.transcript)
       } else {
         rebuildModel()
