@@ -9,39 +9,52 @@ public struct GuardrailEvaluation: Sendable {
   public struct Row: Sendable, Codable {
     public var group: String
     public var category: String?
-    public var texts: Int
-    public var flagged: Int
-    public var rate: Double { texts == 0 ? 0 : Double(flagged) / Double(texts) }
+    /// The texts, each counted with its weight (1 unless a sample stands for more).
+    public var texts: Double
+    public var flagged: Double
+    public var rate: Double { texts == 0 ? 0 : flagged / texts }
   }
 
   public var rows: [Row]
 
   /// The rows of `examples` (held-out and measured only) given each one's flag.
-  public init(examples: [SafetyExample], flagged: [Bool]) {
-    var counts: [String: (SafetyGroup, GuardrailCategory?, Int, Int)] = [:]
-    func count(_ group: SafetyGroup, _ category: GuardrailCategory?, _ flag: Bool) {
+  /// - Parameter weights: how many texts each example stands for (all 1 by default); a sample
+  ///   of a stratum counts for the whole stratum.
+  public init(examples: [SafetyExample], flagged: [Bool], weights: [Double]? = nil) {
+    let weights = weights ?? Array(repeating: 1, count: examples.count)
+    var counts: [String: Row] = [:]
+    var order: [String: (SafetyGroup, String)] = [:]
+    func count(_ group: SafetyGroup, _ category: GuardrailCategory?, _ flag: Bool, _ weight: Double) {
       let key = group.rawValue + "|" + (category?.rawValue ?? "")
-      var entry = counts[key] ?? (group, category, 0, 0)
-      entry.2 += 1
-      if flag { entry.3 += 1 }
-      counts[key] = entry
+      var row = counts[key] ?? Row(group: group.rawValue, category: category?.rawValue, texts: 0, flagged: 0)
+      row.texts += weight
+      if flag { row.flagged += weight }
+      counts[key] = row
+      order[key] = (group, category?.rawValue ?? "")
     }
-    for (example, flag) in zip(examples, flagged) {
-      count(example.group, nil, flag)
+    for index in examples.indices {
+      let example = examples[index]
+      count(example.group, nil, flagged[index], weights[index])
       guard example.isHarmful else { continue }
       for category in GuardrailCategory.scored where example.labels[category] == true {
-        count(example.group, category, flag)
+        count(example.group, category, flagged[index], weights[index])
       }
     }
-    rows = counts.values.sorted { ($0.0, $0.1?.rawValue ?? "") < ($1.0, $1.1?.rawValue ?? "") }.map {
-      Row(group: $0.0.rawValue, category: $0.1?.rawValue, texts: $0.2, flagged: $0.3)
+    let keys = counts.keys.sorted { left, right in
+      guard let a = order[left], let b = order[right] else { return left < right }
+      return a.0 == b.0 ? a.1 < b.1 : a.0 < b.0
     }
-    let benign = zip(examples, flagged).filter { $0.0.group.isBenign }
-    let harmful = zip(examples, flagged).filter { $0.0.group.isClearlyHarmful }
-    rows.append(Row(group: "all benign groups", category: nil, texts: benign.count, flagged: benign.filter(\.1).count))
-    rows.append(
-      Row(
-        group: "all clearly harmful requests", category: nil, texts: harmful.count, flagged: harmful.filter(\.1).count))
+    rows = keys.compactMap { counts[$0] }
+    func total(_ name: String, _ included: (SafetyGroup) -> Bool) -> Row {
+      var row = Row(group: name, category: nil, texts: 0, flagged: 0)
+      for index in examples.indices where included(examples[index].group) {
+        row.texts += weights[index]
+        if flagged[index] { row.flagged += weights[index] }
+      }
+      return row
+    }
+    rows.append(total("all benign groups", \.isBenign))
+    rows.append(total("all clearly harmful requests", \.isClearlyHarmful))
   }
 
   /// The held-out, measured examples.
@@ -53,7 +66,7 @@ public struct GuardrailEvaluation: Sendable {
   public var lines: [String] {
     rows.map { row in
       let name = row.category.map { "\(row.group) · \($0)" } ?? row.group
-      return String(format: "%6.1f %%  %4d / %4d  %@", row.rate * 100, row.flagged, row.texts, name)
+      return String(format: "%6.1f %%  %6.1f / %6.1f  %@", row.rate * 100, row.flagged, row.texts, name)
     }
   }
 }

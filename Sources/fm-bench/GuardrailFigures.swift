@@ -13,6 +13,9 @@ struct GuardrailFigures {
   let tokenModel: any TokenModel
   let modelPath: String
   let runs: Int
+  /// The most texts of each group's uncertain band the judge is asked about (all when nil);
+  /// the sample, the first of the band in the data's order, stands for the whole band.
+  let judgedPerGroup: Int?
 
   /// The safety-dev folder: `--corpus DIR`, else the default place next to the checkout.
   static func dataDirectory(_ argument: String?) throws -> URL {
@@ -88,48 +91,62 @@ struct GuardrailFigures {
   }
 
   /// GR4: the flag rates with the judge settling the uncertain band (the benign, clearly
-  /// harmful and moderation groups; the reported-only groups are left out), and its cost.
+  /// harmful and moderation groups; the reported-only groups are left out), and its cost. With
+  /// `judgedPerGroup`, each group's band is sampled and the sample weighted to stand for it.
   private func judged(_ examples: [SafetyExample], assessments: [GuardrailAssessment]) async throws -> FigureReport {
     let model = SystemLanguageModel(path: URL(fileURLWithPath: modelPath))
     let judge = model.guardrailJudge
-    var flagged: [Bool] = []
+    var band: [SafetyGroup: Int] = [:]
+    for (example, assessment) in zip(examples, assessments) {
+      if case .uncertain = assessment { band[example.group, default: 0] += 1 }
+    }
     var kept: [SafetyExample] = []
+    var flagged: [Bool] = []
+    var weights: [Double] = []
+    var asked: [SafetyGroup: Int] = [:]
     var calls = Measurements()
     var failures = 0
     var unsafeAnswers: [String: (asked: Int, unsafe: Int)] = [:]
     for (example, assessment) in zip(examples, assessments) where example.group.isBenign || example.isHarmful {
-      kept.append(example)
       guard case .uncertain(let category, let fallback) = assessment else {
+        kept.append(example)
         flagged.append(assessment.verdictWithoutJudge.isViolation)
+        weights.append(1)
         continue
       }
+      let sampled = min(band[example.group] ?? 0, judgedPerGroup ?? .max)
+      guard asked[example.group, default: 0] < sampled else { continue }
+      asked[example.group, default: 0] += 1
       let start = DispatchTime.now()
+      var unsafe = fallback.isViolation
       do {
-        let unsafe = try await judge.isUnsafe(example.text, category: category)
-        flagged.append(unsafe)
-        let kind =
-          example.group.isBenign ? "benign" : example.group.isClearlyHarmful ? "clearly harmful" : "moderation flagged"
+        unsafe = try await judge.isUnsafe(example.text, category: category)
+        let kind = example.group.isBenign ? "benign" : example.group.isClearlyHarmful ? "clearly harmful" : "moderation flagged"
         unsafeAnswers[kind, default: (0, 0)].asked += 1
         if unsafe { unsafeAnswers[kind, default: (0, 0)].unsafe += 1 }
       } catch {
         failures += 1
-        flagged.append(fallback.isViolation)
       }
       calls.append(elapsed(since: start))
-      if calls.values.count % 20 == 0 { progress("GR4 judged \(calls.values.count)") }
+      kept.append(example)
+      flagged.append(unsafe)
+      weights.append(Double(band[example.group] ?? 1) / Double(sampled))
+      if calls.values.count % 10 == 0 { progress("GR4 judged \(calls.values.count)") }
     }
+    let evaluation = GuardrailEvaluation(examples: kept, flagged: flagged, weights: weights)
     var report = rates(
-      GuardrailEvaluation(examples: kept, flagged: flagged), id: "GR4",
-      figure: "held-out flag rates with the judge (\(URL(fileURLWithPath: modelPath).lastPathComponent))")
+      evaluation, id: "GR4", figure: "held-out flag rates with the judge (\(URL(fileURLWithPath: modelPath).lastPathComponent))")
     report.ours = calls
-    report.unit = "seconds per judge call"
-    report.notes["judge calls"] =
-      "\(calls.values.count) of \(kept.count) texts (\(percent(calls.values.count, kept.count)))"
-    report.notes["judge failures"] = "\(failures)"
+    report.unit = "seconds per judged text (one question, two when the first says unsafe)"
+    let measured = examples.filter { $0.group.isBenign || $0.isHarmful }.count
+    let inBand = band.filter { $0.key.isBenign || $0.key.isClearlyHarmful || $0.key == .moderationFlagged }.values.reduce(0, +)
+    report.notes["texts in the judge's band"] = "\(inBand) of \(measured) (\(percent(inBand, measured)))"
+    report.notes["texts judged"] = "\(calls.values.count) (at most \(judgedPerGroup.map(String.init) ?? "all") per group)"
+    report.notes["judge failures or contradictions"] = "\(failures)"
+    report.notes["judge seconds, total"] = String(format: "%.1f", calls.values.reduce(0, +))
     for (kind, answers) in unsafeAnswers {
       report.notes["judge said unsafe, \(kind)"] = "\(answers.unsafe) of \(answers.asked)"
     }
-    report.notes["judge seconds, total"] = String(format: "%.1f", calls.values.reduce(0, +))
     return report
   }
 
@@ -137,7 +154,7 @@ struct GuardrailFigures {
     var notes: [String: String] = [:]
     for row in evaluation.rows {
       let name = row.category.map { "\(row.group) · \($0)" } ?? row.group
-      notes[name] = "\(percent(row.flagged, row.texts)) (\(row.flagged)/\(row.texts))"
+      notes[name] = String(format: "%.1f %% (%.1f/%.0f)", row.rate * 100, row.flagged, row.texts)
     }
     let benign = evaluation.rows.first { $0.group == "all benign groups" }?.rate ?? 1
     let harmful = evaluation.rows.first { $0.group == "all clearly harmful requests" }?.rate ?? 0

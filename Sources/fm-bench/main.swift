@@ -10,7 +10,8 @@ import ModelStore
 ///
 /// P4 and P5 (also in `all`) take their schemas from the maskbench-dev corpus folder, `--corpus DIR`.
 /// `guardrails` (not in `all`) reads the safety-dev folder (`--corpus DIR`, else
-/// `../shared/data/safety-dev`) and judges with the model of `--model`.
+/// `../shared/data/safety-dev`) and judges with the model of `--model`, at most `--limit N`
+/// texts of each group's uncertain band (a sample that stands for the band).
 /// P12 takes its prompts from `--set PATH` (default `bench/tool-use/set.json`), the first
 /// `--limit N` of them if given, each model request generating at most `--max-tokens N` (96).
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -92,7 +93,8 @@ do {
     case "guardrails":
       let figures = GuardrailFigures(
         dataDirectory: try GuardrailFigures.dataDirectory(corpusArgument),
-        projectDirectory: URL(fileURLWithPath: "bench/guardrails"), tokenModel: model, modelPath: modelPath, runs: runs)
+        projectDirectory: URL(fileURLWithPath: "bench/guardrails"), tokenModel: model, modelPath: modelPath, runs: runs,
+        judgedPerGroup: toolUseLimit)
       for report in try await figures.measure() { report.print() }
     case "p4":
       guard let guidedCorpus else { preconditionFailure("the corpus is checked whenever p4 is asked for") }

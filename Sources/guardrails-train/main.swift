@@ -65,6 +65,13 @@ do {
   let heldOut = GuardrailEvaluation.heldOut(examples)
   let flagged = heldOut.map { cascade.assess($0.text).verdictWithoutJudge.isViolation }
   for line in GuardrailEvaluation(examples: heldOut, flagged: flagged).lines { print(line) }
+  var uncertain: [SafetyGroup: Int] = [:]
+  for example in heldOut {
+    if case .uncertain = cascade.assess(example.text) { uncertain[example.group, default: 0] += 1 }
+  }
+  for (group, count) in uncertain.sorted(by: { $0.key < $1.key }) {
+    print("in the judge's band: \(count) of \(group.rawValue)")
+  }
   if showsErrors {
     for (example, flag) in zip(heldOut, flagged)
     where (example.group.isBenign && flag) || (example.group.isClearlyHarmful && !flag) {

@@ -21,7 +21,7 @@ final class ModelJudge: GuardrailJudge, Sendable {
   }
   static let cacheLimit = 64
   /// The most characters of a text the judge reads: its opening and its end.
-  static let textLimit = 1_600
+  static let textLimit = 800
 
   init(makeRunner: @escaping @Sendable () -> ModelRunner?) {
     self.makeRunner = makeRunner
