@@ -121,7 +121,8 @@ struct GuardrailFigures {
       var unsafe = fallback.isViolation
       do {
         unsafe = try await judge.isUnsafe(example.text, category: category)
-        let kind = example.group.isBenign ? "benign" : example.group.isClearlyHarmful ? "clearly harmful" : "moderation flagged"
+        let kind =
+          example.group.isBenign ? "benign" : example.group.isClearlyHarmful ? "clearly harmful" : "moderation flagged"
         unsafeAnswers[kind, default: (0, 0)].asked += 1
         if unsafe { unsafeAnswers[kind, default: (0, 0)].unsafe += 1 }
       } catch {
@@ -135,13 +136,16 @@ struct GuardrailFigures {
     }
     let evaluation = GuardrailEvaluation(examples: kept, flagged: flagged, weights: weights)
     var report = rates(
-      evaluation, id: "GR4", figure: "held-out flag rates with the judge (\(URL(fileURLWithPath: modelPath).lastPathComponent))")
+      evaluation, id: "GR4",
+      figure: "held-out flag rates with the judge (\(URL(fileURLWithPath: modelPath).lastPathComponent))")
     report.ours = calls
     report.unit = "seconds per judged text (one question, two when the first says unsafe)"
     let measured = examples.filter { $0.group.isBenign || $0.isHarmful }.count
-    let inBand = band.filter { $0.key.isBenign || $0.key.isClearlyHarmful || $0.key == .moderationFlagged }.values.reduce(0, +)
+    let inBand = band.filter { $0.key.isBenign || $0.key.isClearlyHarmful || $0.key == .moderationFlagged }.values
+      .reduce(0, +)
     report.notes["texts in the judge's band"] = "\(inBand) of \(measured) (\(percent(inBand, measured)))"
-    report.notes["texts judged"] = "\(calls.values.count) (at most \(judgedPerGroup.map(String.init) ?? "all") per group)"
+    report.notes["texts judged"] =
+      "\(calls.values.count) (at most \(judgedPerGroup.map(String.init) ?? "all") per group)"
     report.notes["judge failures or contradictions"] = "\(failures)"
     report.notes["judge seconds, total"] = String(format: "%.1f", calls.values.reduce(0, +))
     for (kind, answers) in unsafeAnswers {

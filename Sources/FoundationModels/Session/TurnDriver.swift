@@ -72,6 +72,7 @@ struct TurnDriver: Sendable {
     var invocation = TurnAssembler()
     var profilePolicy: TranscriptErrorHandlingPolicy?
     var latestSetup: InvocationSetup?
+    var checkedInstructions: String?
     do {
       var usage = LanguageModelSession.Usage.zero
       var callCounts: [String: Int] = [:]
@@ -90,7 +91,16 @@ struct TurnDriver: Sendable {
           }
         }
         prompt = currentPrompt()
-        if round == 0 { try await checkInputs(setup, prompt: prompt, guardrails: guardrails) }
+        // The instructions are checked again when a profile or tool changed them between rounds.
+        if let instructions = setup.instructions.map({ SegmentJoining.text(of: $0.segments) }),
+          instructions != checkedInstructions
+        {
+          try await guardrails.checkInput(instructions, source: "the instructions")
+          checkedInstructions = instructions
+        }
+        if round == 0, let prompt {
+          try await guardrails.checkInput(SegmentJoining.text(of: prompt.segments), source: "the prompt")
+        }
         let working = working(setup, produced: produced)
         try checkCapabilities(setup, sending: working)
         try await invoke(working, setup: setup, guardrails: guardrails, into: &invocation) {
@@ -169,19 +179,6 @@ struct TurnDriver: Sendable {
           runner: setup.runner, debugDescription: payload.debugDescription)
       }
       throw Failure(error: reported, entries: produced + invocation.entries, profilePolicy: profilePolicy)
-    }
-  }
-
-  /// Checks what the model is about to read for the first time this turn: the instructions and
-  /// the prompt.
-  private func checkInputs(_ setup: InvocationSetup, prompt: Transcript.Entry?, guardrails: TurnGuardrails)
-    async throws
-  {
-    if let instructions = setup.instructions {
-      try await guardrails.checkInput(SegmentJoining.text(of: instructions.segments), source: "the instructions")
-    }
-    if let prompt {
-      try await guardrails.checkInput(SegmentJoining.text(of: prompt.segments), source: "the prompt")
     }
   }
 
