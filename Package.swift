@@ -73,6 +73,12 @@ let package = Package(
     .target(name: "InferenceEngine", dependencies: ["CLlama"], linkerSettings: llamaLinking),
     .target(name: "ModelStore"),
     .target(name: "GuidedDecoding"),
+    // Content checks (guardrails): normalisation and patterns, the shipped classifier, the judge
+    // protocol, streaming checkpoints. Pure Swift; FoundationModels runs them for every model.
+    .target(name: "Guardrails", resources: [.copy("Resources/classifier.bin")]),
+    // The safety data's examples, labels and split: the training program's and fm-bench's, never the product's.
+    .target(name: "SafetyCorpus", dependencies: ["Guardrails"]),
+    .executableTarget(name: "guardrails-train", dependencies: ["Guardrails", "SafetyCorpus"]),
     // The schema test-case files of the corpus checks and how instances are judged; the
     // harness of maskbench and the corpus tests, not part of decoding.
     .target(name: "SchemaCorpus", dependencies: ["GuidedDecoding"]),
@@ -83,24 +89,29 @@ let package = Package(
       linkerSettings: [.unsafeFlags(["-L", swiftHostLibDir, "-Xlinker", "-rpath", "-Xlinker", swiftHostLibDir])]),
     .target(
       name: "FoundationModels",
-      dependencies: ["InferenceEngine", "ModelStore", "GuidedDecoding", "FoundationModelsMacros"]),
+      dependencies: ["InferenceEngine", "ModelStore", "GuidedDecoding", "Guardrails", "FoundationModelsMacros"]),
     // A LanguageModel for OpenAI-compatible servers (vLLM, llama-server, Ollama).
     .target(name: "RemoteModel", dependencies: ["FoundationModels", "GuidedDecoding"]),
     .target(name: "FMCommandLine", dependencies: ["FoundationModels", "RemoteModel", "ModelStore"]),
     .executableTarget(name: "fm", dependencies: ["FMCommandLine"]),
     .executableTarget(
       name: "fm-bench",
-      dependencies: ["FoundationModels", "InferenceEngine", "ModelStore", "GuidedDecoding", "FMTestSupport"]),
+      dependencies: [
+        "FoundationModels", "InferenceEngine", "ModelStore", "GuidedDecoding", "Guardrails", "SafetyCorpus",
+        "FMTestSupport",
+      ]),
     .target(name: "FMTestSupport", dependencies: ["InferenceEngine", "ModelStore", "FoundationModels", "RemoteModel"]),
     .testTarget(name: "InferenceEngineTests", dependencies: ["InferenceEngine", "FMTestSupport"]),
     .testTarget(name: "ModelStoreTests", dependencies: ["ModelStore", "FMTestSupport"]),
     .testTarget(name: "GuidedDecodingTests", dependencies: ["GuidedDecoding", "SchemaCorpus"]),
+    .testTarget(name: "GuardrailsTests", dependencies: ["Guardrails", "SafetyCorpus"]),
     .testTarget(
       name: "FoundationModelsMacrosTests", dependencies: ["FoundationModelsMacros"],
       swiftSettings: [.unsafeFlags(["-I", swiftHostLibDir])],
       linkerSettings: [.unsafeFlags(["-L", swiftHostLibDir, "-Xlinker", "-rpath", "-Xlinker", swiftHostLibDir])]),
     .testTarget(
-      name: "FoundationModelsTests", dependencies: ["FoundationModels", "InferenceEngine", "FMTestSupport"]),
+      name: "FoundationModelsTests",
+      dependencies: ["FoundationModels", "InferenceEngine", "Guardrails", "FMTestSupport"]),
     // The book's app patterns from the main actor; warnings as errors, so a sending or
     // isolation warning against our declarations fails the build. Deprecations stay warnings:
     // the book's 26 code (`GenerationOptions(sampling:)`) is deprecated in 27, as with Apple's.

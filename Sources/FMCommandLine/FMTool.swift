@@ -19,6 +19,10 @@ public enum FMTool {
     } catch is CancellationError {
       errors.line("fm: interrupted")
       return .interrupted
+    } catch let error where GuardrailViolationText.description(of: error) != nil {
+      errors.line(
+        "\(errors.styled("fm: guardrail violation:", .red)) \(GuardrailViolationText.description(of: error) ?? "")")
+      return .guardrailViolation
     } catch let error as ModelStoreError {
       errors.line("\(errors.styled("fm: error:", .red)) \(error.messageWithAdvice)")
       return .failure

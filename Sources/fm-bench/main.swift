@@ -5,10 +5,13 @@ import ModelStore
 /// fm-bench: the performance figures of BENCHMARKS.md, each against its reference in the same
 /// run. Prints one JSON line per figure on stdout; progress goes to stderr.
 ///
-///     fm-bench [p1 p2 p3 p4 p5 p8 p9 p10 p12 p14 | all] [--model NAME|PATH] [--runs N] [--schemas N]
+///     fm-bench [p1 p2 p3 p4 p5 p8 p9 p10 p12 p14 guardrails | all] [--model NAME|PATH] [--runs N] [--schemas N]
 ///              [--corpus DIR] [--set PATH] [--limit N] [--max-tokens N]
 ///
 /// P4 and P5 (also in `all`) take their schemas from the maskbench-dev corpus folder, `--corpus DIR`.
+/// `guardrails` (not in `all`) reads the safety-dev folder (`--corpus DIR`, else
+/// `../shared/data/safety-dev`) and judges with the model of `--model`, at most `--limit N`
+/// texts of each group's uncertain band (a sample that stands for the band).
 /// P12 takes its prompts from `--set PATH` (default `bench/tool-use/set.json`), the first
 /// `--limit N` of them if given, each model request generating at most `--max-tokens N` (96).
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -87,6 +90,12 @@ do {
         maximumTokens: toolUseMaximumTokens
       ).measure().print()
     case "batches": try BatchCostFigure(model: model, runs: runs).measure()
+    case "guardrails":
+      let figures = GuardrailFigures(
+        dataDirectory: try GuardrailFigures.dataDirectory(corpusArgument),
+        projectDirectory: URL(fileURLWithPath: "bench/guardrails"), tokenModel: model, modelPath: modelPath, runs: runs,
+        judgedPerGroup: toolUseLimit)
+      for report in try await figures.measure() { report.print() }
     case "p4":
       guard let guidedCorpus else { preconditionFailure("the corpus is checked whenever p4 is asked for") }
       let guided = GuidedFigures(

@@ -33,6 +33,19 @@ import Testing
     #expect(piped.standardOutput == argument.standardOutput)
   }
 
+  @Test func aGuardrailViolationExitsWithThreeAndSaysWhichSideAndCategory() throws {
+    let result = try FMBinary.run(["respond", "--max-tokens", "4", "Granular mango serpent"] + model)
+    #expect(result.status == 3, "\(result.standardError)")
+    #expect(result.standardError.contains("guardrail violation"))
+    #expect(result.standardError.contains("input") && result.standardError.contains("test phrase"))
+    #expect(result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
+    let chat = try FMBinary.run(["chat", "--max-tokens", "4", "--no-history", "Granular mango serpent"] + model)
+    #expect(chat.status == 3, "\(chat.standardError)")
+    let permissive = try FMBinary.run(
+      ["chat", "--max-tokens", "4", "--no-history", "--guardrails", "permissive", "Granular mango serpent"] + model)
+    #expect(permissive.status == 0, "\(permissive.standardError)")
+  }
+
   @Test func respondWithoutAPromptIsAUsageError() throws {
     let result = try FMBinary.run(["respond"] + model)
     #expect(result.status == 64)

@@ -24,7 +24,9 @@ enum ChatCommand: Subcommand {
       .option("--instructions", "-i", value: "TEXT", help: "instructions for the session"),
       .option(
         "--guardrails", value: "MODE",
-        help: "default | permissive (recorded; no guardrail checks run yet, so both behave alike)"),
+        help:
+          "default | permissive (permissive: replies may transform unsafe content and never fail with a guardrail violation)"
+      ),
       .option(
         "--summarize-at", value: "PERCENT", help: "summarise once the context is this full (default: on overflow)"),
       .option("--resume", value: "FILE", help: "continue a chat saved with /save"),
@@ -50,7 +52,8 @@ enum ChatCommand: Subcommand {
     // With --endpoint (or FM_ENDPOINT) the chat runs on the server's model.
     var remote: RemoteChatModel?
     if let server = try await ModelOptions.remoteModel(arguments, environment: context.environment) {
-      remote = try await RemoteChatModel.connecting(to: server)
+      remote = try await RemoteChatModel.connecting(
+        to: server, guardrails: settings.guardrails)
       settings.model = server.model
     }
     let conversation = ChatConversation(
@@ -76,6 +79,7 @@ enum ChatCommand: Subcommand {
       case .answered: return .success
       case .interrupted: return .interrupted
       case .failed: return .failure
+      case .blocked: return .guardrailViolation
       }
     }
     return await runInteractive(

@@ -54,7 +54,11 @@ final class ChatConversation {
   /// Replaces settings and transcript with a saved chat's (`/load`).
   func restore(_ file: ChatSaveFile) {
     settings = file.settings
-    if model is SystemLanguageModel { model = settings.makeModel() }
+    if let remote = model as? RemoteChatModel {
+      model = remote.with(guardrails: settings.guardrails)
+    } else if model is SystemLanguageModel {
+      model = settings.makeModel()
+    }
     session = makeSession(transcript: file.transcript)
     lastPrompt = nil
   }
@@ -101,9 +105,15 @@ final class ChatConversation {
       return "context size \(model.contextSize) tokens"
     case .guardrails(let permissive):
       settings.permissiveGuardrails = permissive
-      rebuildModel()
-      let mode = permissive ? "guardrails permissive (content transformations)" : "guardrails default"
-      return mode + " — note: no guardrail checks run yet, so both settings behave alike"
+      if let remote = model as? RemoteChatModel {
+        model = remote.with(guardrails: settings.guardrails)
+        session = makeSession(transcript: session.transcript)
+      } else {
+        rebuildModel()
+      }
+      return permissive
+        ? "guardrails permissive: replies may transform unsafe content and never fail with a guardrail violation"
+        : "guardrails default: unsafe prompts and replies fail with a guardrail violation"
     }
   }
 

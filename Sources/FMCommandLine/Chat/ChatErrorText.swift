@@ -4,12 +4,13 @@ import FoundationModels
 /// Errors as the chat prints them: one friendly line, naming the guardrail or the limit hit.
 enum ChatErrorText {
   static func describe(_ error: any Error) -> String {
+    if let violation = GuardrailViolationText.description(of: error) {
+      return "Guardrail violation: \(violation) Nothing was added to the chat; rephrase it, or try "
+        + "'/set guardrails permissive' to let replies transform such content."
+    }
     switch error {
     case let error as LanguageModelSession.GenerationError:
       switch error {
-      case .guardrailViolation:
-        return "Guardrail violation: the system's safety guardrails were triggered by the prompt or the "
-          + "response. Rephrase it, or try '/set guardrails permissive' for content transformations."
       case .exceededContextWindowSize(let context):
         return "The context window is full. \(context.debugDescription)"
       case .assetsUnavailable(let context):

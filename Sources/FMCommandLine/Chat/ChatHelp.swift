@@ -9,8 +9,8 @@ enum ChatHelp {
       /set sampling top-p P [seed S]    sample among the likeliest tokens up to probability P
       /set max-tokens N|default    limit the length of each reply
       /set context-size N|default  tokens the session holds (default 4096)
-      /set guardrails permissive|default   recorded for the session; no guardrail checks run yet,
-                                   so both behave alike
+      /set guardrails permissive|default   permissive: replies may transform unsafe content and
+                                   never fail with a guardrail violation; default blocks it
       /set summarize-at P|off      summarise once the context is P % full (else on overflow)
       /set verbose | /set quiet    show or hide statistics after each reply
       /show info                   model, context window and session file

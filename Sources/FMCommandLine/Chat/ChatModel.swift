@@ -34,10 +34,21 @@ extension SystemLanguageModel: ChatModel {
 struct RemoteChatModel: ChatModel {
   let model: OpenAICompatibleLanguageModel
   let contextSize: Int
+  /// The guardrails the chat's sessions on the server's model apply (`/set guardrails`).
+  var guardrails: SystemLanguageModel.Guardrails = .default
 
   /// The chat model of `model`, asking the server for its context size.
-  static func connecting(to model: OpenAICompatibleLanguageModel) async throws -> RemoteChatModel {
-    RemoteChatModel(model: model, contextSize: try await model.contextSize() ?? 4096)
+  static func connecting(
+    to model: OpenAICompatibleLanguageModel, guardrails: SystemLanguageModel.Guardrails = .default
+  ) async throws -> RemoteChatModel {
+    RemoteChatModel(model: model, contextSize: try await model.contextSize() ?? 4096, guardrails: guardrails)
+  }
+
+  /// This chat model with other guardrails.
+  func with(guardrails: SystemLanguageModel.Guardrails) -> RemoteChatModel {
+    var copy = self
+    copy.guardrails = guardrails
+    return copy
   }
 
   func tokenCount(for entries: [Transcript.Entry]) async throws -> Int {
@@ -46,10 +57,10 @@ struct RemoteChatModel: ChatModel {
   }
 
   func session(tools: [any Tool], instructions: String?) -> LanguageModelSession {
-    LanguageModelSession(model: model, tools: tools, instructions: instructions)
+    LanguageModelSession(model: model.guardrails(guardrails), tools: tools, instructions: instructions)
   }
 
   func session(tools: [any Tool], transcript: Transcript) -> LanguageModelSession {
-    LanguageModelSession(model: model, tools: tools, transcript: transcript)
+    LanguageModelSession(model: model.guardrails(guardrails), tools: tools, transcript: transcript)
   }
 }

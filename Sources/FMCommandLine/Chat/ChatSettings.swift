@@ -33,11 +33,14 @@ struct ChatSettings: Codable, Equatable, Sendable {
       toolCallingMode: toolChoice?.mode)
   }
 
+  /// The guardrails these settings choose.
+  var guardrails: SystemLanguageModel.Guardrails {
+    permissiveGuardrails ? .permissiveContentTransformations : .default
+  }
+
   /// The model these settings describe.
   func makeModel() -> SystemLanguageModel {
-    SystemLanguageModel(
-      name: model, contextSize: contextSize,
-      guardrails: permissiveGuardrails ? .permissiveContentTransformations : .default)
+    SystemLanguageModel(name: model, contextSize: contextSize, guardrails: guardrails)
   }
 
   /// `/show parameters`: one setting per line.

@@ -14,6 +14,8 @@ struct ChatTurn {
     case answered
     case interrupted
     case failed
+    /// The guardrails blocked the prompt or the reply.
+    case blocked
   }
 
   /// What one streaming attempt gave.
@@ -53,7 +55,7 @@ struct ChatTurn {
           continue
         }
         notes.line(notes.styled("Error: ", .red) + ChatErrorText.describe(error))
-        return .failed
+        return GuardrailViolationText.description(of: error) == nil ? .failed : .blocked
       }
     }
   }

@@ -8,7 +8,8 @@ enum RespondCommand: Subcommand {
   static let synopsis = "[PROMPT]"
   static let discussion = """
     When standard input is not a terminal, all of it is the prompt (placed before PROMPT).
-    Ctrl+C stops the reply (exit 130). --verbose prints token counts and speed on standard error.
+    Ctrl+C stops the reply (exit 130). A prompt or reply the guardrails block exits with 3 and says
+    which side and category on standard error. --verbose prints token counts and speed on standard error.
     """
   static let options: [CommandLineOption] =
     ModelOptions.options + ModelOptions.endpointOptions + ToolChoice.options + [

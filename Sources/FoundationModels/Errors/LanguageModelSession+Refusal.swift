@@ -8,12 +8,20 @@ extension LanguageModelSession.GenerationError {
   public struct Refusal: Sendable {
     /// The entries leading up to the refusal, from which its explanation is produced.
     let transcriptEntries: [Transcript.Entry]
+    /// The model that refused, which explains it; nil for a refusal made by hand (the default
+    /// model explains those).
+    let runner: ModelRunner?
 
     /// Creates a refusal.
     ///
     /// Matches FoundationModels `GenerationError.Refusal.init(transcriptEntries:)`.
     public init(transcriptEntries: [Transcript.Entry]) {
+      self.init(transcriptEntries: transcriptEntries, runner: nil)
+    }
+
+    init(transcriptEntries: [Transcript.Entry], runner: ModelRunner?) {
       self.transcriptEntries = transcriptEntries
+      self.runner = runner
     }
   }
 }

@@ -31,7 +31,9 @@ extension SystemLanguageModel {
 
     /// Blocks unsafe content in prompts and responses.
     public static let `default` = Guardrails(isPermissive: false)
-    /// Skips guardrail checks for string responses (guided generation keeps the default checks).
+    /// Skips guardrail checks for `String` requests, which then never fail with a guardrail
+    /// violation (the model may still refuse in words); requests for other types are checked as
+    /// with `default`.
     public static let permissiveContentTransformations = Guardrails(isPermissive: true)
   }
 }

@@ -14,10 +14,10 @@ public final class SystemLanguageModel: Sendable {
 
   /// Matches FoundationModels `SystemLanguageModel.useCase` (set at creation).
   public let useCase: UseCase
-  /// The guardrails sessions on this model apply.
-  ///
-  /// Recorded only, so far: on Linux no guardrail checks run yet, so neither level blocks
-  /// anything and no request fails with `guardrailViolation`.
+  /// The guardrails sessions on this model apply: `.default` checks prompts, instructions,
+  /// tool outputs and the streamed answer, and fails with `guardrailViolation`;
+  /// `.permissiveContentTransformations` runs no check on `String` requests (others are
+  /// checked as by default). Texts the classifier is unsure of are judged by this model itself.
   public let guardrails: Guardrails
   /// Matches FoundationModels `SystemLanguageModel.contextSize`: the tokens one session holds,
   /// instructions, prompts and responses together. 4096 by default, as on Apple's devices.

@@ -68,7 +68,8 @@ extension LanguageModelSession {
     let sessionPolicy = transcriptErrorHandlingPolicy
     let driver = TurnDriver(
       turn: turn, request: request, properties: properties,
-      prepare: { await self.prepareInvocation(for: request) }, history: { self.conversation(of: turn) })
+      prepare: { await self.prepareInvocation(for: request) }, history: { self.conversation(of: turn) },
+      generatesString: Content.self == String.self)
     let task = Task {
       do throws(TurnDriver.Failure) {
         let result = try await driver.run { entries, text, usage in
@@ -102,7 +103,9 @@ extension LanguageModelSession {
         // A cancelled turn was stopped, not failed: it keeps nothing, even when it gets here before
         // the stream's termination handler has ended it.
         let cancelled = error.error is CancellationError || Task.isCancelled
-        let keepsFailedTurn = (sessionPolicy ?? error.profilePolicy)?.keepsFailedTurn ?? false
+        // Content the guardrails blocked is never kept, whatever the policy.
+        let blocked = (error.error as? LanguageModelError)?.isGuardrailViolation ?? false
+        let keepsFailedTurn = !blocked && ((sessionPolicy ?? error.profilePolicy)?.keepsFailedTurn ?? false)
         endTurn(turn, keeping: keepsFailedTurn && !cancelled ? error.entries : nil)
         continuation.finish(throwing: SessionErrors.reported(error.error, generationErrors: reportsGenerationErrors))
       }

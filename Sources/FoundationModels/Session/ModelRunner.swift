@@ -18,6 +18,11 @@ struct ModelRunner: Sendable {
 
   let key: Key
   let capabilities: LanguageModelCapabilities
+  /// The guardrails the session applies on this model: the model's own choice
+  /// (`SystemLanguageModel.guardrails`, ``GuardrailedLanguageModel``), else `.default`.
+  let guardrails: SystemLanguageModel.Guardrails
+  /// Judges texts the guardrail classifier is unsure of (see ``GuardrailedLanguageModel``).
+  let judge: ModelJudge?
   private let respondBody:
     @Sendable (LanguageModelExecutorGenerationRequest, LanguageModelExecutorGenerationChannel)
       async throws -> Void
@@ -26,6 +31,8 @@ struct ModelRunner: Sendable {
   init<Model: LanguageModel>(_ model: Model) {
     key = Key(type: ObjectIdentifier(Model.self), configuration: AnyHashable(model.executorConfiguration))
     capabilities = model.capabilities
+    guardrails = (model as? any GuardrailsConfiguring)?.configuredGuardrails ?? .default
+    judge = (model is any GuardrailsConfiguring) ? ModelJudge { ModelRunner.judgeRunner(for: model) } : nil
     let executor = LazyExecutor<Model.Executor>(configuration: model.executorConfiguration)
     respondBody = { request, channel in
       try await executor.get().respond(to: request, model: model, streamingInto: channel)
@@ -50,6 +57,18 @@ struct ModelRunner: Sendable {
 
   func prewarm(_ transcript: Transcript) {
     prewarmBody(transcript)
+  }
+
+  /// The runner that judges for `model`: the model's choice (the local model's sibling, a
+  /// wrapper's judge), else none.
+  static func judgeRunner<Model: LanguageModel>(for model: Model) -> ModelRunner? {
+    (model as? any GuardrailsConfiguring)?.judgeRunner()
+  }
+
+  /// A runner of `model` used as a judge: on an executor of its own.
+  static func judging(with model: any LanguageModel) -> ModelRunner {
+    func runner<Model: LanguageModel>(_ model: Model) -> ModelRunner { ModelRunner(model) }
+    return runner(model)
   }
 }
 

@@ -4,9 +4,17 @@ enum SessionErrors {
   /// counterpart become that `GenerationError` case (Apple's deprecation map); everything else
   /// passes unchanged.
   static func reported(_ error: any Error, generationErrors: Bool) -> any Error {
-    guard generationErrors else { return error }
     typealias GenerationError = LanguageModelSession.GenerationError
     let context = { (text: String) in GenerationError.Context(debugDescription: text) }
+    if let refusal = error as? ModelRefusal {
+      guard generationErrors else {
+        return LanguageModelError.refusal(.init(debugDescription: refusal.debugDescription))
+      }
+      return GenerationError.refusal(
+        GenerationError.Refusal(transcriptEntries: refusal.entries, runner: refusal.runner),
+        context(refusal.debugDescription))
+    }
+    guard generationErrors else { return error }
     switch error {
     case let error as LanguageModelError:
       switch error {

@@ -1,4 +1,5 @@
 import Foundation
+import Guardrails
 
 /// Runs one turn against the model's executor: a model invocation per round, the tools the
 /// model calls between rounds, until the model answers.
@@ -15,6 +16,8 @@ struct TurnDriver: Sendable {
   /// the turn's tools and hooks have rewritten them (the entries the turn produced are not in
   /// it until the turn ends).
   let history: @Sendable () -> [Transcript.Entry]
+  /// Whether the request generates a `String` (the guardrails' permissive mode skips those).
+  let generatesString: Bool
 
   /// The transcript one invocation sends: the instructions, then the conversation, then the
   /// entries the turn has produced, through the profile's history transform — which gets all of
@@ -68,12 +71,16 @@ struct TurnDriver: Sendable {
     var prompt = currentPrompt()
     var invocation = TurnAssembler()
     var profilePolicy: TranscriptErrorHandlingPolicy?
+    var latestSetup: InvocationSetup?
+    var checkedInstructions: String?
     do {
       var usage = LanguageModelSession.Usage.zero
       var callCounts: [String: Int] = [:]
       for round in 0..<LanguageModelSession.maximumToolRounds {
         let setup = try await bound { await prepare() }
         profilePolicy = setup.transcriptErrorHandlingPolicy
+        latestSetup = setup
+        let guardrails = TurnGuardrails(runner: setup.runner, generatesString: generatesString)
         if round == 0, case .prompt(let sent)? = prompt {
           // The hooks see the prompt at the end of the history, and may rewrite both.
           try await bound {
@@ -84,9 +91,19 @@ struct TurnDriver: Sendable {
           }
         }
         prompt = currentPrompt()
+        // The instructions are checked again when a profile or tool changed them between rounds.
+        if let instructions = setup.instructions.map({ SegmentJoining.text(of: $0.segments) }),
+          instructions != checkedInstructions
+        {
+          try await guardrails.checkInput(instructions, source: "the instructions")
+          checkedInstructions = instructions
+        }
+        if round == 0, let prompt {
+          try await guardrails.checkInput(SegmentJoining.text(of: prompt.segments), source: "the prompt")
+        }
         let working = working(setup, produced: produced)
         try checkCapabilities(setup, sending: working)
-        try await invoke(working, setup: setup, into: &invocation) {
+        try await invoke(working, setup: setup, guardrails: guardrails, into: &invocation) {
           entries, text, stepUsage in
           try snapshot((prompt.map { [$0] } ?? []) + produced + entries, text, stepUsage.map(usage.adding) ?? usage)
         }
@@ -98,6 +115,11 @@ struct TurnDriver: Sendable {
         invocation = TurnAssembler()  // the next invocation's, empty until it sends something
         guard case .toolCalls(let calls)? = entries.last, !calls.isEmpty else {
           let result = try finish(produced, prompt: currentPrompt(), usage: usage)
+          if request.format.schema != nil, let refusal = Self.refusalText(in: result.rawContent) {
+            throw ModelRefusal(
+              entries: (setup.instructions.map { [$0] } ?? []) + history() + result.entries, runner: setup.runner,
+              debugDescription: "The model declined to generate the requested content: \(refusal)")
+          }
           if case .response(let response)? = result.entries.last {
             try await bound {
               try await setup.runHooks { hook in
@@ -129,6 +151,10 @@ struct TurnDriver: Sendable {
           }
         }
         let outputs = try await bound { try await ToolRunner(tools: setup.tools).outputs(for: calls) }
+        for case .toolOutput(let output) in outputs {
+          try await guardrails.checkInput(
+            SegmentJoining.text(of: output.segments), source: "the output of the tool '\(output.toolName)'")
+        }
         produced += outputs
         for (call, entry) in zip(calls, outputs) {
           guard case .toolOutput(let output) = entry else { continue }
@@ -145,14 +171,34 @@ struct TurnDriver: Sendable {
           debugDescription:
             "The model called tools in \(LanguageModelSession.maximumToolRounds) rounds without answering."))
     } catch {
-      throw Failure(error: error, entries: produced + invocation.entries, profilePolicy: profilePolicy)
+      var reported: any Swift.Error = error
+      // A provider's refusal carries the exchange it refused, for its explanation.
+      if case LanguageModelError.refusal(let payload) = error, let setup = latestSetup {
+        reported = ModelRefusal(
+          entries: (setup.instructions.map { [$0] } ?? []) + history() + produced + invocation.entries,
+          runner: setup.runner, debugDescription: payload.debugDescription)
+      }
+      throw Failure(error: reported, entries: produced + invocation.entries, profilePolicy: profilePolicy)
+    }
+  }
+
+  /// The characters of a growing answer the patterns read on every snapshot.
+  static let patternTail = 240
+
+  /// The first string of a structured answer that reads as a refusal, if any.
+  static func refusalText(in content: GeneratedContent) -> String? {
+    switch content.kind {
+    case .string(let text): return RefusalDetector.isRefusal(text) ? text : nil
+    case .array(let elements): return elements.lazy.compactMap(refusalText).first
+    case .structure(let properties, let keys): return keys.lazy.compactMap { properties[$0].flatMap(refusalText) }.first
+    default: return nil
     }
   }
 
   /// One model invocation, its events assembled into `assembler` as they arrive (so a failed
   /// invocation leaves what it had sent there).
   private func invoke(
-    _ working: Transcript, setup: InvocationSetup, into assembler: inout TurnAssembler,
+    _ working: Transcript, setup: InvocationSetup, guardrails: TurnGuardrails, into assembler: inout TurnAssembler,
     snapshot: ([Transcript.Entry], String, LanguageModelExecutorGenerationChannel.Usage?) throws -> Void
   ) async throws {
     let executorRequest = LanguageModelExecutorGenerationRequest(
@@ -164,16 +210,24 @@ struct TurnDriver: Sendable {
     try await withThrowingTaskGroup(of: Void.self) { group in
       group.addTask { await runner.respond(to: executorRequest, into: channel) }
       var shown: String?
+      var checkpoints = StreamingCheckpoints()
       for try await event in channel {
         assembler.apply(event)
         // A response entry opens before its first text (metadata comes first), so there is no
         // snapshot until there is text.
         guard let text = assembler.responseText, !text.isEmpty, text != shown else { continue }
         shown = text
+        // Checked before the snapshot is shown: a violation ends the stream there, and throwing
+        // here cancels the executor's task.
+        if guardrails.isActive {
+          try guardrails.checkOutputPatterns(text.suffix(Self.patternTail))
+          if let tail = checkpoints.textToCheck(text) { try await guardrails.checkOutput(tail) }
+        }
         try snapshot(assembler.entries, text, assembler.usage)
       }
       try await group.waitForAll()
     }
+    if guardrails.isActive, let text = assembler.responseText { try await guardrails.checkOutput(text) }
   }
 
   /// The answer: the last response entry, its text read as the requested content; for a

@@ -117,6 +117,31 @@ import Testing
     #expect(replies[2].text.hasPrefix(replies[0].text))
   }
 
+  /// A blocked prompt is a message and the chat goes on with nothing added; after
+  /// `/set guardrails permissive` the same prompt is answered.
+  @Test(.enabled(if: modelIsPresent))
+  func aGuardrailViolationIsShownAndTheChatGoesOnAndPermissiveTakesEffect() throws {
+    defer { state.remove() }
+    let terminal = try chat(["--max-tokens", "4", "--sampling", "greedy", "--no-history"])
+    var mark = try terminal.waitFor(">>> ")
+    terminal.send("Granular mango serpent\r")
+    mark = try terminal.waitFor("Guardrail violation: The input (the prompt) was blocked", after: mark)
+    mark = try terminal.waitFor("test phrase", after: mark)
+    mark = try terminal.waitFor(">>> ", after: mark)
+    terminal.send("/show transcript\r")
+    mark = try terminal.waitFor("(empty)", after: mark)
+    terminal.send("/set guardrails permissive\r")
+    mark = try terminal.waitFor("guardrails permissive", after: mark)
+    terminal.send("Granular mango serpent\r")
+    mark = try terminal.waitFor("Context Window: ", after: mark)
+    terminal.send("/set guardrails default\r")
+    mark = try terminal.waitFor("guardrails default", after: mark)
+    terminal.send("Granular mango serpent\r")
+    mark = try terminal.waitFor("Guardrail violation", after: mark)
+    terminal.send("/bye\r")
+    #expect(try terminal.waitForExit() == 0)
+  }
+
   @Test(.enabled(if: modelIsPresent))
   func smallContextOverflowsIsSummarisedAndGoesOn() throws {
     defer { state.remove() }

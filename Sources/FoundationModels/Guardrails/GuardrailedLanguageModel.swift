@@ -1,0 +1,106 @@
+/// Any language model with the guardrails of your choice: the session runs the checks of
+/// `guardrails` on it, as it does on a `SystemLanguageModel` created with them, and asks `judge`
+/// about the texts the classifier is unsure of. Our addition.
+///
+/// The session checks every model's requests — its prompts and instructions, its tools' outputs
+/// and its streamed answers — with `.default` guardrails unless the model says otherwise;
+/// `SystemLanguageModel` says so with its `guardrails`, and any other model with this wrapper:
+///
+/// ```swift
+/// let model = OpenAICompatibleLanguageModel(baseURL: url, model: "qwen")
+///   .guardrails(.permissiveContentTransformations, judge: SystemLanguageModel(name: "qwen2.5-coder-0.5b"))
+/// let session = LanguageModelSession(model: model)
+/// ```
+///
+/// The local model is judged by itself (the same weights, on a context of its own); another
+/// model has no judge unless it is given one here — the session does not spend a provider's
+/// requests on its own checks — and texts in the uncertain band are then decided by the
+/// classifier's decision threshold. The wrapper runs on the base model's executor type and
+/// configuration, so it behaves as the base model in everything else.
+public struct GuardrailedLanguageModel<Base: LanguageModel>: LanguageModel {
+  /// The model that answers.
+  public let base: Base
+  /// The guardrails sessions on this model apply.
+  public let guardrails: SystemLanguageModel.Guardrails
+  /// The runner of the judge model, if one was given.
+  let judge: ModelRunner?
+
+  /// - Parameter judge: the model asked, with a yes-or-no answer under guided generation,
+  ///   about texts the classifier is unsure of; nil for the base model's default (itself for the
+  ///   local model, none for others).
+  public init(_ base: Base, guardrails: SystemLanguageModel.Guardrails, judge: (any LanguageModel)? = nil) {
+    self.base = base
+    self.guardrails = guardrails
+    self.judge = judge.map { ModelRunner.judging(with: $0) }
+  }
+
+  public var capabilities: LanguageModelCapabilities { base.capabilities }
+
+  public var executorConfiguration: Executor.Configuration {
+    Executor.Configuration(base: base.executorConfiguration)
+  }
+
+  /// The base model's executor, run with the base model.
+  public struct Executor: LanguageModelExecutor {
+    public typealias Model = GuardrailedLanguageModel<Base>
+
+    /// The base executor's configuration.
+    public struct Configuration: Hashable, Sendable {
+      let base: Base.Executor.Configuration
+    }
+
+    private let base: Base.Executor
+
+    public init(configuration: Configuration) throws {
+      base = try Base.Executor(configuration: configuration.base)
+    }
+
+    public func prewarm(model: Model, transcript: Transcript) {
+      base.prewarm(model: model.base, transcript: transcript)
+    }
+
+    public nonisolated(nonsending) func respond(
+      to request: LanguageModelExecutorGenerationRequest, model: Model,
+      streamingInto channel: LanguageModelExecutorGenerationChannel
+    ) async throws {
+      try await base.respond(to: request, model: model.base, streamingInto: channel)
+    }
+  }
+}
+
+extension LanguageModel {
+  /// This model with the guardrails of your choice (see ``GuardrailedLanguageModel``). Our addition.
+  public func guardrails(_ guardrails: SystemLanguageModel.Guardrails, judge: (any LanguageModel)? = nil)
+    -> GuardrailedLanguageModel<Self>
+  {
+    GuardrailedLanguageModel(self, guardrails: guardrails, judge: judge)
+  }
+}
+
+/// A model that chooses its guardrails and its judge.
+protocol GuardrailsConfiguring {
+  var configuredGuardrails: SystemLanguageModel.Guardrails { get }
+  /// The runner that judges texts the classifier is unsure of, if any.
+  func judgeRunner() -> ModelRunner?
+}
+
+extension GuardrailedLanguageModel: GuardrailsConfiguring {
+  var configuredGuardrails: SystemLanguageModel.Guardrails { guardrails }
+
+  func judgeRunner() -> ModelRunner? {
+    judge ?? ModelRunner.judgeRunner(for: base)
+  }
+}
+
+extension SystemLanguageModel: GuardrailsConfiguring {
+  var configuredGuardrails: SystemLanguageModel.Guardrails { guardrails }
+
+  /// A sibling on the same weights (loaded once, shared) with a small context of its own, so
+  /// judging never touches a conversation's KV cache and costs little memory.
+  func judgeRunner() -> ModelRunner? {
+    ModelRunner(
+      SystemLanguageModel(
+        source: source, useCase: .general, guardrails: guardrails, contextSize: min(contextSize, 1024),
+        keepAlive: keepAlive))
+  }
+}

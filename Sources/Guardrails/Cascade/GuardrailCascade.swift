@@ -1,0 +1,89 @@
+/// The content check: normalisation and high-precision patterns, then the classifier, then —
+/// for texts in the classifier's uncertain band only — a judge model.
+///
+/// Stages 1 and 2 take well under a millisecond for a prompt of a thousand characters
+/// (`fm-bench guardrails`); the judge costs one short constrained generation.
+public struct GuardrailCascade: Sendable {
+  public let classifier: ContentClassifier
+
+  public init(classifier: ContentClassifier) {
+    self.classifier = classifier
+  }
+
+  /// The cascade over the shipped classifier.
+  /// - Throws: ``ClassifierWeights/FormatError`` when the resource is missing or damaged.
+  public static func shipped() throws -> GuardrailCascade {
+    GuardrailCascade(classifier: try ContentClassifier.shipped.get())
+  }
+
+  /// The words the classifier reads for `text`: normalised, with benign idioms neutralised.
+  public static func classifierWords(_ text: String) -> [String] {
+    let normalized = TextNormalizer.normalize(text)
+    let neutral = PatternRules.neutralizingIdioms(in: normalized)
+    return neutral.split(separator: " ").map(String.init)
+  }
+
+  /// Stage 1 alone: the category of a block pattern in `text`, if any. Cheap enough to run on
+  /// every snapshot of a streamed answer.
+  public static func blockedByPattern(_ text: some StringProtocol) -> GuardrailCategory? {
+    PatternRules.blockedCategory(in: TextNormalizer.normalize(String(text)))
+  }
+
+  /// Stages 1 and 2: patterns, then the classifier's thresholds.
+  public func assess(_ text: String) -> GuardrailAssessment {
+    let normalized = TextNormalizer.normalize(text)
+    if let category = PatternRules.blockedCategory(in: normalized) {
+      return .decided(GuardrailVerdict(violation: category, stage: .pattern, probability: 1, mostLikely: category))
+    }
+    let neutral = PatternRules.neutralizingIdioms(in: normalized)
+    let probabilities = classifier.probabilities(words: neutral.split(separator: " ").map(String.init))
+    return assess(probabilities: probabilities)
+  }
+
+  /// Stage 2's decision for the classifier's `probabilities` (in ``GuardrailCategory/scored``
+  /// order): blocked at or above a category's upper threshold, uncertain between its lower and
+  /// upper ones (decided by its decision threshold when there is no judge), else allowed.
+  public func assess(probabilities: [Float]) -> GuardrailAssessment {
+    let heads = classifier.weights.heads
+    let categories = GuardrailCategory.scored
+    // The category furthest into (or nearest to) its band, measured in band widths.
+    func margin(_ index: Int) -> Float {
+      let head = heads[index]
+      return (probabilities[index] - head.lower) / max(head.upper - head.lower, 1e-6)
+    }
+    let order = probabilities.indices.sorted { margin($0) > margin($1) }
+    guard let top = order.first else {
+      return .decided(GuardrailVerdict(violation: nil, stage: .classifier, probability: 0, mostLikely: .selfHarm))
+    }
+    let category = categories[top]
+    let probability = probabilities[top]
+    func verdict(_ violation: GuardrailCategory?) -> GuardrailVerdict {
+      GuardrailVerdict(violation: violation, stage: .classifier, probability: probability, mostLikely: category)
+    }
+    if let blocked = order.first(where: { probabilities[$0] >= heads[$0].upper }) {
+      return .decided(
+        GuardrailVerdict(
+          violation: categories[blocked], stage: .classifier, probability: probabilities[blocked],
+          mostLikely: categories[blocked]))
+    }
+    guard probability >= heads[top].lower else { return .decided(verdict(nil)) }
+    let fallback = order.first { probabilities[$0] >= heads[$0].decision }.map { categories[$0] }
+    return .uncertain(category: category, fallback: verdict(fallback))
+  }
+
+  /// All three stages: the judge, when given, settles a text in the uncertain band; when it
+  /// fails (or there is none), the classifier's decision threshold does.
+  public func check(_ text: String, judge: (any GuardrailJudge)?) async -> GuardrailVerdict {
+    let assessment = assess(text)
+    guard case .uncertain(let category, let fallback) = assessment, let judge else {
+      return assessment.verdictWithoutJudge
+    }
+    do {
+      let unsafe = try await judge.isUnsafe(text, category: category)
+      return GuardrailVerdict(
+        violation: unsafe ? category : nil, stage: .judge, probability: fallback.probability, mostLikely: category)
+    } catch {
+      return fallback
+    }
+  }
+}

@@ -1,0 +1,115 @@
+import Foundation
+
+/// The trained weights of ``ContentClassifier``, as `guardrails-train` writes them and the
+/// package ships them (`Resources/classifier.bin`).
+///
+/// The file, little-endian: the magic `FMGC`, the format version (1), the bucket bits and the
+/// category count (UInt32 each); then per category, in ``GuardrailCategory/scored`` order, its
+/// bias, weight scale and three probability thresholds (lower, decision, upper; Float32 each);
+/// then the weights, one Int8 per bucket and category (bucket-major), each worth `scale` times
+/// its value.
+public struct ClassifierWeights: Sendable, Equatable {
+  /// One category's model and thresholds.
+  public struct Head: Sendable, Equatable {
+    public var bias: Float
+    public var scale: Float
+    /// Below this probability the text is allowed without asking the judge.
+    public var lower: Float
+    /// Without a judge, the text is blocked from this probability on.
+    public var decision: Float
+    /// From this probability on the text is blocked without asking the judge.
+    public var upper: Float
+
+    public init(bias: Float, scale: Float, lower: Float, decision: Float, upper: Float) {
+      self.bias = bias
+      self.scale = scale
+      self.lower = lower
+      self.decision = decision
+      self.upper = upper
+    }
+  }
+
+  public var bucketBits: Int
+  public var heads: [Head]
+  /// `bucketCount × heads.count` quantised weights, bucket-major.
+  public var weights: [Int8]
+
+  public init(bucketBits: Int, heads: [Head], weights: [Int8]) {
+    self.bucketBits = bucketBits
+    self.heads = heads
+    self.weights = weights
+  }
+
+  private static let magic = Array("FMGC".utf8)
+  private static let version: UInt32 = 1
+
+  /// A file's contents in the format above.
+  public struct FormatError: Error, CustomStringConvertible {
+    public let description: String
+
+    public init(description: String) {
+      self.description = description
+    }
+  }
+
+  /// Reads weights from the file format above.
+  /// - Throws: ``FormatError`` for a file of another format, version or size.
+  public init(data: Data) throws {
+    var reader = Reader(bytes: [UInt8](data))
+    guard Array(try reader.bytes(4)) == Self.magic else {
+      throw FormatError(description: "not a classifier weights file")
+    }
+    let version = try reader.uint32()
+    guard version == Self.version else { throw FormatError(description: "weights format \(version), expected 1") }
+    let bits = Int(try reader.uint32())
+    let count = Int(try reader.uint32())
+    guard (8...24).contains(bits), count == GuardrailCategory.scored.count else {
+      throw FormatError(description: "weights for \(count) categories over 2^\(bits) buckets do not fit this build")
+    }
+    var heads: [Head] = []
+    for _ in 0..<count {
+      heads.append(
+        Head(
+          bias: try reader.float(), scale: try reader.float(), lower: try reader.float(), decision: try reader.float(),
+          upper: try reader.float()))
+    }
+    let weights = try reader.bytes((1 << bits) * count).map { Int8(bitPattern: $0) }
+    guard reader.isAtEnd else { throw FormatError(description: "weights file has trailing bytes") }
+    self.init(bucketBits: bits, heads: heads, weights: weights)
+  }
+
+  /// The weights in the file format above.
+  public var data: Data {
+    var bytes = Self.magic
+    func append(_ value: UInt32) { withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) } }
+    append(Self.version)
+    append(UInt32(bucketBits))
+    append(UInt32(heads.count))
+    for head in heads {
+      for value in [head.bias, head.scale, head.lower, head.decision, head.upper] { append(value.bitPattern) }
+    }
+    bytes.append(contentsOf: weights.map { UInt8(bitPattern: $0) })
+    return Data(bytes)
+  }
+
+  private struct Reader {
+    let bytes: [UInt8]
+    var offset = 0
+
+    var isAtEnd: Bool { offset == bytes.count }
+
+    mutating func bytes(_ count: Int) throws -> ArraySlice<UInt8> {
+      guard offset + count <= bytes.count else { throw FormatError(description: "weights file is cut short") }
+      defer { offset += count }
+      return bytes[offset..<(offset + count)]
+    }
+
+    mutating func uint32() throws -> UInt32 {
+      try bytes(4).reversed().reduce(0) { $0 << 8 | UInt32($1) }
+    }
+
+    mutating func float() throws -> Float {
+      Float(bitPattern: try uint32())
+    }
+  }
+}

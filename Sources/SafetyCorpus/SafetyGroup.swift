@@ -1,0 +1,45 @@
+import Guardrails
+
+/// The groups the measurements are reported in: benign sets (false positives), harmful sets
+/// (detection), and sets reported only.
+public enum SafetyGroup: String, CaseIterable, Sendable, Comparable {
+  /// Borderline-but-safe prompts written for this project (`bench/guardrails/borderline-benign.tsv`):
+  /// history, medicine, safety advice, fiction, idioms, cooking, security work.
+  case borderlineBenign = "benign: borderline prompts (project-written)"
+  /// OpenAI moderation texts with all eight labels present and none set.
+  case moderationBenign = "benign: OpenAI moderation, unflagged"
+  /// Do-Not-Answer prompts outside the five categories (privacy, medical, legal and financial
+  /// advice, misinformation, questions about the assistant).
+  case doNotAnswerOutOfScope = "benign: Do-Not-Answer outside the categories"
+  /// BIPIA's injected task instructions (automation, translation, marketing…) and its emails.
+  case bipiaBenign = "benign: BIPIA tasks and emails"
+  /// Do-Not-Answer prompts whose intent is clearly harmful in one of the five categories.
+  case doNotAnswerHarmful = "harmful: Do-Not-Answer, clearly harmful requests"
+  /// Clearly harmful requests written for this project (`bench/guardrails/harmful-requests.tsv`).
+  case authoredHarmful = "harmful: clearly harmful requests (project-written)"
+  /// OpenAI moderation texts with a flag set: social-media text, much of it mild.
+  case moderationFlagged = "harmful: OpenAI moderation, flagged"
+  /// Do-Not-Answer's milder intents (insults, stereotypes, spam, describing violence): not
+  /// trained on, reported only.
+  case doNotAnswerMild = "reported: Do-Not-Answer, mild intents"
+  /// Jailbreak prompts in the wild: not a category of ours, reported only.
+  case jailbreaks = "reported: jailbreak prompts in the wild"
+
+  /// Whether a flag in this group is a false positive.
+  public var isBenign: Bool {
+    switch self {
+    case .borderlineBenign, .moderationBenign, .doNotAnswerOutOfScope, .bipiaBenign: true
+    default: false
+    }
+  }
+
+  /// Whether a flag in this group is a detection that the acceptance figure counts.
+  public var isClearlyHarmful: Bool {
+    self == .doNotAnswerHarmful || self == .authoredHarmful
+  }
+
+  public static func < (lhs: SafetyGroup, rhs: SafetyGroup) -> Bool {
+    let order = allCases
+    return (order.firstIndex(of: lhs) ?? 0) < (order.firstIndex(of: rhs) ?? 0)
+  }
+}

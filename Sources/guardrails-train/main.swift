@@ -1,0 +1,86 @@
+import Foundation
+import Guardrails
+import SafetyCorpus
+
+/// guardrails-train: trains the guardrail classifier on the public safety data and writes the
+/// weights the package ships (`Sources/Guardrails/Resources/classifier.bin`).
+///
+///     swift run -c release guardrails-train [--data DIR] [--output FILE] [--show-errors]
+///     swift run -c release guardrails-train --assess FILE
+///
+/// After training it prints the held-out flag rates without a judge (`--show-errors` lists the
+/// held-out texts it gets wrong). `--assess FILE` prints the shipped cascade's assessment of
+/// each line of FILE, without training.
+///
+/// The data is `safety-dev` (`--data`, else `FM_SAFETY_DATA`, else `../shared/data/safety-dev`)
+/// and the project's lists in `bench/guardrails`. The held-out 30 % of every set
+/// (``SafetySplit``) is never read for training or thresholds. The run is deterministic: the
+/// same data gives the same file, byte for byte.
+let root = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+var dataArgument: String?
+var output = root.appendingPathComponent("Sources/Guardrails/Resources/classifier.bin")
+var showsErrors = false
+var assessed: String?
+var arguments = Array(CommandLine.arguments.dropFirst())[...]
+while let argument = arguments.popFirst() {
+  switch argument {
+  case "--data": dataArgument = arguments.popFirst()
+  case "--output": output = URL(fileURLWithPath: arguments.popFirst() ?? output.path)
+  case "--show-errors": showsErrors = true
+  case "--assess": assessed = arguments.popFirst()
+  default:
+    FileHandle.standardError.write(
+      Data("usage: guardrails-train [--data DIR] [--output FILE] [--show-errors] | --assess FILE\n".utf8))
+    exit(64)
+  }
+}
+guard
+  let data = dataArgument.map({ URL(fileURLWithPath: $0) })
+    ?? SafetyCorpus.dataDirectory(root: root, environment: ProcessInfo.processInfo.environment)
+else {
+  FileHandle.standardError.write(Data("guardrails-train: no safety-dev data; pass --data DIR\n".utf8))
+  exit(1)
+}
+if let assessed {
+  do {
+    let cascade = try GuardrailCascade.shipped()
+    for line in try String(contentsOfFile: assessed, encoding: .utf8).split(separator: "\n") {
+      print(cascade.assess(String(line)), "|", line)
+    }
+    exit(0)
+  } catch {
+    FileHandle.standardError.write(Data("guardrails-train: \(error)\n".utf8))
+    exit(1)
+  }
+}
+do {
+  let examples = try SafetyCorpus.load(
+    dataDirectory: data, projectDirectory: root.appendingPathComponent("bench/guardrails"))
+  let trainer = Trainer(examples: examples.filter { !$0.split.isHeldOut && !$0.labels.isEmpty })
+  let weights = trainer.train()
+  try weights.data.write(to: output)
+  print("wrote \(output.path): \(weights.data.count) bytes")
+  // The held-out figures without a judge, for a first look (fm-bench guardrails measures them all).
+  let cascade = GuardrailCascade(classifier: ContentClassifier(weights: weights))
+  let heldOut = GuardrailEvaluation.heldOut(examples)
+  let flagged = heldOut.map { cascade.assess($0.text).verdictWithoutJudge.isViolation }
+  for line in GuardrailEvaluation(examples: heldOut, flagged: flagged).lines { print(line) }
+  var uncertain: [SafetyGroup: Int] = [:]
+  for example in heldOut {
+    if case .uncertain = cascade.assess(example.text) { uncertain[example.group, default: 0] += 1 }
+  }
+  for (group, count) in uncertain.sorted(by: { $0.key < $1.key }) {
+    print("in the judge's band: \(count) of \(group.rawValue)")
+  }
+  if showsErrors {
+    for (example, flag) in zip(heldOut, flagged)
+    where (example.group.isBenign && flag) || (example.group.isClearlyHarmful && !flag) {
+      let verdict = cascade.assess(example.text).verdictWithoutJudge
+      let text = example.text.prefix(120).replacingOccurrences(of: "\n", with: " ")
+      print(flag ? "false positive" : "missed", verdict.mostLikely.rawValue, verdict.probability, text)
+    }
+  }
+} catch {
+  FileHandle.standardError.write(Data("guardrails-train: \(error)\n".utf8))
+  exit(1)
+}
