@@ -71,6 +71,9 @@ final class SchemaConstraint: InferenceEngine.TokenConstraint, @unchecked Sendab
     tokens(for: matcher.closingBytes() ?? [])
   }
 
+  /// The closing text's length in bytes: no tokenization, however deep the output is nested.
+  var closingTokenBound: Int { matcher.closingLength() ?? 0 }
+
   /// The model's tokenization of forced or closing bytes.
   private func tokens(for bytes: [UInt8]) -> [Token] {
     guard !bytes.isEmpty else { return [] }

@@ -171,6 +171,12 @@ public final class TokenMatcher {
   public func closingBytes() -> [UInt8]? {
     hasEnded ? [] : automaton.closingBytes(from: state)
   }
+
+  /// The length of `closingBytes()` in bytes, an upper bound on the tokens it takes; cheap
+  /// enough to ask on every token, however deep the output is nested.
+  public func closingLength() -> Int? {
+    hasEnded ? 0 : automaton.closingLength(from: state)
+  }
 }
 
 /// A token or byte the constraint does not allow.

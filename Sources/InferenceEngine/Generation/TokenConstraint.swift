@@ -19,6 +19,9 @@ public protocol TokenConstraint: AnyObject, Sendable {
   /// Tokens needed to close the output from the current state: the generator stops sampling
   /// freely when only this many tokens of budget are left.
   func tokensToClose() -> [Token]
+  /// At least `tokensToClose().count`, and cheap enough to ask on every token: the generator
+  /// tokenizes the closing text only when this bound comes near the budget.
+  var closingTokenBound: Int { get }
   /// The tokens allowed next (end-of-generation tokens included when complete) when there are
   /// at most `limit` of them, else nil. The generator then asks the backend for only these
   /// logits, which llama.cpp computes without its output layer.
@@ -40,6 +43,9 @@ public protocol TokenConstraint: AnyObject, Sendable {
 }
 
 extension TokenConstraint {
+  /// The exact count.
+  public var closingTokenBound: Int { tokensToClose().count }
+
   /// Unknown: every logit is computed.
   public func allowedTokens(limit: Int) -> [Token]? { nil }
 
