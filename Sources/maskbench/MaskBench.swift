@@ -61,6 +61,14 @@ struct MaskBench {
     var correct = 0
     var overConstrained = 0
     var underConstrained = 0
+    /// Under the generation constraint (`ConstraintOptions.generation`): valid instances it can
+    /// write, valid ones it leaves out (undeclared members, deep recursion), invalid ones it
+    /// lets through (must be 0).
+    var validGenerated = 0
+    var validNotGenerated = 0
+    var invalidGenerated = 0
+    /// Valid instances in which loop stopping (`TokenMatcher.defaultLoopRun`) would end a value.
+    var validLoopStopped = 0
   }
 
   struct LoadedCase {
@@ -123,9 +131,10 @@ struct MaskBench {
         tally.acceptedStrict += 1
       }
       do {
+        // Instance accuracy is the standard's language: it shows the compilation is exact.
         let ((document, automaton), seconds) = try measure { () throws -> (SchemaDocument, ConstraintAutomaton) in
           let document = try JSONSchemaParser(options: options).parse(c.testCase.schema)
-          return (document, try ConstraintAutomaton(document))
+          return (document, try ConstraintAutomaton(document, options: .standard))
         }
         compileMs.append(seconds * 1000)
         tally.accepted += 1
@@ -141,6 +150,25 @@ struct MaskBench {
                 "MISMATCH \(c.name) valid=\(o.isValid) bytes=\(o.acceptedByBytes) tokens=\(o.acceptedByTokens) \(String(instance.data.compactText.prefix(300)))"
               )
             }
+          }
+        }
+        let generation = try ConstraintAutomaton(document)
+        let generated = c.testCase.evaluate(
+          document: document, automaton: generation, vocabulary: vocabulary, loopRun: TokenMatcher.defaultLoopRun)
+        for (o, instance) in zip(generated, c.testCase.instances) {
+          if o.isValid, o.endsLoop {
+            tally.validLoopStopped += 1
+            if verbose { print("LOOP STOP ON VALID \(c.name) \(String(instance.data.compactText.prefix(200)))") }
+          }
+          switch (o.isValid, o.acceptedByBytes && o.acceptedByTokens) {
+          case (true, true): tally.validGenerated += 1
+          case (true, false): tally.validNotGenerated += 1
+          case (false, true):
+            tally.invalidGenerated += 1
+            if verbose {
+              print("GENERATION ACCEPTS INVALID \(c.name) \(String(instance.data.compactText.prefix(300)))")
+            }
+          case (false, false): break
           }
         }
         compiled.append((c, document))
@@ -167,6 +195,8 @@ struct MaskBench {
           ("instances", t.instances), ("correct", t.correct),
           ("instanceAccuracy", t.instances == 0 ? Double.nan : Double(t.correct) / Double(t.instances)),
           ("overConstrained", t.overConstrained), ("underConstrained", t.underConstrained),
+          ("generationValid", t.validGenerated), ("generationLeavesOutValid", t.validNotGenerated),
+          ("generationAcceptsInvalid", t.invalidGenerated), ("loopStoppingEndsValid", t.validLoopStopped),
           ("unsupported", unsupported.map { ($0.key, $0.value) }),
           ("otherErrors", t.otherErrors.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }),
         ]))

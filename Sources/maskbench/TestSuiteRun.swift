@@ -35,7 +35,7 @@ struct TestSuiteRun {
         }
         do {
           let document = try JSONSchemaParser().parse(testCase.schema)
-          let automaton = try ConstraintAutomaton(document)
+          let automaton = try ConstraintAutomaton(document, options: .standard)
           accepted += 1
           let outcomes = testCase.evaluate(document: document, automaton: automaton, vocabulary: vocabulary)
           for (o, instance) in zip(outcomes, testCase.instances) {

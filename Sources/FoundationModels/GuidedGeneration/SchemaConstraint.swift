@@ -13,9 +13,9 @@ final class SchemaConstraint: InferenceEngine.TokenConstraint, @unchecked Sendab
   private let model: any TokenModel
   private let endOfSequenceCount: Int
 
-  init(document: SchemaDocument, model: any TokenModel) throws {
+  init(document: SchemaDocument, options: ConstraintOptions = .generation, model: any TokenModel) throws {
     let vocabulary = GuidedVocabularyCache.vocabulary(for: model)
-    matcher = TokenMatcher(automaton: try ConstraintAutomaton(document), vocabulary: vocabulary)
+    matcher = TokenMatcher(automaton: try ConstraintAutomaton(document, options: options), vocabulary: vocabulary)
     self.model = model
     endOfSequenceCount = vocabulary.endOfSequenceTokens.count
   }

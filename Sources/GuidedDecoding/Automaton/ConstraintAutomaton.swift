@@ -43,15 +43,19 @@ public final class ConstraintAutomaton {
   }
 
   /// Compiles a schema document.
+  /// - Parameter options: what generation may write where the schema leaves the shape open;
+  ///   `.standard` for exactly the values JSON Schema admits.
   /// - Throws: `SchemaError`.
-  public convenience init(_ document: SchemaDocument) throws {
-    self.init(grammar: try SchemaCompiler.compile(document))
+  public convenience init(_ document: SchemaDocument, options: ConstraintOptions = .generation) throws {
+    self.init(grammar: try SchemaCompiler.compile(document, options: options))
   }
 
   /// Parses and compiles JSON Schema text.
   /// - Throws: `SchemaError`.
-  public convenience init(jsonSchema: String, options: JSONSchemaParser.Options = .init()) throws {
-    try self.init(JSONSchemaParser(options: options).parse(jsonSchema))
+  public convenience init(
+    jsonSchema: String, options: JSONSchemaParser.Options = .init(), constraint: ConstraintOptions = .generation
+  ) throws {
+    try self.init(JSONSchemaParser(options: options).parse(jsonSchema), options: constraint)
   }
 
   init(grammar: JSONGrammar) {
@@ -148,6 +152,31 @@ public final class ConstraintAutomaton {
   /// The fewest frames any stack of `state` has open (how much structure is left to close).
   func openFrames(_ state: Int32) -> Int {
     configurations[Int(state)].map { stacks.depth($0) }.min() ?? 0
+  }
+
+  /// How deep `state` is nested: the fewest frames any of its stacks holds.
+  public func depth(of state: State) -> Int { openFrames(state.id) }
+
+  /// The byte that ends the value open at nesting `depth` in `state` — `"` for string
+  /// content, `]` for an array, `}` for an object — when every stack of the state agrees on
+  /// it; nil otherwise (a key, a number, a literal, or stacks that disagree).
+  func closer(of state: State, atDepth depth: Int) -> UInt8? {
+    var found: UInt8?
+    for stack in configurations[Int(state.id)] {
+      var s = stack
+      while stacks.depth(s) > depth { s = stacks.below(s) }
+      guard stacks.depth(s) == depth else { return nil }
+      let byte: UInt8
+      switch stacks.top(s) {
+      case .string?: byte = UInt8(ascii: "\"")
+      case .array?: byte = UInt8(ascii: "]")
+      case .object?: byte = UInt8(ascii: "}")
+      default: return nil
+      }
+      if let found, found != byte { return nil }
+      found = byte
+    }
+    return found
   }
 
   /// How `state` splits for mask computation: the stacks inside string content that takes

@@ -160,9 +160,11 @@ extension SchemaLowering {
       }
     }
     var additional: SchemaNode? = options.closesObjectsByDefault ? nil : .any
+    var implicit = !options.closesObjectsByDefault
     if let value = keywords["additionalProperties"] {
       let node = try lower(value, path: path + "/additionalProperties")
       additional = node == .never ? nil : node
+      implicit = false
     }
     if let value = keywords["required"] {
       guard case .array(let names) = value else {
@@ -180,7 +182,7 @@ extension SchemaLowering {
       }
     }
     return ObjectConstraints(
-      properties: properties, additionalProperties: additional,
+      properties: properties, additionalProperties: additional, additionalPropertiesAreImplicit: implicit,
       minProperties: try count(keywords, "minProperties", path: path) ?? 0,
       maxProperties: try count(keywords, "maxProperties", path: path))
   }

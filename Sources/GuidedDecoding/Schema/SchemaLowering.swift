@@ -83,6 +83,10 @@ struct SchemaLowering {
       Self.standardKeywords.contains($0) || !options.acceptsUnknownKeywords
     }
 
+    // No constraint at all: a free value, which generation may fill with anything (to the
+    // recursion limit), objects with members of their own included.
+    if constraining.isEmpty { return .any }
+
     let merging = SchemaMerging(document: document, path: path)
     func without(_ key: String) -> JSONValue { .object(members.filter { $0.key != key }) }
 

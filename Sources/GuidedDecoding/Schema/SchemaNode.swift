@@ -125,17 +125,22 @@ public struct ObjectConstraints: Sendable, Hashable {
   /// Schema of members not named in `properties`, generated after them; `nil` forbids them
   /// (JSON Schema `additionalProperties: false`, and Apple's schemas).
   public var additionalProperties: SchemaNode?
+  /// Whether `additionalProperties` is only JSON Schema's default (the schema has no such
+  /// keyword): validation admits those members, generation by default does not write them
+  /// (`ConstraintOptions.generatesUndeclaredProperties`).
+  public var additionalPropertiesAreImplicit: Bool
   /// Fewest members (declared and additional together).
   public var minProperties: Int
   /// Most members.
   public var maxProperties: Int?
 
   public init(
-    properties: [Property] = [], additionalProperties: SchemaNode? = nil, minProperties: Int = 0,
-    maxProperties: Int? = nil
+    properties: [Property] = [], additionalProperties: SchemaNode? = nil, additionalPropertiesAreImplicit: Bool = false,
+    minProperties: Int = 0, maxProperties: Int? = nil
   ) {
     self.properties = properties
     self.additionalProperties = additionalProperties
+    self.additionalPropertiesAreImplicit = additionalPropertiesAreImplicit && additionalProperties != nil
     self.minProperties = minProperties
     self.maxProperties = maxProperties
   }

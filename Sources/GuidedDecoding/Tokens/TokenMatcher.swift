@@ -4,6 +4,12 @@
 ///
 /// One instance follows one generation. Masks are cached per automaton state, so repeated
 /// states (inside a long free string, say) cost a dictionary lookup.
+///
+/// Loops are stopped: once the accepted tokens repeat one block for `loopRun` tokens (a
+/// phrase said again and again, an item repeated), the value the loop runs in — the string,
+/// array or object open at the loop's shallowest level — may only end: wherever a token that
+/// ends it is allowed, only such tokens are (`RepetitionDetector`). Nothing else changes,
+/// so a value that must go on (an array short of `minItems`) goes on.
 /// Not thread-safe.
 public final class TokenMatcher {
   public let automaton: ConstraintAutomaton
@@ -16,34 +22,90 @@ public final class TokenMatcher {
   /// `extensions(of:)` by state and token.
   private var extensionCache: [Int64: [Int]] = [:]
   private var depthStates: [Int32]
+  private var repetition: RepetitionDetector?
+  /// The loop being ended: the nesting depth of the value it runs in and the byte that ends it.
+  private var loop: Loop?
+
+  fileprivate struct Loop: Sendable, Equatable {
+    var depth: Int
+    var closer: UInt8
+  }
 
   /// Most masks kept; each costs `vocabulary.count / 8` bytes.
   public var maskCacheLimit = 1024
 
-  public init(automaton: ConstraintAutomaton, vocabulary: Vocabulary) {
+  /// Tokens of exact repetition after which a loop is ended, by default.
+  public static let defaultLoopRun = 64
+
+  /// - Parameter loopRun: tokens of exact repetition after which the value a loop runs in
+  ///   may only end; nil never stops loops (the output is then the schema's language alone).
+  public init(automaton: ConstraintAutomaton, vocabulary: Vocabulary, loopRun: Int? = defaultLoopRun) {
     self.automaton = automaton
     self.vocabulary = vocabulary
     self.state = automaton.initialState
     self.depthStates = [Int32](repeating: 0, count: vocabulary.maxDepth + 2)
+    self.repetition = loopRun.map { RepetitionDetector(minimumRun: $0) }
   }
 
   /// Starts over at the beginning of the output (keeps caches).
   public func reset() {
     state = automaton.initialState
     hasEnded = false
+    repetition?.reset()
+    loop = nil
   }
 
   /// Where the constraint stands: `restore(_:)` returns to it (to try tokens and take them back).
   public struct Snapshot: Sendable, Equatable {
     fileprivate let state: ConstraintAutomaton.State
     fileprivate let hasEnded: Bool
+    fileprivate let repetition: RepetitionDetector?
+    fileprivate let loop: Loop?
   }
 
-  public func snapshot() -> Snapshot { Snapshot(state: state, hasEnded: hasEnded) }
+  public func snapshot() -> Snapshot { Snapshot(state: state, hasEnded: hasEnded, repetition: repetition, loop: loop) }
 
   public func restore(_ snapshot: Snapshot) {
     state = snapshot.state
     hasEnded = snapshot.hasEnded
+    repetition = snapshot.repetition
+    loop = snapshot.loop
+  }
+
+  /// Whether a loop is being ended (diagnostics and tests).
+  public var isEndingLoop: Bool { loop != nil }
+
+  /// The tokens that end the looping value, when the state is where it can end and some
+  /// allowed token does; nil when no restriction applies.
+  private func loopEnding(_ mask: TokenMask) -> TokenMask? {
+    guard let loop, automaton.depth(of: state) == loop.depth,
+      automaton.closer(of: state, atDepth: loop.depth) == loop.closer, let closers = vocabulary.closerMasks[loop.closer]
+    else { return nil }
+    var ending = mask
+    ending.formIntersection(closers)
+    return ending.isEmpty ? nil : ending
+  }
+
+  /// Records an accepted token for loop detection, and ends a loop once its value closed.
+  /// - Parameter depth: the shallowest nesting the token's bytes passed through (`"," ` closes
+  ///   an array item and opens the next: it passes through the array's level).
+  private func noteAccepted(_ token: Int, depth: Int, replacingLast: Bool = false) {
+    guard repetition != nil else { return }
+    if let current = loop {
+      if depth < current.depth {
+        loop = nil
+        repetition?.reset()
+      }
+      return
+    }
+    if replacingLast {
+      repetition?.replaceLast(by: token, depth: depth)
+      return
+    }
+    guard let found = repetition?.append(token, depth: depth), found.depth > 0,
+      let closer = automaton.closer(of: state, atDepth: found.depth)
+    else { return }
+    loop = Loop(depth: found.depth, closer: closer)
   }
 
   /// Whether the output so far is a complete value (end of sequence is allowed).
@@ -54,6 +116,12 @@ public final class TokenMatcher {
   /// - Parameter cached: use and fill the per-state mask cache (turn off to measure the
   ///   full computation).
   public func allowedTokens(cached: Bool = true) -> TokenMask {
+    let mask = schemaMask(cached: cached)
+    return loopEnding(mask) ?? mask
+  }
+
+  /// The tokens the schema allows, loops aside.
+  private func schemaMask(cached: Bool = true) -> TokenMask {
     if hasEnded { return TokenMask(count: vocabulary.count) }
     guard cached else { return computeMask(state.id) }
     if let hit = maskCache[state.id] { return hit }
@@ -92,6 +160,7 @@ public final class TokenMatcher {
   /// Whether `token` may come next (without building a mask).
   public func allows(token: Int) -> Bool {
     guard !hasEnded, token >= 0, token < vocabulary.count else { return false }
+    if loop != nil, let ending = loopEnding(schemaMask()) { return ending.contains(token) }
     switch vocabulary.kinds[token] {
     case 2: return automaton.isComplete(state)
     case 1: return false
@@ -107,7 +176,22 @@ public final class TokenMatcher {
       hasEnded = true
       return
     }
-    if let next = automaton.next(state, bytes: vocabulary.tokens[token]) { state = next }
+    advance(by: vocabulary.tokens[token][...], token: token)
+  }
+
+  /// Moves the state past `bytes`, already checked, and records `token` for loop detection.
+  private func advance(by bytes: ArraySlice<UInt8>, token: Int, replacingLast: Bool = false) {
+    var depth = replacingLast ? automaton.depth(of: state) : Int.max
+    if repetition == nil {
+      if let next = automaton.next(state, bytes: bytes) { state = next }
+      return
+    }
+    for byte in bytes {
+      guard let next = automaton.next(state, byte) else { return }
+      state = next
+      depth = min(depth, automaton.depth(of: state))
+    }
+    noteAccepted(token, depth: depth, replacingLast: replacingLast)
   }
 
   /// Advances by raw bytes (forced or closing text, tokenized by the caller).
@@ -156,9 +240,9 @@ public final class TokenMatcher {
     let short = vocabulary.tokens[token]
     let long = vocabulary.tokens[longer]
     guard vocabulary.kinds[longer] == 0, long.count > short.count, long.starts(with: short),
-      let next = automaton.next(state, bytes: long[short.count...])
+      automaton.next(state, bytes: long[short.count...]) != nil
     else { throw ConstraintError.tokenNotAllowed(longer) }
-    state = next
+    advance(by: long[short.count...], token: longer, replacingLast: true)
   }
 
   /// The bytes forced from here (jump-forward): emit them without sampling.
