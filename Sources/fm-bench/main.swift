@@ -5,7 +5,7 @@ import ModelStore
 /// fm-bench: the performance figures of BENCHMARKS.md, each against its reference in the same
 /// run. Prints one JSON line per figure on stdout; progress goes to stderr.
 ///
-///     fm-bench [p1 p2 p3 p4 p5 p8 p9 p10 p12 p14 | all] [--model NAME|PATH] [--runs N] [--schemas N]
+///     fm-bench [p1 p2 p3 p4 p5 p8 p9 p10 p12 p14 depth | all] [--model NAME|PATH] [--runs N] [--schemas N]
 ///              [--corpus DIR] [--set PATH] [--limit N] [--max-tokens N]
 ///
 /// P4 and P5 (also in `all`) take their schemas from the maskbench-dev corpus folder, `--corpus DIR`.
@@ -87,6 +87,7 @@ do {
         maximumTokens: toolUseMaximumTokens
       ).measure().print()
     case "batches": try BatchCostFigure(model: model, runs: runs).measure()
+    case "depth": try await DepthFigure(modelPath: modelPath, tokenModel: model, runs: runs).measure().print()
     case "p4":
       guard let guidedCorpus else { preconditionFailure("the corpus is checked whenever p4 is asked for") }
       let guided = GuidedFigures(

@@ -15,6 +15,8 @@ struct MaskBench {
   var fuzzRuns = 0
   /// A GGUF file whose tokenizer vocabulary replaces the synthetic one for P6.
   var ggufPath: String?
+  /// Runs of the model-free depth figure (`--depth N`); 0 skips it.
+  var depthRuns = 0
   /// When set, run the JSON-Schema-Test-Suite in this folder instead of the corpus.
   var suiteDirectory: URL?
   /// Keywords outside every JSON Schema vocabulary are annotations here (validators ignore
@@ -39,11 +41,12 @@ struct MaskBench {
       case "--accept-unknown-keywords": options.acceptsUnknownKeywords = true
       case "--strict": options.acceptsUnknownKeywords = false
       case "--closed-objects": options.closesObjectsByDefault = true
+      case "--depth": depthRuns = args.popFirst().flatMap { Int($0) } ?? 3
       default:
         print(
           """
           usage: maskbench (--corpus DIR | --test-suite DIR) [--gguf-vocabulary FILE] [--limit N] [--p6-schemas N] \
-          [--vocabulary-size N] [--verbose] [--fuzz N] [--strict] [--closed-objects]
+          [--vocabulary-size N] [--verbose] [--fuzz N] [--strict] [--closed-objects] [--depth RUNS]
           """)
         exit(2)
       }
@@ -78,6 +81,19 @@ struct MaskBench {
   }
 
   func run() {
+    if depthRuns > 0 {
+      // The depth figure needs no corpus: a real vocabulary if given, else single bytes and
+      // the JSON pieces of the payload.
+      let vocabulary: Vocabulary
+      if let ggufPath {
+        guard let real = try? GGUFVocabulary.load(path: ggufPath) else { Self.fail("cannot read \(ggufPath)") }
+        vocabulary = real
+      } else {
+        vocabulary = SyntheticVocabulary.build(size: vocabularySize, corpusTexts: [])
+      }
+      DepthRun(vocabulary: vocabulary, runs: depthRuns).run()
+      return
+    }
     if let suiteDirectory {
       // Single bytes and a few JSON pieces are enough to walk the suite's small values.
       let tokens =
