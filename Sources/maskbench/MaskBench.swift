@@ -102,6 +102,9 @@ struct MaskBench {
       for draft in ["draft2020-12", "draft7"] {
         TestSuiteRun(directory: suiteDirectory, draft: draft, vocabulary: vocabulary, verbose: verbose).run()
       }
+      TestSuiteRun(
+        directory: suiteDirectory, draft: "draft2020-12", vocabulary: vocabulary, verbose: verbose, formatFiles: true
+      ).run()
       return
     }
     guard let corpusDirectory else {
@@ -268,11 +271,11 @@ struct MaskBench {
         }),
         let tokens = vocabulary.greedyTokenize(text)
       else { continue }
-      let matcher = TokenMatcher(automaton: automaton, vocabulary: vocabulary)
+      let matcher = TokenMatcher(automaton: automaton, vocabulary: vocabulary, loopRun: nil)
       // A second automaton answers the brute-force checks, so they warm no cache the
       // timed one uses.
       guard let checkerAutomaton = try? ConstraintAutomaton(document) else { continue }
-      let checker = TokenMatcher(automaton: checkerAutomaton, vocabulary: vocabulary)
+      let checker = TokenMatcher(automaton: checkerAutomaton, vocabulary: vocabulary, loopRun: nil)
       for token in tokens + vocabulary.endOfSequenceTokens {
         // As deployed: the per-state cache, cold automaton states included.
         let (mask, seconds) = measure { matcher.allowedTokens() }

@@ -67,10 +67,10 @@ import Testing
     ("if", #"{"if":{"type":"string"},"then":{}}"#),
     ("uniqueItems", #"{"type":"array","uniqueItems":true}"#),
     ("dependencies", #"{"type":"object","dependencies":{"a":["b"]}}"#),
-    ("format:hostname", #"{"type":"string","format":"hostname"}"#),
+    ("format:idn-hostname", #"{"type":"string","format":"idn-hostname"}"#),
     ("propertyNames", #"{"type":"object","propertyNames":{"maxLength":3}}"#),
     ("contains", #"{"type":"array","contains":{"type":"string"}}"#),
-    ("format:uri", #"{"type":"string","format":"uri"}"#),
+    ("format:regex", #"{"type":"string","format":"regex"}"#),
     ("example", #"{"type":"string","example":"x"}"#),
   ])
   func unsupportedKeywordsAreNamed(keyword: String, schema: String) {

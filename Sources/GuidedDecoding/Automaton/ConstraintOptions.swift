@@ -20,15 +20,23 @@ public struct ConstraintOptions: Sendable, Hashable {
   /// deeper is left out, so generation still always finishes validly; a schema whose every
   /// value needs more levels is compiled without the limit.
   public var maximumRecursion: Int?
+  /// Whether `format` holds only where the document's draft asserts it (drafts 2019-09 and
+  /// 2020-12 only annotate, `SchemaDocument.formatsAreAnnotations`). When false, as in
+  /// generation, every format holds, so written values are well-formed.
+  public var formatsFollowTheDraft: Bool
 
-  public init(generatesUndeclaredProperties: Bool = false, maximumRecursion: Int? = 10) {
+  public init(
+    generatesUndeclaredProperties: Bool = false, maximumRecursion: Int? = 10, formatsFollowTheDraft: Bool = false
+  ) {
     self.generatesUndeclaredProperties = generatesUndeclaredProperties
     self.maximumRecursion = maximumRecursion
+    self.formatsFollowTheDraft = formatsFollowTheDraft
   }
 
   /// What generation uses by default: declared structure only, recursion at most 10 deep.
   public static let generation = ConstraintOptions()
 
   /// Exactly the values JSON Schema admits (for checking text; corpus measurements).
-  public static let standard = ConstraintOptions(generatesUndeclaredProperties: true, maximumRecursion: nil)
+  public static let standard = ConstraintOptions(
+    generatesUndeclaredProperties: true, maximumRecursion: nil, formatsFollowTheDraft: true)
 }

@@ -7,7 +7,6 @@ struct SchemaCompiler {
   private var referenceIDs: [ReferenceKey: Int32] = [:]
   /// The free-value node by nesting level (one cyclic node when recursion is unlimited).
   private var anyIDs: [Int: Int32] = [:]
-  private var automata: [String: CodePointAutomaton] = [:]
   /// Definitions that can reach themselves through references.
   private let recursive: Set<String>
   /// Definitions from which a recursive one can be reached: their compiled form depends on
@@ -187,14 +186,12 @@ struct SchemaCompiler {
 
   private mutating func stringNode(_ c: StringConstraints) throws -> Int32 {
     var list: [CodePointAutomaton] = []
-    for p in [c.pattern, c.format?.pattern].compactMap({ $0 }) {
-      if let cached = automata[p] {
-        list.append(cached)
-      } else {
-        let a = try CodePointAutomaton(pattern: p)
-        automata[p] = a
-        list.append(a)
-      }
+    // Generation writes well-formed values; the standard's language follows the draft.
+    let format = document.formatsAreAnnotations && options.formatsFollowTheDraft ? nil : c.format
+    let maxLength = [c.maxLength, format?.maximumLength].compactMap { $0 }.min()
+    let formatPattern = options.formatsFollowTheDraft ? format?.pattern : format?.writingPattern
+    for p in [c.pattern, formatPattern].compactMap({ $0 }) {
+      list.append(try CodePointAutomaton.cached(pattern: p))
     }
     var representatives = Set<UInt32>()
     for a in list {
@@ -205,7 +202,7 @@ struct SchemaCompiler {
     return add(
       .string(
         .init(
-          automata: list, minLength: c.minLength, maxLength: c.maxLength,
+          automata: list, minLength: c.minLength, maxLength: maxLength,
           representatives: representatives.sorted())))
   }
 }

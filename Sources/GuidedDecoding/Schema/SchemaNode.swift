@@ -33,11 +33,18 @@ public struct SchemaDocument: Sendable, Hashable {
   /// Draft 3 and 4 semantics: a number written with a fraction (`1.0`) is not an
   /// `integer`. Generation never writes one; this only affects checking given values.
   public var floatLiteralsAreNotIntegers: Bool
+  /// Drafts 2019-09 and 2020-12: `format` only annotates, so checking values against the
+  /// standard's meaning ignores it. Generation writes well-formed values all the same.
+  public var formatsAreAnnotations: Bool
 
-  public init(root: SchemaNode, definitions: [String: SchemaNode] = [:], floatLiteralsAreNotIntegers: Bool = false) {
+  public init(
+    root: SchemaNode, definitions: [String: SchemaNode] = [:], floatLiteralsAreNotIntegers: Bool = false,
+    formatsAreAnnotations: Bool = false
+  ) {
     self.root = root
     self.definitions = definitions
     self.floatLiteralsAreNotIntegers = floatLiteralsAreNotIntegers
+    self.formatsAreAnnotations = formatsAreAnnotations
   }
 }
 
@@ -73,16 +80,6 @@ public struct NumberBounds: Sendable, Hashable {
     }
     return true
   }
-}
-
-/// A named string format the engine enforces with a built-in pattern.
-public enum StringFormat: String, Sendable, Hashable, CaseIterable {
-  case dateTime = "date-time"
-  case date
-  case time
-  case uuid
-  case email
-  case ipv4
 }
 
 /// Constraints on a string value. Lengths count Unicode scalars of the decoded value.
