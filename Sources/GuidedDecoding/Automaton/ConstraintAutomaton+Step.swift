@@ -43,7 +43,7 @@ extension ConstraintAutomaton {
       guard case .number(let spec) = grammar.nodes[Int(node)] else { return }
       if let next = advanceNumber(spec, cursor, byte) {
         result.append(stacks.push(.number(node, next), on: rest))
-      } else if cursor.isTerminable, !spec.isBounded || spec.acceptsFinal(cursor.text) {
+      } else if cursor.isTerminable, !spec.tracksDigits || spec.acceptsFinal(cursor.text) {
         // A number ends only when something else begins: hand the byte to the parent.
         step(rest, byte, into: &result)
       }
@@ -156,7 +156,7 @@ extension ConstraintAutomaton {
   /// Reads one byte of a number; `nil` when the byte cannot continue it.
   func advanceNumber(_ spec: JSONGrammar.NumberSpec, _ cursor: NumberCursor, _ byte: UInt8) -> NumberCursor? {
     let isDigit = byte >= 48 && byte <= 57
-    let allowsExponent = !spec.isInteger && !spec.isBounded
+    let allowsExponent = !spec.isInteger && !spec.tracksDigits
     var c = cursor
     switch (cursor.phase, byte) {
     case (.start, UInt8(ascii: "-")): c.phase = .minus
@@ -178,7 +178,7 @@ extension ConstraintAutomaton {
       c.phase = .exponentDigits
     default: return nil
     }
-    guard spec.isBounded else { return c }
+    guard spec.tracksDigits else { return c }
     c.text.append(byte)
     return spec.prefixIsFeasible(c.text) ? c : nil
   }

@@ -146,13 +146,16 @@ public final class ConstraintAutomaton {
     guard stacks.below(stack) == MatcherStacks.empty, case .number(let node, let cursor)? = stacks.top(stack),
       case .number(let spec) = grammar.nodes[Int(node)], cursor.isTerminable
     else { return false }
-    return !spec.isBounded || spec.acceptsFinal(cursor.text)
+    return !spec.tracksDigits || spec.acceptsFinal(cursor.text)
   }
 
   /// The fewest frames any stack of `state` has open (how much structure is left to close).
   func openFrames(_ state: Int32) -> Int {
     configurations[Int(state)].map { stacks.depth($0) }.min() ?? 0
   }
+
+  /// The stacks `state` stands for.
+  func configurations(of state: Int32) -> [Int32] { configurations[Int(state)] }
 
   /// How deep `state` is nested: the fewest frames any of its stacks holds.
   public func depth(of state: State) -> Int { openFrames(state.id) }

@@ -81,6 +81,15 @@ extension SchemaLowering {
     case nil: break
     default: throw SchemaError.invalidSchema("exclusiveMaximum must be a number", path: path)
     }
+    if let step = try number(keywords, "multipleOf", path: path) {
+      guard !step.isNegative, !step.isZero else {
+        throw SchemaError.invalidSchema("multipleOf must be above zero", path: path + "/multipleOf")
+      }
+      guard ExactDecimal.Divisor(step) != nil else {
+        throw SchemaError.unsupportedKeyword("multipleOf (more than 15 digits)", path: path + "/multipleOf")
+      }
+      bounds.multipleOf = step
+    }
     return bounds
   }
 

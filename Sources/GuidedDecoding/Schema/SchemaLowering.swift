@@ -150,7 +150,7 @@ struct SchemaLowering {
       "type", "properties", "required", "additionalProperties", "enum", "const", "anyOf", "oneOf",
       "$ref", "pattern", "minLength", "maxLength", "minimum", "maximum", "exclusiveMinimum",
       "exclusiveMaximum", "minItems", "maxItems", "items", "prefixItems", "additionalItems",
-      "format", "minProperties", "maxProperties", "allOf",
+      "format", "minProperties", "maxProperties", "allOf", "multipleOf",
     ]
     if supported.contains(key) || Self.annotations.contains(key) || key.hasPrefix("x-") { return }
     switch (key, value) {

@@ -48,7 +48,7 @@ public struct SchemaDocument: Sendable, Hashable {
   }
 }
 
-/// Bounds on a number; `nil` means unbounded on that side.
+/// Bounds on a number (`nil` means unbounded on that side) and the step it must be a multiple of.
 public struct NumberBounds: Sendable, Hashable {
   public var minimum: ExactDecimal?
   public var maximum: ExactDecimal?
@@ -56,15 +56,18 @@ public struct NumberBounds: Sendable, Hashable {
   public var minimumIsExclusive: Bool
   /// Whether `maximum` itself is excluded.
   public var maximumIsExclusive: Bool
+  /// The value must be an integer multiple of this (JSON Schema `multipleOf`, positive).
+  public var multipleOf: ExactDecimal?
 
   public init(
     minimum: ExactDecimal? = nil, maximum: ExactDecimal? = nil,
-    minimumIsExclusive: Bool = false, maximumIsExclusive: Bool = false
+    minimumIsExclusive: Bool = false, maximumIsExclusive: Bool = false, multipleOf: ExactDecimal? = nil
   ) {
     self.minimum = minimum
     self.maximum = maximum
     self.minimumIsExclusive = minimumIsExclusive
     self.maximumIsExclusive = maximumIsExclusive
+    self.multipleOf = multipleOf
   }
 
   /// No bounds.
@@ -78,6 +81,7 @@ public struct NumberBounds: Sendable, Hashable {
     if let maximum {
       if maximumIsExclusive ? !(value < maximum) : value > maximum { return false }
     }
+    if let multipleOf, !value.isMultiple(of: multipleOf) { return false }
     return true
   }
 }
