@@ -128,7 +128,7 @@ extension ConstraintAutomaton {
   private func candidates(from state: Int32, order: [UInt8]) -> [(byte: UInt8, target: Int32)] {
     var seen: Set<Int32> = []
     var moves: [(byte: UInt8, target: Int32, depth: Int, rank: Int)] = []
-    let hint = multipleHint(state)
+    let hint = numberHint(state)
     for (rank, b) in order.enumerated() {
       let t = transition(state, b)
       guard t >= 0, seen.insert(t).inserted else { continue }
@@ -138,15 +138,15 @@ extension ConstraintAutomaton {
     return moves.map { ($0.byte, $0.target) }
   }
 
-  /// The next digit of the nearest multiple, inside a number with a divisor.
+  /// The next digit of a near valid number, inside a number whose digits are tracked.
   ///
   /// Why: the search tries `0` first, and `10`, `100`, `1000`… is an endless road to a
-  /// multiple of 7; the nearest multiple that begins with the digits so far is computed
-  /// instead (`NumberSpec.nearestMultiple`).
-  private func multipleHint(_ state: Int32) -> UInt8? {
+  /// multiple of 7, as `2.000…` is to a number above 2; a near valid completion of the digits
+  /// so far is computed instead (`NumberSpec.nearestCompletion`).
+  private func numberHint(_ state: Int32) -> UInt8? {
     for stack in configurations(of: state) {
       guard case .number(let node, let cursor)? = stacks.top(stack), case .number(let spec) = grammar.nodes[Int(node)],
-        spec.divisor != nil, let completion = spec.nearestMultiple(after: cursor.text)
+        spec.tracksDigits, let completion = spec.nearestCompletion(after: cursor.text)
       else { continue }
       if let first = completion.first { return first }
     }

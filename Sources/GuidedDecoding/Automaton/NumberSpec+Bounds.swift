@@ -140,10 +140,14 @@ extension JSONGrammar.NumberSpec {
     firstMultiple(from: text, divisor) != nil
   }
 
-  /// The bytes that complete `text` (`-?digits(.digits)?`) into the nearest multiple of the
-  /// divisor within the bounds, or nil when there is none. Empty when `text` is one already.
-  func nearestMultiple(after text: [UInt8]) -> [UInt8]? {
-    guard let divisor, let (scaled, negative) = firstMultiple(from: text, divisor) else { return nil }
+  /// The bytes that complete `text` (`-?digits(.digits)?`) into a near valid number: the
+  /// nearest multiple of the divisor within the bounds, or without a divisor the nearest
+  /// number within the bounds with one more fraction digit than `text` and the bounds have.
+  /// Nil when there is none; empty when `text` is one already.
+  func nearestCompletion(after text: [UInt8]) -> [UInt8]? {
+    let step = divisor ?? nearStep(after: text)
+    guard let (scaled, negative) = firstMultiple(from: text, step) else { return nil }
+    let divisor = step
     // Written with at least the fraction digits already typed (and one after a dot).
     let typedFraction = text.firstIndex(of: UInt8(ascii: ".")).map { text.count - $0 - 1 }
     var digits = scaled.isZero ? [0] : scaled.digits + [UInt8](repeating: 0, count: max(0, scaled.exponent))
@@ -158,6 +162,15 @@ extension JSONGrammar.NumberSpec {
     if !fraction.isEmpty || typedFraction != nil { written += [UInt8(ascii: ".")] + fraction.map { $0 + 48 } }
     guard written.starts(with: text) else { return nil }
     return Array(written.dropFirst(text.count))
+  }
+
+  /// The grid a completion without a divisor is looked for on: whole numbers for integers,
+  /// else one decimal place finer than the text and the bounds.
+  private func nearStep(after text: [UInt8]) -> ExactDecimal.Divisor {
+    guard !isInteger else { return ExactDecimal.Divisor(factor: 1, scale: 0) }
+    let typed = text.firstIndex(of: UInt8(ascii: ".")).map { text.count - $0 - 1 } ?? 0
+    let bound = [bounds.minimum, bounds.maximum].compactMap { $0.map { max(0, -$0.exponent) } }.max() ?? 0
+    return ExactDecimal.Divisor(factor: 1, scale: max(typed, bound) + 1)
   }
 
   /// The nearest completion of `text` that is a multiple of `divisor` within the bounds, in
