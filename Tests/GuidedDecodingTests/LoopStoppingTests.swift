@@ -58,15 +58,51 @@ import Testing
     let matcher = TokenMatcher(automaton: a, vocabulary: vocabulary, loopRun: 12)
     try matcher.accept(token: try id("[\""))
     // `red","` again and again: each item the same.
-    for _ in 0..<12 {
+    var repeats = 0
+    while !matcher.isEndingLoop, repeats < 40 {
       try matcher.accept(token: try id("red"))
+      if matcher.isEndingLoop { break }
       try matcher.accept(token: try id("\",\""))
+      repeats += 1
     }
     #expect(matcher.isEndingLoop)
+    // Ending this item and opening the next in one token is no longer allowed.
+    try matcher.accept(token: try id("red"))
+    #expect(!matcher.allows(token: try id("\",\"")))
     // Inside an item the string may go on; at the item's end only `]` may follow.
     #expect(matcher.allowedTokens().contains(try id("red")))
     try matcher.accept(token: try id("red"))
     try matcher.accept(token: 34)
+    #expect(matcher.allowedTokens().allowedTokens == [93])  // ]
+    try matcher.accept(token: 93)
+    #expect(matcher.isComplete)
+  }
+
+  @Test func aRepeatingArrayOfObjectsIsEndedEvenWhereOneTokenEndsAnItemAndOpensTheNext() throws {
+    let a = try automaton(
+      #"{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"}},"required":["name"],"additionalProperties":false}}"#
+    )
+    let matcher = TokenMatcher(automaton: a, vocabulary: vocabulary, loopRun: 12)
+    try matcher.accept(token: 91)  // [
+    try matcher.accept(token: try id("{\""))
+    // `name":"red"},{"` again and again; `"},{"` never rests at the array's level.
+    let cycle = [try id("name"), try id("\":\""), try id("red"), try id("\"},{\"")]
+    var step = 0
+    while !matcher.isEndingLoop, step < 80 {
+      try matcher.accept(token: cycle[step % 4])
+      step += 1
+    }
+    #expect(matcher.isEndingLoop)
+    while step % 4 != 3 {
+      try matcher.accept(token: cycle[step % 4])
+      step += 1
+    }
+    let allowed = matcher.allowedTokens()
+    #expect(!allowed.contains(cycle[3]))
+    #expect(!matcher.allows(token: cycle[3]))
+    #expect(allowed.contains(try id("\"}")))
+    #expect(allowed.contains(try id("red")))  // the string itself may go on
+    try matcher.accept(token: try id("\"}"))
     #expect(matcher.allowedTokens().allowedTokens == [93])  // ]
     try matcher.accept(token: 93)
     #expect(matcher.isComplete)

@@ -8,7 +8,8 @@
 /// Loops are stopped: once the accepted tokens repeat one block for `loopRun` tokens (a
 /// phrase said again and again, an item repeated), the value the loop runs in — the string,
 /// array or object open at the loop's shallowest level — may only end: wherever a token that
-/// ends it is allowed, only such tokens are (`RepetitionDetector`). Nothing else changes,
+/// ends it is allowed, only such tokens are (`RepetitionDetector`), and no token may pass
+/// through that level and go on (`"},{"` inside an item). Nothing else changes,
 /// so a value that must go on (an array short of `minItems`) goes on.
 /// Not thread-safe.
 public final class TokenMatcher {
@@ -86,6 +87,45 @@ public final class TokenMatcher {
     return ending.isEmpty ? nil : ending
   }
 
+  /// While a loop is being ended from inside one of its members, the tokens that would pass
+  /// through the looping value's level and go on there where it could have ended, left out:
+  /// `"},{"` ends an item and opens the next in one token, so the state never rests where
+  /// `loopEnding` applies. Nil when no such token is allowed, or when the state is not deeper.
+  ///
+  /// Why only tokens with a comma are tried: at an array's or object's level, after a member,
+  /// the only way on is `,`.
+  private func passingOver(_ mask: TokenMask, loop: Loop) -> TokenMask? {
+    guard automaton.depth(of: state) > loop.depth else { return nil }
+    var candidates = mask
+    candidates.formIntersection(vocabulary.commaMask)
+    var kept = mask
+    var changed = false
+    for token in candidates.allowedTokens where passesOver(token, loop) {
+      kept.remove(token)
+      changed = true
+    }
+    return changed && !kept.isEmpty ? kept : nil
+  }
+
+  /// Whether `token`'s bytes come back to the loop's level and go on with something other
+  /// than its closer, where the closer was allowed.
+  private func passesOver(_ token: Int, _ loop: Loop) -> Bool {
+    let bytes = vocabulary.tokens[token]
+    var s = state
+    for (i, byte) in bytes.enumerated() {
+      guard let next = automaton.next(s, byte) else { return false }
+      s = next
+      let depth = automaton.depth(of: s)
+      if depth < loop.depth { return false }
+      if depth == loop.depth, i + 1 < bytes.count, bytes[i + 1] != loop.closer,
+        automaton.next(s, loop.closer) != nil
+      {
+        return true
+      }
+    }
+    return false
+  }
+
   /// Records an accepted token for loop detection, and ends a loop once its value closed.
   /// - Parameter depth: the shallowest nesting the token's bytes passed through (`"," ` closes
   ///   an array item and opens the next: it passes through the array's level).
@@ -117,7 +157,8 @@ public final class TokenMatcher {
   ///   full computation).
   public func allowedTokens(cached: Bool = true) -> TokenMask {
     let mask = schemaMask(cached: cached)
-    return loopEnding(mask) ?? mask
+    guard let loop else { return mask }
+    return loopEnding(mask) ?? passingOver(mask, loop: loop) ?? mask
   }
 
   /// The tokens the schema allows, loops aside.
@@ -160,7 +201,7 @@ public final class TokenMatcher {
   /// Whether `token` may come next (without building a mask).
   public func allows(token: Int) -> Bool {
     guard !hasEnded, token >= 0, token < vocabulary.count else { return false }
-    if loop != nil, let ending = loopEnding(schemaMask()) { return ending.contains(token) }
+    if loop != nil { return allowedTokens().contains(token) }
     switch vocabulary.kinds[token] {
     case 2: return automaton.isComplete(state)
     case 1: return false

@@ -26,6 +26,9 @@ public final class Vocabulary: Sendable {
   /// Text tokens that begin with `"`, `]` or `}`: those that can end a string, an array or an
   /// object (see `TokenMatcher`'s loop stopping).
   let closerMasks: [UInt8: TokenMask]
+  /// Text tokens with a `,` anywhere: the only ones that can end a member and go on to the next
+  /// in one token (`"},{"`), see `TokenMatcher`'s loop stopping.
+  let commaMask: TokenMask
 
   /// - Parameters:
   ///   - tokens: the byte string of each token id.
@@ -61,6 +64,9 @@ public final class Vocabulary: Sendable {
       closers[byte] = mask
     }
     closerMasks = closers
+    var commas = TokenMask(count: tokens.count)
+    for id in text where tokens[id].contains(UInt8(ascii: ",")) { commas.insert(id) }
+    commaMask = commas
   }
 
   /// Number of characters of a token that is plain string content, else `nil`.
