@@ -176,7 +176,7 @@ struct GuidedFigures {
     guard let value = try? JSONValue(parsing: text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
       return false
     }
-    return (try? SchemaValidator(definitions: document.definitions).validate(value, against: document.root)) ?? false
+    return (try? SchemaValidator(document: document).validate(value, against: document.root)) ?? false
   }
 
   /// Runs llama-completion on the same rendered prompt with the schema as its grammar.

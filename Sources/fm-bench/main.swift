@@ -5,10 +5,13 @@ import ModelStore
 /// fm-bench: the performance figures of BENCHMARKS.md, each against its reference in the same
 /// run. Prints one JSON line per figure on stdout; progress goes to stderr.
 ///
-///     fm-bench [p1 p2 p3 p4 p5 p8 p9 p10 p12 p14 guardrails | all] [--model NAME|PATH] [--runs N] [--schemas N]
-///              [--corpus DIR] [--set PATH] [--limit N] [--max-tokens N]
+///     fm-bench [p1 p2 p3 p4 p5 p8 p9 p10 p12 p14 depth corpus-run guardrails | all] [--model NAME|PATH]
+///              [--runs N] [--schemas N] [--corpus DIR] [--set PATH] [--limit N] [--max-tokens N]
+///              [--subset NAME] [--seconds S]
 ///
-/// P4 and P5 (also in `all`) take their schemas from the maskbench-dev corpus folder, `--corpus DIR`.
+/// P4 and P5 (also in `all`) take their schemas from the maskbench-dev corpus folder, `--corpus DIR`;
+/// so does `corpus-run`: the accepted schemas of `--subset NAME` (Glaiveai2K), `--limit N` of them
+/// spread evenly if given, each generated under a limit of `--seconds S` (60).
 /// `guardrails` (not in `all`) reads the safety-dev folder (`--corpus DIR`, else
 /// `../shared/data/safety-dev`) and judges with the model of `--model`, at most `--limit N`
 /// texts of each group's uncertain band (a sample that stands for the band).
@@ -23,6 +26,8 @@ var corpusArgument: String?
 var toolUseSet = "bench/tool-use/set.json"
 var toolUseLimit: Int?
 var toolUseMaximumTokens = 96
+var subset = "Glaiveai2K"
+var secondsAllowed = 60.0
 var index = 0
 while index < arguments.count {
   switch arguments[index] {
@@ -44,6 +49,12 @@ while index < arguments.count {
   case "--limit":
     index += 1
     toolUseLimit = index < arguments.count ? Int(arguments[index]) : nil
+  case "--subset":
+    index += 1
+    subset = index < arguments.count ? arguments[index] : subset
+  case "--seconds":
+    index += 1
+    secondsAllowed = index < arguments.count ? Double(arguments[index]) ?? secondsAllowed : secondsAllowed
   case "--max-tokens":
     index += 1
     toolUseMaximumTokens =
@@ -60,7 +71,8 @@ figures = figures.enumerated().filter { figures.firstIndex(of: $0.element) == $0
 
 do {
   // Checked first, so a missing corpus stops the run before the model loads and other figures run.
-  let guidedCorpus = try figures.contains("p4") ? GuidedFigures.corpusDirectory(corpusArgument) : nil
+  let guidedCorpus =
+    try figures.contains("p4") || figures.contains("corpus-run") ? GuidedFigures.corpusDirectory(corpusArgument) : nil
   // The same resolution as `fm`: a catalogue name in the model cache, or a GGUF path.
   let modelPath = try ModelStore().resolve(modelArgument).path.path
   if figures == ["load-child"] {
@@ -96,6 +108,13 @@ do {
         projectDirectory: URL(fileURLWithPath: "bench/guardrails"), tokenModel: model, modelPath: modelPath, runs: runs,
         judgedPerGroup: toolUseLimit)
       for report in try await figures.measure() { report.print() }
+    case "depth": try await DepthFigure(modelPath: modelPath, tokenModel: model, runs: runs).measure().print()
+    case "corpus-run":
+      guard let guidedCorpus else { preconditionFailure("the corpus is checked whenever corpus-run is asked for") }
+      try await CorpusRunFigure(
+        modelPath: modelPath, corpusDirectory: guidedCorpus, subset: subset, limit: toolUseLimit,
+        secondsAllowed: secondsAllowed
+      ).measure().print()
     case "p4":
       guard let guidedCorpus else { preconditionFailure("the corpus is checked whenever p4 is asked for") }
       let guided = GuidedFigures(

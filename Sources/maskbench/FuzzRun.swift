@@ -35,7 +35,7 @@ struct FuzzRun {
       }
       guard let automaton = try? ConstraintAutomaton(document) else { continue }
       let matcher = TokenMatcher(automaton: automaton, vocabulary: vocabulary)
-      let validator = SchemaValidator(definitions: document.definitions)
+      let validator = SchemaValidator(document: document)
       for _ in 0..<runsPerSchema {
         matcher.reset()
         var output: [UInt8] = []

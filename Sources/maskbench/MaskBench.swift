@@ -15,6 +15,8 @@ struct MaskBench {
   var fuzzRuns = 0
   /// A GGUF file whose tokenizer vocabulary replaces the synthetic one for P6.
   var ggufPath: String?
+  /// Runs of the model-free depth figure (`--depth N`); 0 skips it.
+  var depthRuns = 0
   /// When set, run the JSON-Schema-Test-Suite in this folder instead of the corpus.
   var suiteDirectory: URL?
   /// Keywords outside every JSON Schema vocabulary are annotations here (validators ignore
@@ -39,11 +41,12 @@ struct MaskBench {
       case "--accept-unknown-keywords": options.acceptsUnknownKeywords = true
       case "--strict": options.acceptsUnknownKeywords = false
       case "--closed-objects": options.closesObjectsByDefault = true
+      case "--depth": depthRuns = args.popFirst().flatMap { Int($0) } ?? 3
       default:
         print(
           """
           usage: maskbench (--corpus DIR | --test-suite DIR) [--gguf-vocabulary FILE] [--limit N] [--p6-schemas N] \
-          [--vocabulary-size N] [--verbose] [--fuzz N] [--strict] [--closed-objects]
+          [--vocabulary-size N] [--verbose] [--fuzz N] [--strict] [--closed-objects] [--depth RUNS]
           """)
         exit(2)
       }
@@ -61,6 +64,14 @@ struct MaskBench {
     var correct = 0
     var overConstrained = 0
     var underConstrained = 0
+    /// Under the generation constraint (`ConstraintOptions.generation`): valid instances it can
+    /// write, valid ones it leaves out (undeclared members, deep recursion), invalid ones it
+    /// lets through (must be 0).
+    var validGenerated = 0
+    var validNotGenerated = 0
+    var invalidGenerated = 0
+    /// Valid instances in which loop stopping (`TokenMatcher.defaultLoopRun`) would end a value.
+    var validLoopStopped = 0
   }
 
   struct LoadedCase {
@@ -70,6 +81,19 @@ struct MaskBench {
   }
 
   func run() {
+    if depthRuns > 0 {
+      // The depth figure needs no corpus: a real vocabulary if given, else single bytes and
+      // the JSON pieces of the payload.
+      let vocabulary: Vocabulary
+      if let ggufPath {
+        guard let real = try? GGUFVocabulary.load(path: ggufPath) else { Self.fail("cannot read \(ggufPath)") }
+        vocabulary = real
+      } else {
+        vocabulary = SyntheticVocabulary.build(size: vocabularySize, corpusTexts: [])
+      }
+      DepthRun(vocabulary: vocabulary, runs: depthRuns).run()
+      return
+    }
     if let suiteDirectory {
       // Single bytes and a few JSON pieces are enough to walk the suite's small values.
       let tokens =
@@ -78,6 +102,9 @@ struct MaskBench {
       for draft in ["draft2020-12", "draft7"] {
         TestSuiteRun(directory: suiteDirectory, draft: draft, vocabulary: vocabulary, verbose: verbose).run()
       }
+      TestSuiteRun(
+        directory: suiteDirectory, draft: "draft2020-12", vocabulary: vocabulary, verbose: verbose, formatFiles: true
+      ).run()
       return
     }
     guard let corpusDirectory else {
@@ -123,9 +150,10 @@ struct MaskBench {
         tally.acceptedStrict += 1
       }
       do {
+        // Instance accuracy is the standard's language: it shows the compilation is exact.
         let ((document, automaton), seconds) = try measure { () throws -> (SchemaDocument, ConstraintAutomaton) in
           let document = try JSONSchemaParser(options: options).parse(c.testCase.schema)
-          return (document, try ConstraintAutomaton(document))
+          return (document, try ConstraintAutomaton(document, options: .standard))
         }
         compileMs.append(seconds * 1000)
         tally.accepted += 1
@@ -141,6 +169,25 @@ struct MaskBench {
                 "MISMATCH \(c.name) valid=\(o.isValid) bytes=\(o.acceptedByBytes) tokens=\(o.acceptedByTokens) \(String(instance.data.compactText.prefix(300)))"
               )
             }
+          }
+        }
+        let generation = try ConstraintAutomaton(document)
+        let generated = c.testCase.evaluate(
+          document: document, automaton: generation, vocabulary: vocabulary, loopRun: TokenMatcher.defaultLoopRun)
+        for (o, instance) in zip(generated, c.testCase.instances) {
+          if o.isValid, o.endsLoop {
+            tally.validLoopStopped += 1
+            if verbose { print("LOOP STOP ON VALID \(c.name) \(String(instance.data.compactText.prefix(200)))") }
+          }
+          switch (o.isValid, o.acceptedByBytes && o.acceptedByTokens) {
+          case (true, true): tally.validGenerated += 1
+          case (true, false): tally.validNotGenerated += 1
+          case (false, true):
+            tally.invalidGenerated += 1
+            if verbose {
+              print("GENERATION ACCEPTS INVALID \(c.name) \(String(instance.data.compactText.prefix(300)))")
+            }
+          case (false, false): break
           }
         }
         compiled.append((c, document))
@@ -167,6 +214,8 @@ struct MaskBench {
           ("instances", t.instances), ("correct", t.correct),
           ("instanceAccuracy", t.instances == 0 ? Double.nan : Double(t.correct) / Double(t.instances)),
           ("overConstrained", t.overConstrained), ("underConstrained", t.underConstrained),
+          ("generationValid", t.validGenerated), ("generationLeavesOutValid", t.validNotGenerated),
+          ("generationAcceptsInvalid", t.invalidGenerated), ("loopStoppingEndsValid", t.validLoopStopped),
           ("unsupported", unsupported.map { ($0.key, $0.value) }),
           ("otherErrors", t.otherErrors.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }),
         ]))
@@ -222,11 +271,11 @@ struct MaskBench {
         }),
         let tokens = vocabulary.greedyTokenize(text)
       else { continue }
-      let matcher = TokenMatcher(automaton: automaton, vocabulary: vocabulary)
+      let matcher = TokenMatcher(automaton: automaton, vocabulary: vocabulary, loopRun: nil)
       // A second automaton answers the brute-force checks, so they warm no cache the
       // timed one uses.
       guard let checkerAutomaton = try? ConstraintAutomaton(document) else { continue }
-      let checker = TokenMatcher(automaton: checkerAutomaton, vocabulary: vocabulary)
+      let checker = TokenMatcher(automaton: checkerAutomaton, vocabulary: vocabulary, loopRun: nil)
       for token in tokens + vocabulary.endOfSequenceTokens {
         // As deployed: the per-state cache, cold automaton states included.
         let (mask, seconds) = measure { matcher.allowedTokens() }

@@ -15,6 +15,7 @@ struct Samples {
 
   var max: Double { values.max() ?? 0 }
   var count: Int { values.count }
+  var mean: Double { values.isEmpty ? 0 : values.reduce(0, +) / Double(values.count) }
 }
 
 /// CPU time in seconds that this thread spent in `body`.

@@ -67,13 +67,51 @@ import Testing
     #expect(result.standardOutput.hasPrefix(#"{"city":"#), "declaration order")
   }
 
+  /// A schema whose only property is a free string: the model decides how long it runs.
+  static let longText =
+    #"{"type":"object","properties":{"story":{"type":"string"}},"required":["story"],"additionalProperties":false}"#
+
+  @Test func generateHonoursMaxTokensAndClosesTheJSON() throws {
+    let schema = FileManager.default.temporaryDirectory.appendingPathComponent("fm-schema-\(UUID().uuidString).json")
+    try Self.longText.write(to: schema, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(at: schema) }
+    let result = try FMBinary.run(
+      ["generate", "--schema", schema.path, "--max-tokens", "24", "--sampling", "greedy", "-v", "A long story."] + model
+    )
+    #expect(result.status == 0, "\(result.standardError)")
+    let object = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any]
+    #expect(object?["story"] is String)
+    let generated = result.standardError.firstMatch(of: /generated (\d+) tokens?/).flatMap { Int($0.1) }
+    #expect((1...24).contains(generated ?? 0), "\(result.standardError)")
+  }
+
+  @Test(.enabled(if: FileManager.default.fileExists(atPath: TestModels.smolLM2Path)))
+  func generateShowsProgressOnATerminal() throws {
+    let schema = FileManager.default.temporaryDirectory.appendingPathComponent("fm-schema-\(UUID().uuidString).json")
+    try Self.longText.write(to: schema, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(at: schema) }
+    var environment = ProcessInfo.processInfo.environment
+    environment["NO_COLOR"] = "1"
+    environment["TERM"] = "xterm"
+    let terminal = try PseudoTerminalProcess(
+      FMBinary.url(),
+      arguments: ["generate", "--schema", schema.path, "--max-tokens", "200", "A very long story."] + model,
+      environment: environment)
+    _ = try terminal.waitFor("at most 200 tokens · Ctrl+C stops")
+    #expect(try terminal.waitForExit(timeout: 120) == 0)
+    #expect(terminal.output.contains("generating · "))
+    // The spinner is erased; the JSON is what remains on the last line.
+    let last = terminal.output.split(separator: "\n").last.map(String.init) ?? ""
+    #expect(last.contains(#"{"story":""#), "\(terminal.output)")
+  }
+
   @Test func generateNamesAnUnsupportedKeyword() throws {
     let schema = FileManager.default.temporaryDirectory.appendingPathComponent("fm-schema-\(UUID().uuidString).json")
-    try #"{"type":"integer","multipleOf":5}"#.write(to: schema, atomically: true, encoding: .utf8)
+    try #"{"type":"string","format":"regex"}"#.write(to: schema, atomically: true, encoding: .utf8)
     defer { try? FileManager.default.removeItem(at: schema) }
     let result = try FMBinary.run(["generate", "--schema", schema.path, "A number."] + model)
     #expect(result.status == 1)
-    #expect(result.standardError.contains("multipleOf"))
+    #expect(result.standardError.contains("format:regex"))
   }
 
   @Test func menuPicksOneOfTheIngredients() throws {

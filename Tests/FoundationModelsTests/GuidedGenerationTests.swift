@@ -64,9 +64,11 @@ import Testing
     #expect(sawPartial)
   }
 
+  /// A divisor of more than 15 digits is one of the forms still refused.
   @Test func plainJSONSchemaNamesUnsupportedKeywords() {
     #expect {
-      try GenerationSchema(jsonSchema: #"{"type":"object","properties":{"a":{"type":"integer","multipleOf":3}}}"#)
+      try GenerationSchema(
+        jsonSchema: #"{"type":"object","properties":{"a":{"type":"number","multipleOf":0.0000000000000001}}}"#)
     } throws: { error in
       "\(error)".contains("multipleOf")
     }

@@ -51,7 +51,7 @@ import Testing
       #expect(matcher.isComplete)
       let text = String(decoding: output, as: UTF8.self)
       let value = try JSONValue(parsing: output)
-      #expect(try SchemaValidator(definitions: document.definitions).validate(value, against: document.root), "\(text)")
+      #expect(try SchemaValidator(document: document).validate(value, against: document.root), "\(text)")
     }
   }
 }

@@ -2,9 +2,11 @@ import Foundation
 
 @testable import GuidedDecoding
 
-/// Compiles JSON Schema text (tests only: traps on a schema error).
-func automaton(_ schema: String, options: JSONSchemaParser.Options = .init()) throws -> ConstraintAutomaton {
-  try ConstraintAutomaton(jsonSchema: schema, options: options)
+/// Compiles JSON Schema text.
+func automaton(
+  _ schema: String, options: JSONSchemaParser.Options = .init(), constraint: ConstraintOptions = .generation
+) throws -> ConstraintAutomaton {
+  try ConstraintAutomaton(jsonSchema: schema, options: options, constraint: constraint)
 }
 
 extension ConstraintAutomaton {

@@ -9,10 +9,14 @@ enum GenerateCommand: Subcommand {
   static let synopsis = "--schema FILE [PROMPT]"
   static let discussion = """
     The output always satisfies the schema: every token is checked against it while it is
-    generated. Properties come in the order the schema lists them. Keywords outside the
-    supported set (see the README) are an error that names them. With --stream, growing
-    partial objects are printed as they are generated (one per line when piped).
-    When standard input is not a terminal, all of it is the prompt (placed before PROMPT).
+    generated. Properties come in the order the schema lists them, and only the members the
+    schema asks for are written (--open-objects also writes the members JSON Schema allows
+    where an object has no additionalProperties). Keywords outside the supported set
+    (docs/SCHEMAS.md) are an error that names them and where they are. With --stream,
+    growing partial objects are printed as they are generated (one per line when piped);
+    otherwise a terminal shows progress on standard error. --max-tokens stops generation in
+    time to close the JSON validly. When standard input is not a terminal, all of it is the
+    prompt (placed before PROMPT).
     """
   static let options: [CommandLineOption] =
     [
@@ -20,6 +24,7 @@ enum GenerateCommand: Subcommand {
       .flag("--stream", help: "print partial objects while generating"),
       .option("--instructions", "-i", value: "TEXT", help: "instructions for the session"),
       .flag("--no-schema-in-prompt", help: "do not describe the schema in the prompt (it still constrains)"),
+      .flag("--open-objects", help: "also write members an object without additionalProperties does not declare"),
       .flag("--verbose", "-v", help: "print usage statistics on standard error"),
     ] + ModelOptions.options + ModelOptions.endpointOptions
 
@@ -28,7 +33,9 @@ enum GenerateCommand: Subcommand {
     guard let data = FileManager.default.contents(atPath: path) else {
       throw UsageError("cannot read schema file '\(path)'")
     }
-    let schema = try GenerationSchema(jsonSchema: String(decoding: data, as: UTF8.self))
+    let schema = try GenerationSchema(
+      jsonSchema: String(decoding: data, as: UTF8.self),
+      generatesUndeclaredProperties: arguments.flag("--open-objects"))
     let settings = try ModelOptions(arguments, environment: context.environment)
     let prompt = try PromptInput.read(arguments.positionals, context: context)
     let session = try await settings.session(
@@ -41,8 +48,19 @@ enum GenerateCommand: Subcommand {
       if stream {
         var live = LiveText(output: context.standardOutput)
         for try await snapshot in responses { live.show(snapshot.rawContent.jsonString) }
+        return try await responses.collect()
       }
-      return try await responses.collect()
+      let progress = GenerationProgress(maximumTokens: settings.generation.maximumResponseTokens)
+      let spinner = ProgressSpinner(output: context.standardError) { progress.message }
+      do {
+        for try await snapshot in responses { progress.update(snapshot.rawContent.jsonString) }
+        let response = try await responses.collect()
+        await spinner.stop()
+        return response
+      } catch {
+        await spinner.stop()
+        throw error
+      }
     }
     if !stream { context.standardOutput.line(response.rawContent.jsonString) }
     if arguments.flag("--verbose") { context.standardError.line(UsageLine.describe(response)) }

@@ -13,9 +13,9 @@ final class SchemaConstraint: InferenceEngine.TokenConstraint, @unchecked Sendab
   private let model: any TokenModel
   private let endOfSequenceCount: Int
 
-  init(document: SchemaDocument, model: any TokenModel) throws {
+  init(document: SchemaDocument, options: ConstraintOptions = .generation, model: any TokenModel) throws {
     let vocabulary = GuidedVocabularyCache.vocabulary(for: model)
-    matcher = TokenMatcher(automaton: try ConstraintAutomaton(document), vocabulary: vocabulary)
+    matcher = TokenMatcher(automaton: try ConstraintAutomaton(document, options: options), vocabulary: vocabulary)
     self.model = model
     endOfSequenceCount = vocabulary.endOfSequenceTokens.count
   }
@@ -70,6 +70,9 @@ final class SchemaConstraint: InferenceEngine.TokenConstraint, @unchecked Sendab
   func tokensToClose() -> [Token] {
     tokens(for: matcher.closingBytes() ?? [])
   }
+
+  /// The closing text's length in bytes: no tokenization, however deep the output is nested.
+  var closingTokenBound: Int { matcher.closingLength() ?? 0 }
 
   /// The model's tokenization of forced or closing bytes.
   private func tokens(for bytes: [UInt8]) -> [Token] {

@@ -59,7 +59,7 @@ final class LocalEngine: Sendable {
           rawContent: "", debugDescription: "maximumResponseTokens must be positive, not \(maximum).")
       }
       let answer = try request.schema.map { schema in
-        try SchemaConstraint(document: schema.guidedDocument, model: tokenModel)
+        try SchemaConstraint(document: schema.guidedDocument, options: schema.constraintOptions, model: tokenModel)
       }
       let toolMode = Self.toolCallingMode(for: request)
       var constraint: (any TokenConstraint)? = answer

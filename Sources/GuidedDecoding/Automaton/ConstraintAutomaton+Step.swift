@@ -1,10 +1,9 @@
 /// The transition function on single stacks: how each frame reads one byte.
 extension ConstraintAutomaton {
   /// Adds to `result` every stack that `stack` can become after reading `byte`.
-  func step(_ stack: [MatcherFrame], _ byte: UInt8, into result: inout [[MatcherFrame]]) {
-    guard let top = stack.last else { return }
-    // A slice, not a copy: most bytes are rejected, and then nothing needs allocating.
-    let rest = stack.dropLast()
+  func step(_ stack: Int32, _ byte: UInt8, into result: inout [Int32]) {
+    guard let top = stacks.top(stack) else { return }
+    let rest = stacks.below(stack)
     switch top {
     case .value(let node):
       startValue(node, rest, byte, into: &result, depth: 0)
@@ -12,41 +11,41 @@ extension ConstraintAutomaton {
     case .literal(let node, let offset):
       guard case .literal(let bytes) = grammar.nodes[Int(node)], bytes[Int(offset)] == byte else { return }
       if Int(offset) + 1 == bytes.count {
-        result.append(Array(rest))
+        result.append(rest)
       } else {
-        result.append(Array(rest) + [.literal(node, offset: offset + 1)])
+        result.append(stacks.push(.literal(node, offset: offset + 1), on: rest))
       }
 
     case .string(let node, let cursor):
       guard case .string(let spec) = grammar.nodes[Int(node)] else { return }
       if byte == UInt8(ascii: "\""), cursor.isBetweenScalars {
-        if spec.canClose(cursor, names: nil) { result.append(Array(rest)) }
+        if spec.canClose(cursor, names: nil) { result.append(rest) }
         return
       }
       if let next = spec.advance(
         cursor, byte: byte, names: nil, complete: { self.stringCanComplete(node, spec, $0, $1) })
       {
-        result.append(Array(rest) + [.string(node, next)])
+        result.append(stacks.push(.string(node, next), on: rest))
       }
 
     case .key(let objectNode, let cursor):
       guard case .object(let object) = grammar.nodes[Int(objectNode)] else { return }
       let spec = JSONGrammar.StringSpec.unconstrained
       if byte == UInt8(ascii: "\""), cursor.isBetweenScalars {
-        if spec.canClose(cursor, names: object.names) { result.append(Array(rest)) }
+        if spec.canClose(cursor, names: object.names) { result.append(rest) }
         return
       }
       if let next = spec.advance(cursor, byte: byte, names: object.names, complete: { _, _ in true }) {
-        result.append(Array(rest) + [.key(objectNode, next)])
+        result.append(stacks.push(.key(objectNode, next), on: rest))
       }
 
     case .number(let node, let cursor):
       guard case .number(let spec) = grammar.nodes[Int(node)] else { return }
       if let next = advanceNumber(spec, cursor, byte) {
-        result.append(Array(rest) + [.number(node, next)])
-      } else if cursor.isTerminable, !spec.isBounded || spec.acceptsFinal(cursor.text) {
+        result.append(stacks.push(.number(node, next), on: rest))
+      } else if cursor.isTerminable, !spec.tracksDigits || spec.acceptsFinal(cursor.text) {
         // A number ends only when something else begins: hand the byte to the parent.
-        step(Array(rest), byte, into: &result)
+        step(rest, byte, into: &result)
       }
 
     case .array(let node, let count, let afterItem):
@@ -54,16 +53,17 @@ extension ConstraintAutomaton {
       let cap = Int32(spec.countCap)
       if !afterItem {
         if byte == UInt8(ascii: "]") {
-          if spec.minItems == 0 { result.append(Array(rest)) }
+          if spec.minItems == 0 { result.append(rest) }
           return
         }
         guard (spec.maxItems ?? 1) >= 1, let item = spec.item(at: 0) else { return }
-        startValue(item, rest + [.array(node, count: min(1, cap), afterItem: true)], byte, into: &result, depth: 0)
+        let inside = stacks.push(.array(node, count: min(1, cap), afterItem: true), on: rest)
+        startValue(item, inside, byte, into: &result, depth: 0)
       } else if byte == UInt8(ascii: ",") {
         guard spec.maxItems.map({ Int(count) < $0 }) ?? true, let item = spec.item(at: Int(count)) else { return }
-        result.append(Array(rest) + [.array(node, count: min(count + 1, cap), afterItem: true), .value(item)])
+        result.append(stacks.push(.array(node, count: min(count + 1, cap), afterItem: true), .value(item), on: rest))
       } else if byte == UInt8(ascii: "]"), Int(count) >= spec.minItems {
-        result.append(Array(rest))
+        result.append(rest)
       }
 
     case .object(let node, let cursor):
@@ -73,8 +73,8 @@ extension ConstraintAutomaton {
   }
 
   private func stepObject(
-    _ node: Int32, _ spec: JSONGrammar.ObjectSpec, _ cursor: ObjectCursor, _ rest: ArraySlice<MatcherFrame>,
-    _ byte: UInt8, into result: inout [[MatcherFrame]]
+    _ node: Int32, _ spec: JSONGrammar.ObjectSpec, _ cursor: ObjectCursor, _ rest: Int32,
+    _ byte: UInt8, into result: inout [Int32]
   ) {
     let count = spec.properties.count
     let index = Int(cursor.index)
@@ -88,50 +88,48 @@ extension ConstraintAutomaton {
     case .open, .afterComma:
       if byte == UInt8(ascii: "}") {
         if cursor.phase == .open, spec.firstRequired[index] == count, members >= spec.minProperties {
-          result.append(Array(rest))
+          result.append(rest)
         }
         return
       }
       // Keys may skip optional properties but not a required one.
       let candidates = spec.keyCandidates(index: index, members: members)
       for j in candidates.declared where spec.properties[j].keyBytes[0] == byte {
-        result.append(Array(rest) + [object(.declaredKey, j, offset: 1, members: started)])
+        result.append(stacks.push(object(.declaredKey, j, offset: 1, members: started), on: rest))
       }
       if candidates.additional, byte == UInt8(ascii: "\"") {
         result.append(
-          rest + [
+          stacks.push(
             object(.additionalColon, count, members: started),
-            .key(node, JSONGrammar.StringSpec.unconstrained.initialCursor(nameNode: NameTrie.root)),
-          ])
+            .key(node, JSONGrammar.StringSpec.unconstrained.initialCursor(nameNode: NameTrie.root)), on: rest))
       }
     case .declaredKey:
       let property = spec.properties[index]
       let offset = Int(cursor.offset)
       guard property.keyBytes[offset] == byte else { return }
       if offset + 1 == property.keyBytes.count {
-        result.append(Array(rest) + [object(.afterValue, index + 1, members: cursor.members), .value(property.node)])
+        result.append(
+          stacks.push(object(.afterValue, index + 1, members: cursor.members), .value(property.node), on: rest))
       } else {
-        result.append(Array(rest) + [object(.declaredKey, index, offset: offset + 1, members: cursor.members)])
+        result.append(stacks.push(object(.declaredKey, index, offset: offset + 1, members: cursor.members), on: rest))
       }
     case .additionalColon:
       guard byte == UInt8(ascii: ":"), let additional = spec.additional else { return }
-      result.append(Array(rest) + [object(.afterValue, count, members: cursor.members), .value(additional)])
+      result.append(stacks.push(object(.afterValue, count, members: cursor.members), .value(additional), on: rest))
     case .afterValue:
       if byte == UInt8(ascii: ",") {
         let next = spec.keyCandidates(index: index, members: members)
         if !next.declared.isEmpty || next.additional {
-          result.append(Array(rest) + [object(.afterComma, index, members: cursor.members)])
+          result.append(stacks.push(object(.afterComma, index, members: cursor.members), on: rest))
         }
       } else if byte == UInt8(ascii: "}"), spec.firstRequired[index] == count, members >= spec.minProperties {
-        result.append(Array(rest))
+        result.append(rest)
       }
     }
   }
 
   /// Starts a value of `node` with its first byte.
-  private func startValue(
-    _ node: Int32, _ rest: ArraySlice<MatcherFrame>, _ byte: UInt8, into result: inout [[MatcherFrame]], depth: Int
-  ) {
+  private func startValue(_ node: Int32, _ rest: Int32, _ byte: UInt8, into result: inout [Int32], depth: Int) {
     // Why: a chain of references that consumes nothing could otherwise recurse forever.
     guard depth < 64 else { return }
     switch grammar.nodes[Int(node)] {
@@ -139,16 +137,18 @@ extension ConstraintAutomaton {
       for o in options { startValue(o, rest, byte, into: &result, depth: depth + 1) }
     case .literal(let bytes):
       guard bytes.first == byte else { return }
-      result.append(bytes.count == 1 ? Array(rest) : Array(rest) + [.literal(node, offset: 1)])
+      result.append(bytes.count == 1 ? rest : stacks.push(.literal(node, offset: 1), on: rest))
     case .string(let spec):
-      if byte == UInt8(ascii: "\"") { result.append(Array(rest) + [.string(node, spec.initialCursor())]) }
+      if byte == UInt8(ascii: "\"") { result.append(stacks.push(.string(node, spec.initialCursor()), on: rest)) }
     case .number(let spec):
-      if let cursor = advanceNumber(spec, NumberCursor(), byte) { result.append(Array(rest) + [.number(node, cursor)]) }
+      if let cursor = advanceNumber(spec, NumberCursor(), byte) {
+        result.append(stacks.push(.number(node, cursor), on: rest))
+      }
     case .array:
-      if byte == UInt8(ascii: "[") { result.append(Array(rest) + [.array(node, count: 0, afterItem: false)]) }
+      if byte == UInt8(ascii: "[") { result.append(stacks.push(.array(node, count: 0, afterItem: false), on: rest)) }
     case .object:
       if byte == UInt8(ascii: "{") {
-        result.append(Array(rest) + [.object(node, ObjectCursor(phase: .open, index: 0))])
+        result.append(stacks.push(.object(node, ObjectCursor(phase: .open, index: 0)), on: rest))
       }
     }
   }
@@ -156,7 +156,7 @@ extension ConstraintAutomaton {
   /// Reads one byte of a number; `nil` when the byte cannot continue it.
   func advanceNumber(_ spec: JSONGrammar.NumberSpec, _ cursor: NumberCursor, _ byte: UInt8) -> NumberCursor? {
     let isDigit = byte >= 48 && byte <= 57
-    let allowsExponent = !spec.isInteger && !spec.isBounded
+    let allowsExponent = !spec.isInteger && !spec.tracksDigits
     var c = cursor
     switch (cursor.phase, byte) {
     case (.start, UInt8(ascii: "-")): c.phase = .minus
@@ -178,7 +178,7 @@ extension ConstraintAutomaton {
       c.phase = .exponentDigits
     default: return nil
     }
-    guard spec.isBounded else { return c }
+    guard spec.tracksDigits else { return c }
     c.text.append(byte)
     return spec.prefixIsFeasible(c.text) ? c : nil
   }

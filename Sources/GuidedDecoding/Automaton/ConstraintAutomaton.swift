@@ -16,9 +16,8 @@ public final class ConstraintAutomaton {
   }
 
   let grammar: JSONGrammar
-  /// Every distinct stack seen, by id: each stack is hashed once, when first built.
-  private var stackIDs: [[MatcherFrame]: Int32] = [:]
-  private var stacks: [[MatcherFrame]] = []
+  /// Every distinct stack seen, by id.
+  var stacks = MatcherStacks()
   /// Per state, the sorted ids of its stacks.
   private var configurations: [[Int32]] = []
   private var configurationIDs: [[Int32]: Int32] = [:]
@@ -29,6 +28,10 @@ public final class ConstraintAutomaton {
   private var completionMemo: [CompletionKey: Bool] = [:]
   /// Per state: the `plainSplit` answer once computed (limit -1: not applicable).
   private var plainSplits: [(limit: Int, rest: State?)?] = []
+  /// Per state: the first step of its closing completion, once found (see `closingBytes`).
+  var closingSteps: [ClosingStep?] = []
+  /// Per state: its forced bytes, once computed (see `forcedBytes`).
+  var forcedRuns: [[UInt8]?] = []
 
   static let dead: Int32 = -1
   static let unknown: Int32 = -2
@@ -40,22 +43,27 @@ public final class ConstraintAutomaton {
   }
 
   /// Compiles a schema document.
+  /// - Parameter options: what generation may write where the schema leaves the shape open;
+  ///   `.standard` for exactly the values JSON Schema admits.
   /// - Throws: `SchemaError`.
-  public convenience init(_ document: SchemaDocument) throws {
-    self.init(grammar: try SchemaCompiler.compile(document))
+  public convenience init(_ document: SchemaDocument, options: ConstraintOptions = .generation) throws {
+    self.init(grammar: try SchemaCompiler.compile(document, options: options))
   }
 
   /// Parses and compiles JSON Schema text.
   /// - Throws: `SchemaError`.
-  public convenience init(jsonSchema: String, options: JSONSchemaParser.Options = .init()) throws {
-    try self.init(JSONSchemaParser(options: options).parse(jsonSchema))
+  public convenience init(
+    jsonSchema: String, options: JSONSchemaParser.Options = .init(), constraint: ConstraintOptions = .generation
+  ) throws {
+    try self.init(JSONSchemaParser(options: options).parse(jsonSchema), options: constraint)
   }
 
   init(grammar: JSONGrammar) {
     self.grammar = grammar
     tableCapacity = 64
     table = .allocate(capacity: tableCapacity * 256)
-    _ = intern([[MatcherFrame.value(grammar.root)]])
+    let start = stacks.push(.value(grammar.root), on: MatcherStacks.empty)
+    _ = intern([start])
   }
 
   deinit {
@@ -97,28 +105,17 @@ public final class ConstraintAutomaton {
   }
 
   private func computeTransition(_ state: Int32, _ byte: UInt8) -> Int32 {
-    var result: [[MatcherFrame]] = []
-    for stackID in configurations[Int(state)] {
-      step(stacks[Int(stackID)], byte, into: &result)
+    var result: [Int32] = []
+    for stack in configurations[Int(state)] {
+      step(stack, byte, into: &result)
     }
     let target = result.isEmpty ? Self.dead : intern(result)
     table[Int(state) &<< 8 | Int(byte)] = target
     return target
   }
 
-  private func intern(_ produced: [[MatcherFrame]]) -> Int32 {
-    var ids: [Int32] = []
-    ids.reserveCapacity(produced.count)
-    for stack in produced {
-      if let id = stackIDs[stack] {
-        ids.append(id)
-      } else {
-        let id = Int32(stacks.count)
-        stacks.append(stack)
-        stackIDs[stack] = id
-        ids.append(id)
-      }
-    }
+  private func intern(_ produced: [Int32]) -> Int32 {
+    var ids = produced
     ids.sort()
     if ids.count > 1 {
       var unique: [Int32] = [ids[0]]
@@ -137,22 +134,52 @@ public final class ConstraintAutomaton {
     (table + Int(id) * 256).initialize(repeating: Self.unknown, count: 256)
     configurationIDs[ids] = id
     configurations.append(ids)
-    finishable.append(ids.contains { canFinish(stacks[Int($0)]) })
+    finishable.append(ids.contains { canFinish($0) })
     plainSplits.append(nil)
+    closingSteps.append(nil)
+    forcedRuns.append(nil)
     return id
   }
 
-  private func canFinish(_ stack: [MatcherFrame]) -> Bool {
-    if stack.isEmpty { return true }
-    guard stack.count == 1, case .number(let node, let cursor) = stack[0],
+  private func canFinish(_ stack: Int32) -> Bool {
+    if stack == MatcherStacks.empty { return true }
+    guard stacks.below(stack) == MatcherStacks.empty, case .number(let node, let cursor)? = stacks.top(stack),
       case .number(let spec) = grammar.nodes[Int(node)], cursor.isTerminable
     else { return false }
-    return !spec.isBounded || spec.acceptsFinal(cursor.text)
+    return !spec.tracksDigits || spec.acceptsFinal(cursor.text)
   }
 
   /// The fewest frames any stack of `state` has open (how much structure is left to close).
   func openFrames(_ state: Int32) -> Int {
-    configurations[Int(state)].map { stacks[Int($0)].count }.min() ?? 0
+    configurations[Int(state)].map { stacks.depth($0) }.min() ?? 0
+  }
+
+  /// The stacks `state` stands for.
+  func configurations(of state: Int32) -> [Int32] { configurations[Int(state)] }
+
+  /// How deep `state` is nested: the fewest frames any of its stacks holds.
+  public func depth(of state: State) -> Int { openFrames(state.id) }
+
+  /// The byte that ends the value open at nesting `depth` in `state` — `"` for string
+  /// content, `]` for an array, `}` for an object — when every stack of the state agrees on
+  /// it; nil otherwise (a key, a number, a literal, or stacks that disagree).
+  func closer(of state: State, atDepth depth: Int) -> UInt8? {
+    var found: UInt8?
+    for stack in configurations[Int(state.id)] {
+      var s = stack
+      while stacks.depth(s) > depth { s = stacks.below(s) }
+      guard stacks.depth(s) == depth else { return nil }
+      let byte: UInt8
+      switch stacks.top(s) {
+      case .string?: byte = UInt8(ascii: "\"")
+      case .array?: byte = UInt8(ascii: "]")
+      case .object?: byte = UInt8(ascii: "}")
+      default: return nil
+      }
+      if let found, found != byte { return nil }
+      found = byte
+    }
+    return found
   }
 
   /// How `state` splits for mask computation: the stacks inside string content that takes
@@ -167,9 +194,9 @@ public final class ConstraintAutomaton {
     let i = Int(state.id)
     if let known = plainSplits[i] { return known.limit < 0 ? nil : (known.limit, known.rest) }
     var limit = -1
-    var others: [[MatcherFrame]] = []
-    for stack in configurations[i].map({ stacks[Int($0)] }) {
-      switch stack.last {
+    var others: [Int32] = []
+    for stack in configurations[i] {
+      switch stacks.top(stack) {
       case .string(let node, let cursor)? where cursor.isBetweenScalars:
         if case .string(let spec) = grammar.nodes[Int(node)], spec.automata.isEmpty {
           limit = max(limit, spec.maxLength.map { $0 - Int(cursor.length) } ?? Int.max)
@@ -200,7 +227,7 @@ public final class ConstraintAutomaton {
 extension ConstraintAutomaton {
   /// The matcher stacks a state stands for, one per line (diagnostics).
   public func debugDescription(of state: State) -> String {
-    configurations[Int(state.id)].map { stacks[Int($0)].map { "\($0)" }.joined(separator: " / ") }
+    configurations[Int(state.id)].map { stacks.frames(of: $0).map { "\($0)" }.joined(separator: " / ") }
       .joined(separator: "\n")
   }
 }

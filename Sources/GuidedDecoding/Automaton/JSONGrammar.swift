@@ -39,13 +39,19 @@ struct JSONGrammar: Sendable {
   final class NumberSpec: Sendable {
     let isInteger: Bool
     let bounds: NumberBounds
+    /// `bounds.multipleOf` in the form the digit-by-digit check uses.
+    let divisor: ExactDecimal.Divisor?
 
     init(isInteger: Bool, bounds: NumberBounds) {
       self.isInteger = isInteger
       self.bounds = bounds
+      self.divisor = bounds.multipleOf.flatMap { ExactDecimal.Divisor($0) }.map { isInteger ? $0.forIntegers : $0 }
     }
-    /// Whether bounds exist, so the digits typed so far must be tracked.
+    /// Whether bounds exist.
     var isBounded: Bool { bounds.minimum != nil || bounds.maximum != nil }
+    /// Whether the digits typed so far must be tracked (bounds or a divisor); such numbers
+    /// are written without an exponent, which keeps the checks exact.
+    var tracksDigits: Bool { isBounded || divisor != nil }
   }
 
   final class ArraySpec: Sendable {

@@ -1,24 +1,77 @@
 /// Compiles a `SchemaDocument` into a `JSONGrammar`.
 struct SchemaCompiler {
   private let document: SchemaDocument
+  private let options: ConstraintOptions
   private var nodes: [JSONGrammar.Node] = []
-  private var referenceIDs: [String: Int32] = [:]
-  private var anyID: Int32?
-  private var automata: [String: CodePointAutomaton] = [:]
+  /// Compiled references by definition and recursion level.
+  private var referenceIDs: [ReferenceKey: Int32] = [:]
+  /// The free-value node by nesting level (one cyclic node when recursion is unlimited).
+  private var anyIDs: [Int: Int32] = [:]
+  /// Definitions that can reach themselves through references.
+  private let recursive: Set<String>
+  /// Definitions from which a recursive one can be reached: their compiled form depends on
+  /// the recursion level, so they are compiled once per level.
+  private let reachesRecursion: Set<String>
+
+  private struct ReferenceKey: Hashable {
+    var name: String
+    var level: Int
+  }
 
   /// Compiles `document`.
   /// - Throws: `SchemaError` for an unresolved reference, an unsupported pattern, or a
   ///   schema no value satisfies.
-  static func compile(_ document: SchemaDocument) throws -> JSONGrammar {
-    var compiler = SchemaCompiler(document: document)
-    let root = try compiler.compile(document.root)
+  static func compile(_ document: SchemaDocument, options: ConstraintOptions = .generation) throws -> JSONGrammar {
+    var compiler = SchemaCompiler(document: document, options: options)
+    let root = try compiler.compile(document.root, level: 0)
     var grammar = JSONGrammar(nodes: compiler.nodes, root: root)
-    try GrammarPruning.prune(&grammar)
+    do {
+      try GrammarPruning.prune(&grammar)
+    } catch let error as SchemaError where options.maximumRecursion != nil && !compiler.recursive.isEmpty {
+      // Every value needs more levels than the limit allows: the limit gives way, not the schema.
+      var unlimited = options
+      unlimited.maximumRecursion = nil
+      guard let grammar = try? compile(document, options: unlimited) else { throw error }
+      return grammar
+    }
     return grammar
   }
 
-  private init(document: SchemaDocument) {
+  private init(document: SchemaDocument, options: ConstraintOptions) {
     self.document = document
+    self.options = options
+    let graph = document.definitions.mapValues { Self.references(in: $0) }
+    let cyclic = Set(graph.keys.filter { Self.reachable(from: graph[$0] ?? [], in: graph).contains($0) })
+    recursive = cyclic
+    reachesRecursion = Set(
+      graph.keys.filter { name in
+        cyclic.contains(name) || !Self.reachable(from: graph[name] ?? [], in: graph).isDisjoint(with: cyclic)
+      })
+  }
+
+  /// The definitions `node` refers to directly.
+  private static func references(in node: SchemaNode) -> Set<String> {
+    var found: Set<String> = []
+    var pending = [node]
+    while let next = pending.popLast() {
+      switch next {
+      case .ref(let name): found.insert(name)
+      case .anyOf(let branches): pending += branches
+      case .array(let c): pending += c.prefixItems + (c.items.map { [$0] } ?? [])
+      case .object(let c): pending += c.properties.map(\.schema) + (c.additionalProperties.map { [$0] } ?? [])
+      default: break
+      }
+    }
+    return found
+  }
+
+  private static func reachable(from start: Set<String>, in graph: [String: Set<String>]) -> Set<String> {
+    var seen = start
+    var pending = Array(start)
+    while let name = pending.popLast() {
+      for next in graph[name] ?? [] where seen.insert(next).inserted { pending.append(next) }
+    }
+    return seen
   }
 
   private mutating func add(_ node: JSONGrammar.Node) -> Int32 {
@@ -30,22 +83,10 @@ struct SchemaCompiler {
     add(.literal(Array(text.utf8)))
   }
 
-  private mutating func compile(_ node: SchemaNode) throws -> Int32 {
+  /// Compiles `node` found `level` recursive references deep.
+  private mutating func compile(_ node: SchemaNode, level: Int) throws -> Int32 {
     switch node {
-    case .any:
-      if let anyID { return anyID }
-      // The any-value node is a cycle: arrays and objects contain any values again.
-      let id = add(.choice([]))
-      anyID = id
-      let choices = [
-        literal("null"), literal("true"), literal("false"),
-        add(.number(.init(isInteger: false, bounds: .unbounded))),
-        try stringNode(StringConstraints()),
-        add(.array(.init(prefixItems: [], items: id, minItems: 0, maxItems: nil))),
-        add(.object(Self.objectSpec([], additional: id))),
-      ]
-      nodes[Int(id)] = .choice(choices)
-      return id
+    case .any: return try anyValue(level: level)
     case .never: return add(.choice([]))
     case .null: return literal("null")
     case .boolean: return add(.choice([literal("true"), literal("false")]))
@@ -59,21 +100,25 @@ struct SchemaCompiler {
     case .anyOf(let branches):
       let id = add(.choice([]))
       var ids: [Int32] = []
-      for b in branches { ids.append(try compile(b)) }
+      for b in branches { ids.append(try compile(b, level: level)) }
       nodes[Int(id)] = .choice(ids)
       return id
     case .ref(let name):
-      if let id = referenceIDs[name] { return id }
+      // Without a limit, a recursive reference is a cycle in the grammar: one node per definition.
+      let inner = recursive.contains(name) && options.maximumRecursion != nil ? level + 1 : level
+      if let limit = options.maximumRecursion, inner > limit { return add(.choice([])) }
+      let key = ReferenceKey(name: name, level: reachesRecursion.contains(name) ? inner : 0)
+      if let id = referenceIDs[key] { return id }
       guard let target = document.definitions[name] else {
         throw SchemaError.unresolvedReference(name, path: "")
       }
       let id = add(.choice([]))
-      referenceIDs[name] = id
-      nodes[Int(id)] = .choice([try compile(target)])
+      referenceIDs[key] = id
+      nodes[Int(id)] = .choice([try compile(target, level: inner)])
       return id
     case .array(let c):
-      let prefix = try c.prefixItems.map { try compile($0) }
-      let items = try c.items.map { try compile($0) }
+      let prefix = try c.prefixItems.map { try compile($0, level: level) }
+      let items = try c.items.map { try compile($0, level: level) }
       return add(.array(.init(prefixItems: prefix, items: items, minItems: c.minItems, maxItems: c.maxItems)))
     case .object(let c):
       var properties: [JSONGrammar.ObjectSpec.Property] = []
@@ -81,14 +126,46 @@ struct SchemaCompiler {
         var key: [UInt8] = []
         JSONValue.appendJSONString(p.name, to: &key)
         key.append(UInt8(ascii: ":"))
-        properties.append(.init(name: p.name, keyBytes: key, node: try compile(p.schema), isRequired: p.isRequired))
+        properties.append(
+          .init(name: p.name, keyBytes: key, node: try compile(p.schema, level: level), isRequired: p.isRequired))
       }
-      let additional = try c.additionalProperties.map { try compile($0) }
+      var additional = c.additionalProperties
+      // Members only JSON Schema's default allows are not invented, unless the object must
+      // have more members than it declares.
+      if c.additionalPropertiesAreImplicit, !options.generatesUndeclaredProperties,
+        c.minProperties <= c.properties.count
+      {
+        additional = nil
+      }
+      let additionalID = try additional.map { try compile($0, level: level) }
       return add(
         .object(
           Self.objectSpec(
-            properties, additional: additional, minProperties: c.minProperties, maxProperties: c.maxProperties)))
+            properties, additional: additionalID, minProperties: c.minProperties, maxProperties: c.maxProperties)))
     }
+  }
+
+  /// Any JSON value. With a recursion limit, arrays and objects in it nest at most that many
+  /// levels (below, only scalars); without one it is a single cyclic node.
+  private mutating func anyValue(level: Int) throws -> Int32 {
+    let key = options.maximumRecursion == nil ? 0 : level
+    if let id = anyIDs[key] { return id }
+    let id = add(.choice([]))
+    anyIDs[key] = id
+    var choices = [
+      literal("null"), literal("true"), literal("false"),
+      add(.number(.init(isInteger: false, bounds: .unbounded))),
+      try stringNode(StringConstraints()),
+    ]
+    if let limit = options.maximumRecursion, level >= limit {
+      nodes[Int(id)] = .choice(choices)
+      return id
+    }
+    let inner = options.maximumRecursion == nil ? id : try anyValue(level: level + 1)
+    choices.append(add(.array(.init(prefixItems: [], items: inner, minItems: 0, maxItems: nil))))
+    choices.append(add(.object(Self.objectSpec([], additional: inner))))
+    nodes[Int(id)] = .choice(choices)
+    return id
   }
 
   static func objectSpec(
@@ -109,14 +186,12 @@ struct SchemaCompiler {
 
   private mutating func stringNode(_ c: StringConstraints) throws -> Int32 {
     var list: [CodePointAutomaton] = []
-    for p in [c.pattern, c.format?.pattern].compactMap({ $0 }) {
-      if let cached = automata[p] {
-        list.append(cached)
-      } else {
-        let a = try CodePointAutomaton(pattern: p)
-        automata[p] = a
-        list.append(a)
-      }
+    // Generation writes well-formed values; the standard's language follows the draft.
+    let format = document.formatsAreAnnotations && options.formatsFollowTheDraft ? nil : c.format
+    let maxLength = [c.maxLength, format?.maximumLength].compactMap { $0 }.min()
+    let formatPattern = options.formatsFollowTheDraft ? format?.pattern : format?.writingPattern
+    for p in [c.pattern, formatPattern].compactMap({ $0 }) {
+      list.append(try CodePointAutomaton.cached(pattern: p))
     }
     var representatives = Set<UInt32>()
     for a in list {
@@ -127,7 +202,7 @@ struct SchemaCompiler {
     return add(
       .string(
         .init(
-          automata: list, minLength: c.minLength, maxLength: c.maxLength,
+          automata: list, minLength: c.minLength, maxLength: maxLength,
           representatives: representatives.sorted())))
   }
 }

@@ -57,7 +57,13 @@ public struct JSONSchemaParser: Sendable {
     let root = try lowering.lower(schema, path: "")
     try lowering.resolvePendingReferences()
     var draft4 = false
-    if case .string(let uri)? = schema["$schema"] { draft4 = uri.contains("draft-04") || uri.contains("draft-03") }
-    return SchemaDocument(root: root, definitions: lowering.definitions, floatLiteralsAreNotIntegers: draft4)
+    var annotatingFormats = false
+    if case .string(let uri)? = schema["$schema"] {
+      draft4 = uri.contains("draft-04") || uri.contains("draft-03")
+      annotatingFormats = uri.contains("2019-09") || uri.contains("2020-12")
+    }
+    return SchemaDocument(
+      root: root, definitions: lowering.definitions, floatLiteralsAreNotIntegers: draft4,
+      formatsAreAnnotations: annotatingFormats)
   }
 }

@@ -81,6 +81,15 @@ extension SchemaLowering {
     case nil: break
     default: throw SchemaError.invalidSchema("exclusiveMaximum must be a number", path: path)
     }
+    if let step = try number(keywords, "multipleOf", path: path) {
+      guard !step.isNegative, !step.isZero else {
+        throw SchemaError.invalidSchema("multipleOf must be above zero", path: path + "/multipleOf")
+      }
+      guard ExactDecimal.Divisor(step) != nil else {
+        throw SchemaError.unsupportedKeyword("multipleOf (more than 15 digits)", path: path + "/multipleOf")
+      }
+      bounds.multipleOf = step
+    }
     return bounds
   }
 
@@ -160,9 +169,11 @@ extension SchemaLowering {
       }
     }
     var additional: SchemaNode? = options.closesObjectsByDefault ? nil : .any
+    var implicit = !options.closesObjectsByDefault
     if let value = keywords["additionalProperties"] {
       let node = try lower(value, path: path + "/additionalProperties")
       additional = node == .never ? nil : node
+      implicit = false
     }
     if let value = keywords["required"] {
       guard case .array(let names) = value else {
@@ -180,7 +191,7 @@ extension SchemaLowering {
       }
     }
     return ObjectConstraints(
-      properties: properties, additionalProperties: additional,
+      properties: properties, additionalProperties: additional, additionalPropertiesAreImplicit: implicit,
       minProperties: try count(keywords, "minProperties", path: path) ?? 0,
       maxProperties: try count(keywords, "maxProperties", path: path))
   }

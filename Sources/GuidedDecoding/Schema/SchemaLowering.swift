@@ -83,6 +83,10 @@ struct SchemaLowering {
       Self.standardKeywords.contains($0) || !options.acceptsUnknownKeywords
     }
 
+    // No constraint at all: a free value, which generation may fill with anything (to the
+    // recursion limit), objects with members of their own included.
+    if constraining.isEmpty { return .any }
+
     let merging = SchemaMerging(document: document, path: path)
     func without(_ key: String) -> JSONValue { .object(members.filter { $0.key != key }) }
 
@@ -101,6 +105,10 @@ struct SchemaLowering {
       return try lowerMerged(merging.merge([without("$ref"), .object([.init(key: "$ref", value: ref)])]), path: path)
     }
 
+    if let rewritten = try conditionalParts(members, keywords, path: path) {
+      return try lowerMerged(merging.merge(rewritten), path: path)
+    }
+
     for combinator in ["anyOf", "oneOf"] {
       guard let branchesValue = keywords[combinator] else { continue }
       guard case .array(let branchValues) = branchesValue, !branchValues.isEmpty else {
@@ -115,7 +123,24 @@ struct SchemaLowering {
         branches.append(try hasSiblings ? lowerMerged(branch, path: branchPath) : lower(branch, path: branchPath))
       }
       if combinator == "oneOf", !SchemaDisjointness(definitions: definitions, document: self).areDisjoint(branches) {
-        throw SchemaError.unsupportedKeyword("oneOf (overlapping branches)", path: path)
+        // Exactly one by construction: each branch without the values of the others.
+        let negation = SchemaNegation(document: document, path: path)
+        guard let negated = try? branchValues.map({ try negation.negate($0) }) else {
+          throw SchemaError.unsupportedKeyword("oneOf (overlapping branches)", path: path)
+        }
+        let exclusive = branchValues.indices.map { i in
+          JSONValue.object([
+            .init(
+              key: "allOf", value: .array([branchValues[i]] + negated.indices.filter { $0 != i }.map { negated[$0] }))
+          ])
+        }
+        let rest = JSONValue.object(
+          members.filter { $0.key != "oneOf" } + [.init(key: "anyOf", value: .array(exclusive))])
+        do {
+          return try lowerMerged(rest, path: path)
+        } catch let error as SchemaError where error.unsupportedKeyword != nil {
+          throw SchemaError.unsupportedKeyword("oneOf (overlapping branches)", path: path)
+        }
       }
       return branches.count == 1 ? branches[0] : .anyOf(branches)
     }
@@ -140,13 +165,79 @@ struct SchemaLowering {
     return kept.count == 1 ? kept[0] : .anyOf(kept)
   }
 
+  /// `not`, `if`/`then`/`else` and the dependency keywords as parts of an `allOf` with the
+  /// rest of the schema, written with the supported keywords (`SchemaNegation`); nil when the
+  /// schema has none of them.
+  ///
+  /// - `not: S` is the complement of `S`.
+  /// - `if: C, then: T, else: E` is `(C and T) or (not C and E)`.
+  /// - `dependentRequired` (and `dependencies` with a list), for each trigger `t`: `t` absent,
+  ///   or `t` present with the properties it needs; `dependentSchemas` (and `dependencies`
+  ///   with a schema): `t` absent, or `t` present and the schema holding.
+  private func conditionalParts(_ members: [JSONValue.Member], _ keywords: [String: JSONValue], path: String) throws
+    -> [JSONValue]?
+  {
+    let conditional: Set<String> = [
+      "not", "if", "then", "else", "dependentRequired", "dependentSchemas", "dependencies",
+    ]
+    guard keywords.keys.contains(where: conditional.contains) else { return nil }
+    let negation = SchemaNegation(document: document, path: path)
+    var parts: [JSONValue] = [.object(members.filter { !conditional.contains($0.key) })]
+    if let inner = keywords["not"] { parts.append(try negation.negate(inner)) }
+    if let condition = keywords["if"] {
+      let negated: JSONValue
+      do {
+        negated = try SchemaNegation(document: document, path: path + "/if").negate(condition)
+      } catch SchemaError.unsupportedKeyword(let keyword, let at) {
+        throw SchemaError.unsupportedKeyword("if (\(keyword))", path: at)
+      }
+      let then = keywords["then"] ?? .bool(true)
+      let otherwise = keywords["else"] ?? .bool(true)
+      parts.append(
+        SchemaNegation.object(
+          (
+            "anyOf",
+            .array([
+              SchemaNegation.object(("allOf", .array([condition, then]))),
+              SchemaNegation.object(("allOf", .array([negated, otherwise]))),
+            ])
+          )))
+    }
+    for key in ["dependentRequired", "dependentSchemas", "dependencies"] {
+      guard let value = keywords[key] else { continue }
+      guard case .object(let triggers) = value else {
+        throw SchemaError.invalidSchema("\(key) must be an object", path: path + "/" + key)
+      }
+      for trigger in triggers {
+        let name = JSONValue.string(trigger.key)
+        let absent = SchemaNegation.object(("properties", .object([.init(key: trigger.key, value: .bool(false))])))
+        let present: JSONValue
+        switch trigger.value {
+        case .array(let needed) where key != "dependentSchemas":
+          present = SchemaNegation.object(("required", .array([name] + needed)))
+        case .object, .bool:
+          guard key != "dependentRequired" else {
+            throw SchemaError.invalidSchema("dependentRequired values must be arrays", path: path + "/" + key)
+          }
+          present = SchemaNegation.object(
+            ("allOf", .array([SchemaNegation.object(("required", .array([name]))), trigger.value])))
+        default:
+          throw SchemaError.invalidSchema("\(key) values must be arrays or schemas", path: path + "/" + key)
+        }
+        parts.append(SchemaNegation.object(("anyOf", .array([absent, present]))))
+      }
+    }
+    return parts
+  }
+
   /// Rejects keywords the engine cannot enforce, except for values that make them no-ops.
   private func checkKeyword(_ key: String, value: JSONValue, path: String) throws {
     let supported: Set<String> = [
       "type", "properties", "required", "additionalProperties", "enum", "const", "anyOf", "oneOf",
       "$ref", "pattern", "minLength", "maxLength", "minimum", "maximum", "exclusiveMinimum",
       "exclusiveMaximum", "minItems", "maxItems", "items", "prefixItems", "additionalItems",
-      "format", "minProperties", "maxProperties", "allOf",
+      "format", "minProperties", "maxProperties", "allOf", "multipleOf", "not", "if", "then", "else",
+      "dependentRequired", "dependentSchemas", "dependencies",
     ]
     if supported.contains(key) || Self.annotations.contains(key) || key.hasPrefix("x-") { return }
     switch (key, value) {

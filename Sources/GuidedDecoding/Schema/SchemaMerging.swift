@@ -2,19 +2,25 @@
 /// `$ref`) into one schema object, keyword by keyword.
 ///
 /// Only combinations with an exact meaning are merged: bounds tighten, `required` and
-/// `type` combine, `enum` intersects, same-named `properties` and `items` nest as `allOf`.
-/// Anything that would change meaning (two different patterns, `additionalProperties`
-/// on one side and new `properties` on the other, two `anyOf`s) is refused with
-/// `unsupportedKeyword("allOf …")`.
+/// `type` combine, `enum` intersects, same-named `properties` and `items` nest as `allOf`,
+/// two `anyOf`s multiply out. A part that closes its object (`additionalProperties`) first
+/// names every property the other parts declare, with its own `additionalProperties` as
+/// their schema, which is what it would have checked them against: so `properties` can be
+/// merged by name and `additionalProperties` as an `allOf` without changing meaning.
+/// Anything that would change meaning (two different patterns, `additionalItems` on one
+/// side and new `items` on the other) is refused with `unsupportedKeyword("allOf …")`.
 struct SchemaMerging {
   let document: JSONValue
   let path: String
+
+  /// Most branches two `anyOf`s may multiply into.
+  static let combinationLimit = 64
 
   /// Merges `parts` (schema objects or booleans) into one schema.
   /// - Throws: `SchemaError`.
   func merge(_ parts: [JSONValue]) throws -> JSONValue {
     var result: [JSONValue.Member] = []
-    let parts = try parts.map { try inline($0, depth: 0) }
+    let parts = Self.closingOverOthers(try parts.map { try inline($0, depth: 0) })
     for part in parts {
       switch part {
       case .bool(true): continue
@@ -38,6 +44,35 @@ struct SchemaMerging {
     }
     let siblings = JSONValue.object(members.filter { $0.key != "$ref" })
     return try SchemaMerging(document: document, path: path).merge([try inline(target, depth: depth + 1), siblings])
+  }
+
+  /// Each part with an `additionalProperties` schema, given the property names the other
+  /// parts declare (and it does not) with that schema: the part means the same, and every
+  /// name any part declares is now declared by every part that closes its object.
+  static func closingOverOthers(_ parts: [JSONValue]) -> [JSONValue] {
+    let names = parts.flatMap { part -> [String] in
+      guard case .object(let properties)? = part["properties"] else { return [] }
+      return properties.map(\.key)
+    }
+    return parts.map { part in
+      guard case .object(var members) = part, let closer = part["additionalProperties"], closer != .bool(true),
+        part["patternProperties"] == nil
+      else { return part }
+      var declared: [JSONValue.Member] = []
+      if case .object(let own)? = part["properties"] { declared = own }
+      var added = false
+      for name in names where !declared.contains(where: { $0.key.hasSameScalars(as: name) }) {
+        declared.append(.init(key: name, value: closer))
+        added = true
+      }
+      guard added else { return part }
+      if let i = members.firstIndex(where: { $0.key == "properties" }) {
+        members[i].value = .object(declared)
+      } else {
+        members.append(.init(key: "properties", value: .object(declared)))
+      }
+      return .object(members)
+    }
   }
 
   private func conflict(_ key: String) -> SchemaError {
@@ -86,6 +121,17 @@ struct SchemaMerging {
       merged = .object([.init(key: "allOf", value: .array([old, m.value]))])
     case "$defs", "definitions":
       return
+    case "anyOf":
+      // (a or b) and (c or d) = ac or ad or bc or bd.
+      guard case .array(let a) = old, case .array(let b) = m.value else { throw conflict(m.key) }
+      guard a.count * b.count <= Self.combinationLimit else {
+        throw SchemaError.unsupportedKeyword(
+          "allOf of 'anyOf's with more than \(Self.combinationLimit) combinations", path: path)
+      }
+      merged = .array(a.flatMap { x in b.map { y in JSONValue.object([.init(key: "allOf", value: .array([x, y]))]) } })
+    case "not":
+      // not a and not b = not (a or b).
+      merged = .object([.init(key: "anyOf", value: .array([old, m.value]))])
     default:
       throw conflict(m.key)
     }
@@ -111,7 +157,8 @@ struct SchemaMerging {
   /// Keywords whose meaning depends on siblings in the same schema object must come from
   /// the same part, or merging would change what they mean.
   private func checkInteractions(_ merged: [JSONValue.Member], parts: [JSONValue]) throws {
-    let pairs = [("additionalProperties", "properties"), ("additionalItems", "items"), ("items", "prefixItems")]
+    // `additionalProperties` needs no check: `closingOverOthers` made it exact.
+    let pairs = [("additionalItems", "items"), ("items", "prefixItems")]
     for (closer, scope) in pairs {
       let closers = parts.filter { $0[closer] != nil && !($0[closer] == .bool(true)) }
       guard !closers.isEmpty else { continue }

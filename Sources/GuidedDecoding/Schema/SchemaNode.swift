@@ -33,15 +33,22 @@ public struct SchemaDocument: Sendable, Hashable {
   /// Draft 3 and 4 semantics: a number written with a fraction (`1.0`) is not an
   /// `integer`. Generation never writes one; this only affects checking given values.
   public var floatLiteralsAreNotIntegers: Bool
+  /// Drafts 2019-09 and 2020-12: `format` only annotates, so checking values against the
+  /// standard's meaning ignores it. Generation writes well-formed values all the same.
+  public var formatsAreAnnotations: Bool
 
-  public init(root: SchemaNode, definitions: [String: SchemaNode] = [:], floatLiteralsAreNotIntegers: Bool = false) {
+  public init(
+    root: SchemaNode, definitions: [String: SchemaNode] = [:], floatLiteralsAreNotIntegers: Bool = false,
+    formatsAreAnnotations: Bool = false
+  ) {
     self.root = root
     self.definitions = definitions
     self.floatLiteralsAreNotIntegers = floatLiteralsAreNotIntegers
+    self.formatsAreAnnotations = formatsAreAnnotations
   }
 }
 
-/// Bounds on a number; `nil` means unbounded on that side.
+/// Bounds on a number (`nil` means unbounded on that side) and the step it must be a multiple of.
 public struct NumberBounds: Sendable, Hashable {
   public var minimum: ExactDecimal?
   public var maximum: ExactDecimal?
@@ -49,15 +56,18 @@ public struct NumberBounds: Sendable, Hashable {
   public var minimumIsExclusive: Bool
   /// Whether `maximum` itself is excluded.
   public var maximumIsExclusive: Bool
+  /// The value must be an integer multiple of this (JSON Schema `multipleOf`, positive).
+  public var multipleOf: ExactDecimal?
 
   public init(
     minimum: ExactDecimal? = nil, maximum: ExactDecimal? = nil,
-    minimumIsExclusive: Bool = false, maximumIsExclusive: Bool = false
+    minimumIsExclusive: Bool = false, maximumIsExclusive: Bool = false, multipleOf: ExactDecimal? = nil
   ) {
     self.minimum = minimum
     self.maximum = maximum
     self.minimumIsExclusive = minimumIsExclusive
     self.maximumIsExclusive = maximumIsExclusive
+    self.multipleOf = multipleOf
   }
 
   /// No bounds.
@@ -71,18 +81,9 @@ public struct NumberBounds: Sendable, Hashable {
     if let maximum {
       if maximumIsExclusive ? !(value < maximum) : value > maximum { return false }
     }
+    if let multipleOf, !value.isMultiple(of: multipleOf) { return false }
     return true
   }
-}
-
-/// A named string format the engine enforces with a built-in pattern.
-public enum StringFormat: String, Sendable, Hashable, CaseIterable {
-  case dateTime = "date-time"
-  case date
-  case time
-  case uuid
-  case email
-  case ipv4
 }
 
 /// Constraints on a string value. Lengths count Unicode scalars of the decoded value.
@@ -125,17 +126,22 @@ public struct ObjectConstraints: Sendable, Hashable {
   /// Schema of members not named in `properties`, generated after them; `nil` forbids them
   /// (JSON Schema `additionalProperties: false`, and Apple's schemas).
   public var additionalProperties: SchemaNode?
+  /// Whether `additionalProperties` is only JSON Schema's default (the schema has no such
+  /// keyword): validation admits those members, generation by default does not write them
+  /// (`ConstraintOptions.generatesUndeclaredProperties`).
+  public var additionalPropertiesAreImplicit: Bool
   /// Fewest members (declared and additional together).
   public var minProperties: Int
   /// Most members.
   public var maxProperties: Int?
 
   public init(
-    properties: [Property] = [], additionalProperties: SchemaNode? = nil, minProperties: Int = 0,
-    maxProperties: Int? = nil
+    properties: [Property] = [], additionalProperties: SchemaNode? = nil, additionalPropertiesAreImplicit: Bool = false,
+    minProperties: Int = 0, maxProperties: Int? = nil
   ) {
     self.properties = properties
     self.additionalProperties = additionalProperties
+    self.additionalPropertiesAreImplicit = additionalPropertiesAreImplicit && additionalProperties != nil
     self.minProperties = minProperties
     self.maxProperties = maxProperties
   }

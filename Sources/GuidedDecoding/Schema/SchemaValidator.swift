@@ -4,9 +4,17 @@
 /// keywords; tests use it as an oracle.
 public struct SchemaValidator: Sendable {
   public let definitions: [String: SchemaNode]
+  /// Whether `format` only annotates (drafts 2019-09 and 2020-12) and is not checked.
+  public let formatsAreAnnotations: Bool
 
-  public init(definitions: [String: SchemaNode]) {
+  public init(definitions: [String: SchemaNode], formatsAreAnnotations: Bool = false) {
     self.definitions = definitions
+    self.formatsAreAnnotations = formatsAreAnnotations
+  }
+
+  /// A validator for `document`'s definitions and format semantics.
+  public init(document: SchemaDocument) {
+    self.init(definitions: document.definitions, formatsAreAnnotations: document.formatsAreAnnotations)
   }
 
   /// Whether `value` satisfies `node`.
@@ -51,9 +59,11 @@ public struct SchemaValidator: Sendable {
 
   private func validate(_ s: String, _ c: StringConstraints) throws -> Bool {
     let length = s.unicodeScalars.count
-    guard length >= c.minLength, length <= (c.maxLength ?? Int.max) else { return false }
-    for p in [c.pattern, c.format?.pattern].compactMap({ $0 }) {
-      let automaton = try CodePointAutomaton(pattern: p)
+    let format = formatsAreAnnotations ? nil : c.format
+    let maximum = [c.maxLength, format?.maximumLength].compactMap { $0 }.min()
+    guard length >= c.minLength, length <= (maximum ?? Int.max) else { return false }
+    for p in [c.pattern, format?.pattern].compactMap({ $0 }) {
+      let automaton = try CodePointAutomaton.cached(pattern: p)
       var state: Int32? = automaton.start
       for scalar in s.unicodeScalars {
         guard let current = state else { break }

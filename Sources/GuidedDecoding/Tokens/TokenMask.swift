@@ -45,6 +45,11 @@ public struct TokenMask: Sendable, Hashable {
     return result
   }
 
+  /// Keeps only the bits that `other` has too.
+  public mutating func formIntersection(_ other: TokenMask) {
+    for i in words.indices { words[i] &= other.words[i] }
+  }
+
   /// Sets every bit of `other` in this mask too.
   public mutating func formUnion(_ other: TokenMask) {
     for i in words.indices { words[i] |= other.words[i] }

@@ -4,6 +4,13 @@
 ///
 /// One instance follows one generation. Masks are cached per automaton state, so repeated
 /// states (inside a long free string, say) cost a dictionary lookup.
+///
+/// Loops are stopped: once the accepted tokens repeat one block for `loopRun` tokens (a
+/// phrase said again and again, an item repeated), the value the loop runs in — the string,
+/// array or object open at the loop's shallowest level — may only end: wherever a token that
+/// ends it is allowed, only such tokens are (`RepetitionDetector`), and no token may pass
+/// through that level and go on (`"},{"` inside an item). Nothing else changes,
+/// so a value that must go on (an array short of `minItems`) goes on.
 /// Not thread-safe.
 public final class TokenMatcher {
   public let automaton: ConstraintAutomaton
@@ -16,34 +23,129 @@ public final class TokenMatcher {
   /// `extensions(of:)` by state and token.
   private var extensionCache: [Int64: [Int]] = [:]
   private var depthStates: [Int32]
+  private var repetition: RepetitionDetector?
+  /// The loop being ended: the nesting depth of the value it runs in and the byte that ends it.
+  private var loop: Loop?
+
+  fileprivate struct Loop: Sendable, Equatable {
+    var depth: Int
+    var closer: UInt8
+  }
 
   /// Most masks kept; each costs `vocabulary.count / 8` bytes.
   public var maskCacheLimit = 1024
 
-  public init(automaton: ConstraintAutomaton, vocabulary: Vocabulary) {
+  /// Tokens of exact repetition after which a loop is ended, by default.
+  public static let defaultLoopRun = 64
+
+  /// - Parameter loopRun: tokens of exact repetition after which the value a loop runs in
+  ///   may only end; nil never stops loops (the output is then the schema's language alone).
+  public init(automaton: ConstraintAutomaton, vocabulary: Vocabulary, loopRun: Int? = defaultLoopRun) {
     self.automaton = automaton
     self.vocabulary = vocabulary
     self.state = automaton.initialState
     self.depthStates = [Int32](repeating: 0, count: vocabulary.maxDepth + 2)
+    self.repetition = loopRun.map { RepetitionDetector(minimumRun: $0) }
   }
 
   /// Starts over at the beginning of the output (keeps caches).
   public func reset() {
     state = automaton.initialState
     hasEnded = false
+    repetition?.reset()
+    loop = nil
   }
 
   /// Where the constraint stands: `restore(_:)` returns to it (to try tokens and take them back).
   public struct Snapshot: Sendable, Equatable {
     fileprivate let state: ConstraintAutomaton.State
     fileprivate let hasEnded: Bool
+    fileprivate let repetition: RepetitionDetector?
+    fileprivate let loop: Loop?
   }
 
-  public func snapshot() -> Snapshot { Snapshot(state: state, hasEnded: hasEnded) }
+  public func snapshot() -> Snapshot { Snapshot(state: state, hasEnded: hasEnded, repetition: repetition, loop: loop) }
 
   public func restore(_ snapshot: Snapshot) {
     state = snapshot.state
     hasEnded = snapshot.hasEnded
+    repetition = snapshot.repetition
+    loop = snapshot.loop
+  }
+
+  /// Whether a loop is being ended (diagnostics and tests).
+  public var isEndingLoop: Bool { loop != nil }
+
+  /// The tokens that end the looping value, when the state is where it can end and some
+  /// allowed token does; nil when no restriction applies.
+  private func loopEnding(_ mask: TokenMask) -> TokenMask? {
+    guard let loop, automaton.depth(of: state) == loop.depth,
+      automaton.closer(of: state, atDepth: loop.depth) == loop.closer, let closers = vocabulary.closerMasks[loop.closer]
+    else { return nil }
+    var ending = mask
+    ending.formIntersection(closers)
+    return ending.isEmpty ? nil : ending
+  }
+
+  /// While a loop is being ended from inside one of its members, the tokens that would pass
+  /// through the looping value's level and go on there where it could have ended, left out:
+  /// `"},{"` ends an item and opens the next in one token, so the state never rests where
+  /// `loopEnding` applies. Nil when no such token is allowed, or when the state is not deeper.
+  ///
+  /// Why only tokens with a comma are tried: at an array's or object's level, after a member,
+  /// the only way on is `,`.
+  private func passingOver(_ mask: TokenMask, loop: Loop) -> TokenMask? {
+    guard automaton.depth(of: state) > loop.depth else { return nil }
+    var candidates = mask
+    candidates.formIntersection(vocabulary.commaMask)
+    var kept = mask
+    var changed = false
+    for token in candidates.allowedTokens where passesOver(token, loop) {
+      kept.remove(token)
+      changed = true
+    }
+    return changed && !kept.isEmpty ? kept : nil
+  }
+
+  /// Whether `token`'s bytes come back to the loop's level and go on with something other
+  /// than its closer, where the closer was allowed.
+  private func passesOver(_ token: Int, _ loop: Loop) -> Bool {
+    let bytes = vocabulary.tokens[token]
+    var s = state
+    for (i, byte) in bytes.enumerated() {
+      guard let next = automaton.next(s, byte) else { return false }
+      s = next
+      let depth = automaton.depth(of: s)
+      if depth < loop.depth { return false }
+      if depth == loop.depth, i + 1 < bytes.count, bytes[i + 1] != loop.closer,
+        automaton.next(s, loop.closer) != nil
+      {
+        return true
+      }
+    }
+    return false
+  }
+
+  /// Records an accepted token for loop detection, and ends a loop once its value closed.
+  /// - Parameter depth: the shallowest nesting the token's bytes passed through (`"," ` closes
+  ///   an array item and opens the next: it passes through the array's level).
+  private func noteAccepted(_ token: Int, depth: Int, replacingLast: Bool = false) {
+    guard repetition != nil else { return }
+    if let current = loop {
+      if depth < current.depth {
+        loop = nil
+        repetition?.reset()
+      }
+      return
+    }
+    if replacingLast {
+      repetition?.replaceLast(by: token, depth: depth)
+      return
+    }
+    guard let found = repetition?.append(token, depth: depth), found.depth > 0,
+      let closer = automaton.closer(of: state, atDepth: found.depth)
+    else { return }
+    loop = Loop(depth: found.depth, closer: closer)
   }
 
   /// Whether the output so far is a complete value (end of sequence is allowed).
@@ -54,6 +156,13 @@ public final class TokenMatcher {
   /// - Parameter cached: use and fill the per-state mask cache (turn off to measure the
   ///   full computation).
   public func allowedTokens(cached: Bool = true) -> TokenMask {
+    let mask = schemaMask(cached: cached)
+    guard let loop else { return mask }
+    return loopEnding(mask) ?? passingOver(mask, loop: loop) ?? mask
+  }
+
+  /// The tokens the schema allows, loops aside.
+  private func schemaMask(cached: Bool = true) -> TokenMask {
     if hasEnded { return TokenMask(count: vocabulary.count) }
     guard cached else { return computeMask(state.id) }
     if let hit = maskCache[state.id] { return hit }
@@ -92,6 +201,7 @@ public final class TokenMatcher {
   /// Whether `token` may come next (without building a mask).
   public func allows(token: Int) -> Bool {
     guard !hasEnded, token >= 0, token < vocabulary.count else { return false }
+    if loop != nil { return allowedTokens().contains(token) }
     switch vocabulary.kinds[token] {
     case 2: return automaton.isComplete(state)
     case 1: return false
@@ -107,7 +217,22 @@ public final class TokenMatcher {
       hasEnded = true
       return
     }
-    if let next = automaton.next(state, bytes: vocabulary.tokens[token]) { state = next }
+    advance(by: vocabulary.tokens[token][...], token: token)
+  }
+
+  /// Moves the state past `bytes`, already checked, and records `token` for loop detection.
+  private func advance(by bytes: ArraySlice<UInt8>, token: Int, replacingLast: Bool = false) {
+    var depth = replacingLast ? automaton.depth(of: state) : Int.max
+    if repetition == nil {
+      if let next = automaton.next(state, bytes: bytes) { state = next }
+      return
+    }
+    for byte in bytes {
+      guard let next = automaton.next(state, byte) else { return }
+      state = next
+      depth = min(depth, automaton.depth(of: state))
+    }
+    noteAccepted(token, depth: depth, replacingLast: replacingLast)
   }
 
   /// Advances by raw bytes (forced or closing text, tokenized by the caller).
@@ -156,9 +281,9 @@ public final class TokenMatcher {
     let short = vocabulary.tokens[token]
     let long = vocabulary.tokens[longer]
     guard vocabulary.kinds[longer] == 0, long.count > short.count, long.starts(with: short),
-      let next = automaton.next(state, bytes: long[short.count...])
+      automaton.next(state, bytes: long[short.count...]) != nil
     else { throw ConstraintError.tokenNotAllowed(longer) }
-    state = next
+    advance(by: long[short.count...], token: longer, replacingLast: true)
   }
 
   /// The bytes forced from here (jump-forward): emit them without sampling.
@@ -170,6 +295,12 @@ public final class TokenMatcher {
   /// a safe upper bound on the tokens to reserve for closing.
   public func closingBytes() -> [UInt8]? {
     hasEnded ? [] : automaton.closingBytes(from: state)
+  }
+
+  /// The length of `closingBytes()` in bytes, an upper bound on the tokens it takes; cheap
+  /// enough to ask on every token, however deep the output is nested.
+  public func closingLength() -> Int? {
+    hasEnded ? 0 : automaton.closingLength(from: state)
   }
 }
 

@@ -23,6 +23,12 @@ public final class Vocabulary: Sendable {
   let nonPlainTrie: TokenTrie
   /// `plainMasks[k]`: plain tokens of at most `k` characters (k ≥ 1).
   let plainMasks: [TokenMask]
+  /// Text tokens that begin with `"`, `]` or `}`: those that can end a string, an array or an
+  /// object (see `TokenMatcher`'s loop stopping).
+  let closerMasks: [UInt8: TokenMask]
+  /// Text tokens with a `,` anywhere: the only ones that can end a member and go on to the next
+  /// in one token (`"},{"`), see `TokenMatcher`'s loop stopping.
+  let commaMask: TokenMask
 
   /// - Parameters:
   ///   - tokens: the byte string of each token id.
@@ -51,6 +57,16 @@ public final class Vocabulary: Sendable {
       masks.append(m)
     }
     plainMasks = masks
+    var closers: [UInt8: TokenMask] = [:]
+    for byte in Array("\"]}".utf8) {
+      var mask = TokenMask(count: tokens.count)
+      for id in text where tokens[id].first == byte { mask.insert(id) }
+      closers[byte] = mask
+    }
+    closerMasks = closers
+    var commas = TokenMask(count: tokens.count)
+    for id in text where tokens[id].contains(UInt8(ascii: ",")) { commas.insert(id) }
+    commaMask = commas
   }
 
   /// Number of characters of a token that is plain string content, else `nil`.

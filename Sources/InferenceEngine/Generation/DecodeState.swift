@@ -46,8 +46,10 @@ struct DecodeState {
     let forced = constraint.forcedTokens()
     if !forced.isEmpty { return (forced, true) }
     // Keep enough budget to close the structure validly: when only that much is left, close.
-    let closing = constraint.tokensToClose()
-    if !closing.isEmpty && closing.count + 1 > budget { return (closing, true) }
+    if constraint.closingTokenBound + 1 > budget {
+      let closing = constraint.tokensToClose()
+      if !closing.isEmpty && closing.count + 1 > budget { return (closing, true) }
+    }
     return ([choose(after: logits, budget: budget)], false)
   }
 

@@ -257,7 +257,11 @@ struct DecodeSteps {
 
   /// What is left of `budget` after the tokens that close the output and one to choose with.
   private func spare(_ budget: Int) -> Int {
-    budget - (request.constraint?.tokensToClose().count ?? 0) - 1
+    guard let constraint = request.constraint else { return budget - 1 }
+    // The bound decides alone while it leaves more than the drafts could use.
+    let bound = constraint.closingTokenBound
+    let closing = budget - bound - 1 > Self.maximumDrafts ? bound : constraint.tokensToClose().count
+    return budget - closing - 1
   }
 
   /// Longer tokens that begin with the text of the batch's last token, a forced one, when

@@ -23,6 +23,9 @@ public protocol TokenConstraint: AnyObject, Sendable {
   /// could not be closed within `budget` tokens (the chosen one included): those that open
   /// something long where the output could end now, such as a tool call near the budget's end.
   func maskUnclosable(_ logits: UnsafeMutableBufferPointer<Float>, budget: Int)
+  /// At least `tokensToClose().count`, and cheap enough to ask on every token: the generator
+  /// tokenizes the closing text only when this bound comes near the budget.
+  var closingTokenBound: Int { get }
   /// The tokens allowed next (end-of-generation tokens included when complete) when there are
   /// at most `limit` of them, else nil. The generator then asks the backend for only these
   /// logits, which llama.cpp computes without its output layer.
@@ -44,6 +47,9 @@ public protocol TokenConstraint: AnyObject, Sendable {
 }
 
 extension TokenConstraint {
+  /// The exact count.
+  public var closingTokenBound: Int { tokensToClose().count }
+
   /// Unknown: every logit is computed.
   public func allowedTokens(limit: Int) -> [Token]? { nil }
 
