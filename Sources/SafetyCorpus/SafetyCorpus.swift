@@ -29,14 +29,13 @@ public enum SafetyCorpus {
     return examples
   }
 
-  /// The `safety-dev` folder: `FM_SAFETY_DATA`, else `../shared/data/safety-dev` from `root`.
-  public static func dataDirectory(root: URL, environment: [String: String]) -> URL? {
-    let candidates =
-      [environment["FM_SAFETY_DATA"].map { URL(fileURLWithPath: $0) }]
-      + [root.appendingPathComponent("../shared/data/safety-dev").standardized]
-    return candidates.compactMap { $0 }.first { url in
-      FileManager.default.fileExists(atPath: url.appendingPathComponent("openai-moderation").path)
-    }
+  /// The `safety-dev` folder named by `FM_SAFETY_DATA`, when it holds the data (it is not part
+  /// of the package; pass its place with `--data` or `--corpus`, or set the variable).
+  public static func dataDirectory(environment: [String: String]) -> URL? {
+    guard let path = environment["FM_SAFETY_DATA"] else { return nil }
+    let url = URL(fileURLWithPath: path)
+    let holdsData = FileManager.default.fileExists(atPath: url.appendingPathComponent("openai-moderation").path)
+    return holdsData ? url : nil
   }
 
   // MARK: Sources

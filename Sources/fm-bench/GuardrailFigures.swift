@@ -17,12 +17,12 @@ struct GuardrailFigures {
   /// the sample, the first of the band in the data's order, stands for the whole band.
   let judgedPerGroup: Int?
 
-  /// The safety-dev folder: `--corpus DIR`, else the default place next to the checkout.
+  /// The safety-dev folder: `--corpus DIR`, else `FM_SAFETY_DATA`.
   static func dataDirectory(_ argument: String?) throws -> URL {
-    let root = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
     if let argument { return URL(fileURLWithPath: argument) }
-    guard let found = SafetyCorpus.dataDirectory(root: root, environment: ProcessInfo.processInfo.environment) else {
-      throw SafetyCorpus.LoadError(description: "no safety-dev data; pass --corpus DIR (the safety-dev folder)")
+    guard let found = SafetyCorpus.dataDirectory(environment: ProcessInfo.processInfo.environment) else {
+      throw SafetyCorpus.LoadError(
+        description: "no safety-dev data; pass --corpus DIR (the safety-dev folder) or set FM_SAFETY_DATA")
     }
     return found
   }

@@ -13,7 +13,7 @@ import ModelStore
 /// so does `corpus-run`: the accepted schemas of `--subset NAME` (Glaiveai2K), `--limit N` of them
 /// spread evenly if given, each generated under a limit of `--seconds S` (60).
 /// `guardrails` (not in `all`) reads the safety-dev folder (`--corpus DIR`, else
-/// `../shared/data/safety-dev`) and judges with the model of `--model`, at most `--limit N`
+/// `FM_SAFETY_DATA`) and judges with the model of `--model`, at most `--limit N`
 /// texts of each group's uncertain band (a sample that stands for the band).
 /// P12 takes its prompts from `--set PATH` (default `bench/tool-use/set.json`), the first
 /// `--limit N` of them if given, each model request generating at most `--max-tokens N` (96).

@@ -12,8 +12,8 @@ import SafetyCorpus
 /// held-out texts it gets wrong). `--assess FILE` prints the shipped cascade's assessment of
 /// each line of FILE, without training.
 ///
-/// The data is `safety-dev` (`--data`, else `FM_SAFETY_DATA`, else `../shared/data/safety-dev`)
-/// and the project's lists in `bench/guardrails`. The held-out 30 % of every set
+/// The data is the `safety-dev` folder (`--data`, else `FM_SAFETY_DATA`; it is not in the
+/// package) and the project's lists in `bench/guardrails`. The held-out 30 % of every set
 /// (``SafetySplit``) is never read for training or thresholds. The run is deterministic: the
 /// same data gives the same file, byte for byte.
 let root = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
@@ -36,9 +36,9 @@ while let argument = arguments.popFirst() {
 }
 guard
   let data = dataArgument.map({ URL(fileURLWithPath: $0) })
-    ?? SafetyCorpus.dataDirectory(root: root, environment: ProcessInfo.processInfo.environment)
+    ?? SafetyCorpus.dataDirectory(environment: ProcessInfo.processInfo.environment)
 else {
-  FileHandle.standardError.write(Data("guardrails-train: no safety-dev data; pass --data DIR\n".utf8))
+  FileHandle.standardError.write(Data("guardrails-train: no safety-dev data; pass --data DIR or set FM_SAFETY_DATA\n".utf8))
   exit(1)
 }
 if let assessed {
