@@ -38,7 +38,8 @@ guard
   let data = dataArgument.map({ URL(fileURLWithPath: $0) })
     ?? SafetyCorpus.dataDirectory(environment: ProcessInfo.processInfo.environment)
 else {
-  FileHandle.standardError.write(Data("guardrails-train: no safety-dev data; pass --data DIR or set FM_SAFETY_DATA\n".utf8))
+  FileHandle.standardError.write(
+    Data("guardrails-train: no safety-dev data; pass --data DIR or set FM_SAFETY_DATA\n".utf8))
   exit(1)
 }
 if let assessed {
