@@ -123,7 +123,7 @@ struct GuidedFigures {
           to: testCase.prompt, schema: testCase.schema,
           options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: budget))
         ours.append(elapsed(since: start))
-        let valid = response.map { isValid($0.rawContent.jsonString, testCase.document) } ?? false
+        let valid = response.map { testCase.document.accepts($0.rawContent.jsonString) } ?? false
         oursValid = oursValid && valid
         if let response, valid, run == 0 {
           constrainedRates.append(response.decodeRate)
@@ -134,7 +134,7 @@ struct GuidedFigures {
         }
         let (seconds, output) = try referenceRun(testCase)
         theirs.append(seconds)
-        theirsValid = theirsValid && isValid(output, testCase.document)
+        theirsValid = theirsValid && testCase.document.accepts(output)
         let usage = response.map {
           "\($0.inputTokens) prompt tokens, first token at \(Measurements.rounded($0.figures.timeToFirstToken)) s, \($0.outputTokens) output tokens (\($0.figures.forcedTokens) forced, drafts \($0.figures.confirmedDraftTokens)/\($0.figures.draftTokens) confirmed)"
         }
@@ -170,13 +170,6 @@ struct GuidedFigures {
           "reference_valid": "\(theirValid)/\(cases.count)",
         ]),
     ]
-  }
-
-  private func isValid(_ text: String, _ document: SchemaDocument) -> Bool {
-    guard let value = try? JSONValue(parsing: text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-      return false
-    }
-    return (try? SchemaValidator(document: document).validate(value, against: document.root)) ?? false
   }
 
   /// Runs llama-completion on the same rendered prompt with the schema as its grammar.
