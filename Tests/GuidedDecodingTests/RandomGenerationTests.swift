@@ -24,6 +24,8 @@ import Testing
     #"{"type":"integer","exclusiveMinimum":100,"maximum":250}"#,
     #"{"type":"array","items":{"type":"string","format":"date"},"minItems":1,"maxItems":3}"#,
     #"{"type":"object","properties":{"e":{"enum":["a","b",null,3]},"s":{"type":"string","maxLength":5}},"required":["e"],"additionalProperties":false}"#,
+    MemberNameKeywordTests.extensions, MemberNameKeywordTests.mixed, MemberNameKeywordTests.named,
+    MemberNameKeywordTests.short,
   ])
   func randomOutputsAreValid(schema: String) throws {
     let document = try JSONSchemaParser().parse(schema)

@@ -28,15 +28,18 @@ extension ConstraintAutomaton {
         result.append(stacks.push(.string(node, next), on: rest))
       }
 
-    case .key(let objectNode, let cursor):
+    case .key(let objectNode, let kind, let cursor):
       guard case .object(let object) = grammar.nodes[Int(objectNode)] else { return }
-      let spec = JSONGrammar.StringSpec.unconstrained
+      let keyNode = object.additional[Int(kind)].key
+      guard case .string(let spec) = grammar.nodes[Int(keyNode)] else { return }
       if byte == UInt8(ascii: "\""), cursor.isBetweenScalars {
         if spec.canClose(cursor, names: object.names) { result.append(rest) }
         return
       }
-      if let next = spec.advance(cursor, byte: byte, names: object.names, complete: { _, _ in true }) {
-        result.append(stacks.push(.key(objectNode, next), on: rest))
+      if let next = spec.advance(
+        cursor, byte: byte, names: object.names, complete: { self.stringCanComplete(keyNode, spec, $0, $1) })
+      {
+        result.append(stacks.push(.key(objectNode, kind: kind, next), on: rest))
       }
 
     case .number(let node, let cursor):
@@ -98,10 +101,14 @@ extension ConstraintAutomaton {
         result.append(stacks.push(object(.declaredKey, j, offset: 1, members: started), on: rest))
       }
       if candidates.additional, byte == UInt8(ascii: "\"") {
-        result.append(
-          stacks.push(
-            object(.additionalColon, count, members: started),
-            .key(node, JSONGrammar.StringSpec.unconstrained.initialCursor(nameNode: NameTrie.root)), on: rest))
+        // One stack per kind; the object remembers the kind for the value after the colon.
+        for (kind, additional) in spec.additional.enumerated() {
+          guard case .string(let key) = grammar.nodes[Int(additional.key)] else { continue }
+          result.append(
+            stacks.push(
+              object(.additionalColon, count + kind, members: started),
+              .key(node, kind: Int32(kind), key.initialCursor(nameNode: NameTrie.root)), on: rest))
+        }
       }
     case .declaredKey:
       let property = spec.properties[index]
@@ -114,8 +121,9 @@ extension ConstraintAutomaton {
         result.append(stacks.push(object(.declaredKey, index, offset: offset + 1, members: cursor.members), on: rest))
       }
     case .additionalColon:
-      guard byte == UInt8(ascii: ":"), let additional = spec.additional else { return }
-      result.append(stacks.push(object(.afterValue, count, members: cursor.members), .value(additional), on: rest))
+      guard byte == UInt8(ascii: ":"), spec.additional.indices.contains(index - count) else { return }
+      let value = spec.additional[index - count].value
+      result.append(stacks.push(object(.afterValue, count, members: cursor.members), .value(value), on: rest))
     case .afterValue:
       if byte == UInt8(ascii: ",") {
         let next = spec.keyCandidates(index: index, members: members)

@@ -203,8 +203,14 @@ public final class ConstraintAutomaton {
         } else {
           others.append(stack)
         }
-      case .key(_, let cursor)? where cursor.isBetweenScalars:
-        limit = Int.max
+      case .key(let objectNode, let kind, let cursor)? where cursor.isBetweenScalars:
+        if case .object(let object) = grammar.nodes[Int(objectNode)],
+          case .string(let spec) = grammar.nodes[Int(object.additional[Int(kind)].key)], spec.automata.isEmpty
+        {
+          limit = max(limit, spec.maxLength.map { $0 - Int(cursor.length) } ?? Int.max)
+        } else {
+          others.append(stack)
+        }
       default:
         others.append(stack)
       }

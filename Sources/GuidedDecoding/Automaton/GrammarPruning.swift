@@ -33,7 +33,7 @@ enum GrammarPruning {
           .init(prefixItems: spec.prefixItems, items: items, minItems: spec.minItems, maxItems: maxItems))
       case .object(let spec):
         let kept = spec.properties.filter { productive[Int($0.node)] }
-        let additional = spec.additional.flatMap { productive[Int($0)] ? $0 : nil }
+        let additional = spec.additional.filter { productive[Int($0.key)] && productive[Int($0.value)] }
         // Names of dropped optional properties still may not be used as additional keys.
         grammar.nodes[i] = .object(
           SchemaCompiler.objectSpec(
@@ -62,7 +62,7 @@ enum GrammarPruning {
       let required = spec.requiredFrom[0]
       if let max = spec.maxProperties, required > max || max < spec.minProperties { return false }
       let available = spec.properties.filter { productive[Int($0.node)] }.count
-      let extra = spec.additional.map { productive[Int($0)] } ?? false
+      let extra = spec.additional.contains { productive[Int($0.key)] && productive[Int($0.value)] }
       return extra || available >= spec.minProperties
     }
   }

@@ -83,8 +83,16 @@ struct JSONGrammar: Sendable {
       var node: Int32
       var isRequired: Bool
     }
+    /// Undeclared members of one kind: a name read by the string node `key` (kept distinct
+    /// from the declared names by `names`), then a value of `value`.
+    struct AdditionalKind: Sendable {
+      var key: Int32
+      var value: Int32
+    }
     let properties: [Property]
-    let additional: Int32?
+    /// The kinds of undeclared member allowed (none: the object is closed). Kinds do not
+    /// overlap: a name is read by one kind only.
+    let additional: [AdditionalKind]
     /// For each index, the first required property at or after it (or `properties.count`).
     let firstRequired: [Int]
     /// Declared names as a byte trie, so additional keys can be kept distinct from them.
@@ -95,7 +103,7 @@ struct JSONGrammar: Sendable {
     let requiredFrom: [Int]
 
     init(
-      properties: [Property], additional: Int32?, firstRequired: [Int], names: NameTrie, minProperties: Int,
+      properties: [Property], additional: [AdditionalKind], firstRequired: [Int], names: NameTrie, minProperties: Int,
       maxProperties: Int?, requiredFrom: [Int]
     ) {
       self.properties = properties
@@ -120,10 +128,10 @@ struct JSONGrammar: Sendable {
       for j in index..<min(last + 1, count) {
         let after = members + 1
         if let maxProperties, after + requiredFrom[j + 1] > maxProperties { continue }
-        if additional == nil, after + (count - j - 1) < minProperties { continue }
+        if additional.isEmpty, after + (count - j - 1) < minProperties { continue }
         declared.append(j)
       }
-      var extra = last == count && additional != nil
+      var extra = last == count && !additional.isEmpty
       if let maxProperties, members + 1 > maxProperties { extra = false }
       return (declared, extra)
     }

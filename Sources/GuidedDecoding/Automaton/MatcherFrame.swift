@@ -9,8 +9,8 @@ enum MatcherFrame: Hashable, Sendable {
   case literal(Int32, offset: Int32)
   /// Inside a string value (after the opening quote).
   case string(Int32, StringCursor)
-  /// Inside an additional (undeclared) key of the object node.
-  case key(Int32, StringCursor)
+  /// Inside an undeclared key of the object node, of its additional kind `kind`.
+  case key(Int32, kind: Int32, StringCursor)
   case number(Int32, NumberCursor)
   /// Inside an array; `count` items started (capped), `afterItem` false right after `[`.
   case array(Int32, count: Int32, afterItem: Bool)
@@ -21,10 +21,12 @@ enum MatcherFrame: Hashable, Sendable {
 struct StringCursor: Hashable, Sendable {
   /// Scalars so far, capped at the spec's `lengthCap`.
   var length: Int32 = 0
-  /// State of each pattern automaton of the spec (at most two: `pattern` and `format`).
-  /// Two fields, not an array: cursors are hashed on every new transition.
+  /// State of each pattern automaton of the spec (at most three: a value's `pattern` and
+  /// `format`; a key's pattern, `propertyNames` pattern and distinctness from declared names).
+  /// Fields, not an array: cursors are hashed on every new transition.
   private var regexState0: Int32 = -1
   private var regexState1: Int32 = -1
+  private var regexState2: Int32 = -1
   /// Position in the object's name trie (additional keys only); -1 once distinct.
   var nameNode: Int32 = -1
   /// 0: plain; 1: after `\`; 2…5: inside `\u` after (escape - 2) hex digits.
@@ -42,16 +44,21 @@ struct StringCursor: Hashable, Sendable {
   init(regexStates: [Int32] = [], nameNode: Int32 = -1) {
     regexState0 = regexStates.first ?? -1
     regexState1 = regexStates.count > 1 ? regexStates[1] : -1
+    regexState2 = regexStates.count > 2 ? regexStates[2] : -1
     self.nameNode = nameNode
   }
 
   /// The pattern states in spec order.
-  var regexStates: [Int32] { [regexState0, regexState1].filter { $0 >= 0 } }
+  var regexStates: [Int32] { [regexState0, regexState1, regexState2].filter { $0 >= 0 } }
 
-  func regexState(_ i: Int) -> Int32 { i == 0 ? regexState0 : regexState1 }
+  func regexState(_ i: Int) -> Int32 { i == 0 ? regexState0 : i == 1 ? regexState1 : regexState2 }
 
   mutating func setRegexState(_ i: Int, _ state: Int32) {
-    if i == 0 { regexState0 = state } else { regexState1 = state }
+    switch i {
+    case 0: regexState0 = state
+    case 1: regexState1 = state
+    default: regexState2 = state
+    }
   }
 }
 
@@ -84,7 +91,8 @@ struct ObjectCursor: Hashable, Sendable {
     case afterComma
     /// Reading the declared key `"name":` of property `index`, `offset` bytes in.
     case declaredKey
-    /// An additional key was read; `:` comes next.
+    /// An additional key was read; `:` comes next. `index` is the property count plus the
+    /// key's additional kind.
     case additionalColon
     /// A member value ended; `,` or `}` comes next.
     case afterValue

@@ -58,7 +58,9 @@ struct SchemaCompiler {
       case .ref(let name): found.insert(name)
       case .anyOf(let branches): pending += branches
       case .array(let c): pending += c.prefixItems + (c.items.map { [$0] } ?? [])
-      case .object(let c): pending += c.properties.map(\.schema) + (c.additionalProperties.map { [$0] } ?? [])
+      case .object(let c):
+        pending += c.properties.map(\.schema) + (c.additionalProperties.map { [$0] } ?? [])
+        pending += c.patternProperties.map(\.schema) + c.patternOverlaps.map(\.schema)
       default: break
       }
     }
@@ -129,20 +131,66 @@ struct SchemaCompiler {
         properties.append(
           .init(name: p.name, keyBytes: key, node: try compile(p.schema, level: level), isRequired: p.isRequired))
       }
-      var additional = c.additionalProperties
-      // Members only JSON Schema's default allows are not invented, unless the object must
-      // have more members than it declares.
-      if c.additionalPropertiesAreImplicit, !options.generatesUndeclaredProperties,
-        c.minProperties <= c.properties.count
-      {
-        additional = nil
-      }
-      let additionalID = try additional.map { try compile($0, level: level) }
       return add(
         .object(
           Self.objectSpec(
-            properties, additional: additionalID, minProperties: c.minProperties, maxProperties: c.maxProperties)))
+            properties, additional: try additionalKinds(c, level: level), minProperties: c.minProperties,
+            maxProperties: c.maxProperties)))
     }
+  }
+
+  /// The kinds of undeclared member: one per set of patterns a name can match exactly
+  /// (each pattern alone, each overlap), with that set's schema, and the names matching no
+  /// pattern with `additionalProperties`. Each kind's names are read by one automaton that
+  /// also holds `propertyNames` and "not a declared name", so kinds never overlap and a name
+  /// can always be finished (the names trie alone could leave only declared names).
+  private mutating func additionalKinds(_ c: ObjectConstraints, level: Int) throws
+    -> [JSONGrammar.ObjectSpec.AdditionalKind]
+  {
+    var sets: [(patterns: [Int], schema: SchemaNode)] = c.patternProperties.indices.map {
+      ([$0], c.patternProperties[$0].schema)
+    }
+    sets += c.patternOverlaps.map { ($0.patterns, $0.schema) }
+    // Members only JSON Schema's default allows are not invented, unless the object must
+    // have more members than it declares.
+    let invents =
+      !c.additionalPropertiesAreImplicit || options.generatesUndeclaredProperties
+      || c.minProperties > c.properties.count
+    if let additional = c.additionalProperties, invents { sets.append(([], additional)) }
+    let names = c.propertyNames ?? StringConstraints()
+    let declared = c.properties.map(\.name)
+    var kinds: [JSONGrammar.ObjectSpec.AdditionalKind] = []
+    for set in sets {
+      guard let key = try keyNode(matching: set.patterns, of: c.patternProperties, names: names, declared: declared)
+      else { continue }
+      kinds.append(.init(key: key, value: try compile(set.schema, level: level)))
+    }
+    return kinds
+  }
+
+  /// The string node that reads a name matching exactly the patterns `matched` of
+  /// `patterns`, `names` and no declared name; nil when no name can.
+  private mutating func keyNode(
+    matching matched: [Int], of patterns: [ObjectConstraints.PatternProperty], names: StringConstraints,
+    declared: [String]
+  ) throws -> Int32? {
+    let constrained = !patterns.isEmpty || names.pattern != nil || names.minLength > 0 || names.maxLength != nil
+    guard constrained else { return add(.string(.unconstrained)) }
+    var parts = try patterns.map { try CodePointAutomaton.cached(pattern: $0.pattern) }
+    var sources = patterns.map(\.pattern)
+    for extra in [names.pattern, declared.isEmpty ? nil : RegexComplement.pattern(excluding: declared)] {
+      guard let extra else { continue }
+      parts.append(try CodePointAutomaton.cached(pattern: extra))
+      sources.append(extra)
+    }
+    guard !parts.isEmpty else { return add(.string(stringSpec(automata: [], names.minLength, names.maxLength))) }
+    let count = patterns.count
+    let rule = { (matches: [Bool]) in
+      matches.indices.allSatisfy { i in i >= count ? matches[i] : matches[i] == matched.contains(i) }
+    }
+    guard let automaton = try CodePointAutomaton.product(parts, source: sources.joined(separator: " & "), rule: rule)
+    else { return nil }
+    return add(.string(stringSpec(automata: [automaton], names.minLength, names.maxLength)))
   }
 
   /// Any JSON value. With a recursion limit, arrays and objects in it nest at most that many
@@ -163,13 +211,15 @@ struct SchemaCompiler {
     }
     let inner = options.maximumRecursion == nil ? id : try anyValue(level: level + 1)
     choices.append(add(.array(.init(prefixItems: [], items: inner, minItems: 0, maxItems: nil))))
-    choices.append(add(.object(Self.objectSpec([], additional: inner))))
+    let name = add(.string(.unconstrained))
+    choices.append(add(.object(Self.objectSpec([], additional: [.init(key: name, value: inner)]))))
     nodes[Int(id)] = .choice(choices)
     return id
   }
 
   static func objectSpec(
-    _ properties: [JSONGrammar.ObjectSpec.Property], additional: Int32?, minProperties: Int = 0,
+    _ properties: [JSONGrammar.ObjectSpec.Property], additional: [JSONGrammar.ObjectSpec.AdditionalKind],
+    minProperties: Int = 0,
     maxProperties: Int? = nil, names: NameTrie? = nil
   ) -> JSONGrammar.ObjectSpec {
     var firstRequired = [Int](repeating: properties.count, count: properties.count + 1)
@@ -193,16 +243,19 @@ struct SchemaCompiler {
     for p in [c.pattern, formatPattern].compactMap({ $0 }) {
       list.append(try CodePointAutomaton.cached(pattern: p))
     }
+    return add(.string(stringSpec(automata: list, c.minLength, maxLength)))
+  }
+
+  private func stringSpec(automata: [CodePointAutomaton], _ minLength: Int, _ maxLength: Int?)
+    -> JSONGrammar.StringSpec
+  {
     var representatives = Set<UInt32>()
-    for a in list {
+    for a in automata {
       for b in a.boundaries where !(0xD800...0xDFFF).contains(b) { representatives.insert(b) }
       // A class starting in the surrogate block still holds the scalars after it.
       if a.boundaries.contains(where: { (0xD800...0xDFFF).contains($0) }) { representatives.insert(0xE000) }
     }
-    return add(
-      .string(
-        .init(
-          automata: list, minLength: c.minLength, maxLength: maxLength,
-          representatives: representatives.sorted())))
+    return .init(
+      automata: automata, minLength: minLength, maxLength: maxLength, representatives: representatives.sorted())
   }
 }

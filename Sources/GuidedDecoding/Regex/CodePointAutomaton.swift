@@ -28,7 +28,7 @@ final class CodePointAutomaton: Sendable {
     try self.init(regex: RegexParser.parse(pattern), source: pattern)
   }
 
-  init(regex: RegexNode, source: String) throws {
+  convenience init(regex: RegexNode, source: String) throws {
     var nfa = ThompsonNFA()
     let searchStart = nfa.addState()
     let (patternStart, patternEnd) = try nfa.build(regex, source: source)
@@ -84,9 +84,16 @@ final class CodePointAutomaton: Sendable {
       }
       index += 1
     }
+    try self.init(boundaries: boundaries, transitions: transitions, accepting: accepting, start: start, source: source)
+  }
 
+  /// An automaton from its tables (`transitions[state * classCount + class]`, -1 for none),
+  /// with the states that cannot reach acceptance pruned.
+  /// - Throws: `SchemaError.invalidPattern` when the start state cannot reach acceptance.
+  init(boundaries: [UInt32], transitions: [Int32], accepting: [Bool], start: Int32, source: String) throws {
+    var transitions = transitions
     // Prune states that cannot reach acceptance.
-    let count = stateSets.count
+    let count = accepting.count
     let classCount = boundaries.count
     var live = accepting
     var changed = true

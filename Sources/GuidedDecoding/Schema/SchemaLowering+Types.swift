@@ -151,13 +151,16 @@ extension SchemaLowering {
 
   mutating func objectConstraints(_ keywords: [String: JSONValue], path: String) throws -> ObjectConstraints {
     var properties: [ObjectConstraints.Property] = []
+    let patterns = try patternEntries(keywords, path: path)
+    let nameConstraints = try propertyNames(keywords, path: path)
     if let value = keywords["properties"] {
       guard case .object(let members) = value else {
         throw SchemaError.invalidSchema("properties must be an object", path: path + "/properties")
       }
       for m in members {
-        let escaped = m.key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
-        let node = try lower(m.value, path: "\(path)/properties/\(escaped)")
+        let node = try memberSchema(
+          named: m.key, declared: m.value, patterns: patterns, names: nameConstraints, otherwise: nil,
+          path: "\(path)/properties/\(Self.escapedToken(m.key))")
         properties.append(.init(name: m.key, schema: node, isRequired: false))
       }
     }
@@ -183,16 +186,21 @@ extension SchemaLowering {
         if let i = properties.firstIndex(where: { $0.name.hasSameScalars(as: name) }) {
           properties[i].isRequired = true
         } else {
-          // A required member that `properties` does not describe takes the
-          // additionalProperties schema; if there is none, no object can be valid (the
-          // compiler then prunes this object type).
-          properties.append(.init(name: name, schema: additional ?? .never, isRequired: true))
+          // A required member that `properties` does not describe takes the schemas of the
+          // patterns it matches, else the additionalProperties schema; if there is none, no
+          // object can be valid (the compiler then prunes this object type).
+          let node = try memberSchema(
+            named: name, declared: nil, patterns: patterns, names: nameConstraints, otherwise: additional,
+            path: path + "/required")
+          properties.append(.init(name: name, schema: node, isRequired: true))
         }
       }
     }
     return ObjectConstraints(
       properties: properties, additionalProperties: additional, additionalPropertiesAreImplicit: implicit,
       minProperties: try count(keywords, "minProperties", path: path) ?? 0,
-      maxProperties: try count(keywords, "maxProperties", path: path))
+      maxProperties: try count(keywords, "maxProperties", path: path),
+      patternProperties: patterns.map { .init(pattern: $0.pattern, schema: $0.node) },
+      patternOverlaps: try patternOverlaps(patterns, path: path), propertyNames: nameConstraints)
   }
 }

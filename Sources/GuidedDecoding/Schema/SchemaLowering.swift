@@ -55,7 +55,7 @@ struct SchemaLowering {
 
   /// Lowers a schema produced by merging. Merging inlines references, so a recursive
   /// schema would be inlined forever: nesting is capped.
-  private mutating func lowerMerged(_ schema: JSONValue, path: String) throws -> SchemaNode {
+  mutating func lowerMerged(_ schema: JSONValue, path: String) throws -> SchemaNode {
     guard mergeDepth < 12 else { throw SchemaError.unsupportedKeyword("allOf through recursive $ref", path: path) }
     mergeDepth += 1
     defer { mergeDepth -= 1 }
@@ -237,7 +237,7 @@ struct SchemaLowering {
       "$ref", "pattern", "minLength", "maxLength", "minimum", "maximum", "exclusiveMinimum",
       "exclusiveMaximum", "minItems", "maxItems", "items", "prefixItems", "additionalItems",
       "format", "minProperties", "maxProperties", "allOf", "multipleOf", "not", "if", "then", "else",
-      "dependentRequired", "dependentSchemas", "dependencies",
+      "dependentRequired", "dependentSchemas", "dependencies", "patternProperties", "propertyNames",
     ]
     if supported.contains(key) || Self.annotations.contains(key) || key.hasPrefix("x-") { return }
     switch (key, value) {

@@ -105,11 +105,13 @@ struct SchemaMerging {
       "exclusiveMinimum", "exclusiveMaximum":
       guard case .number(let a) = old, case .number(let b) = m.value else { throw conflict(m.key) }
       merged = .number(m.key.hasPrefix("min") || m.key == "exclusiveMinimum" ? max(a, b) : min(a, b))
-    case "properties":
+    case "properties", "patternProperties":
+      // A name (a pattern: each applies on its own) in two parts takes both schemas.
       guard case .object(let a) = old, case .object(let b) = m.value else { throw conflict(m.key) }
+      let byName = m.key == "properties"
       var combined = a
       for p in b {
-        if let j = combined.firstIndex(where: { $0.key.hasSameScalars(as: p.key) }) {
+        if let j = combined.firstIndex(where: { byName ? $0.key.hasSameScalars(as: p.key) : $0.key == p.key }) {
           combined[j].value = .object([.init(key: "allOf", value: .array([combined[j].value, p.value]))])
         } else {
           combined.append(p)
@@ -167,8 +169,16 @@ struct SchemaMerging {
         throw SchemaError.unsupportedKeyword("allOf with '\(closer)' and another part's '\(scope)'", path: path)
       }
     }
-    if parts.filter({ $0["patternProperties"] != nil }).count > 0 {
-      throw SchemaError.unsupportedKeyword("patternProperties", path: path)
+    // Patterns apply to each member whatever the part, except that `additionalProperties`
+    // skips the names its own object's properties and patterns match: a part that closes its
+    // object must then be the only one with properties or patterns.
+    if parts.contains(where: { $0["patternProperties"] != nil }) {
+      for closer in parts where closer["additionalProperties"].map({ $0 != .bool(true) }) ?? false {
+        let others = parts.filter { $0 != closer }
+        if others.contains(where: { $0["properties"] != nil || $0["patternProperties"] != nil }) {
+          throw SchemaError.unsupportedKeyword("allOf with 'patternProperties' and 'additionalProperties'", path: path)
+        }
+      }
     }
   }
 }

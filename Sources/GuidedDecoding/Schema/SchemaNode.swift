@@ -134,16 +134,54 @@ public struct ObjectConstraints: Sendable, Hashable {
   public var minProperties: Int
   /// Most members.
   public var maxProperties: Int?
+  /// Schemas of the members whose names match a pattern (JSON Schema `patternProperties`):
+  /// an undeclared member takes every schema whose pattern its name matches, and
+  /// `additionalProperties` only when it matches none. Declared properties already hold the
+  /// schemas of the patterns their names match (the parser merges them in).
+  public var patternProperties: [PatternProperty]
+  /// The sets of patterns some name matches all of, with their merged schemas.
+  public var patternOverlaps: [PatternOverlap]
+  /// What every member name must be (JSON Schema `propertyNames`, its string keywords).
+  public var propertyNames: StringConstraints?
 
   public init(
     properties: [Property] = [], additionalProperties: SchemaNode? = nil, additionalPropertiesAreImplicit: Bool = false,
-    minProperties: Int = 0, maxProperties: Int? = nil
+    minProperties: Int = 0, maxProperties: Int? = nil, patternProperties: [PatternProperty] = [],
+    patternOverlaps: [PatternOverlap] = [], propertyNames: StringConstraints? = nil
   ) {
     self.properties = properties
     self.additionalProperties = additionalProperties
     self.additionalPropertiesAreImplicit = additionalPropertiesAreImplicit && additionalProperties != nil
     self.minProperties = minProperties
     self.maxProperties = maxProperties
+    self.patternProperties = patternProperties
+    self.patternOverlaps = patternOverlaps
+    self.propertyNames = propertyNames
+  }
+
+  /// The schema of the members whose names match `pattern` (a regular expression in the
+  /// supported subset, matched with JSON Schema's search semantics).
+  public struct PatternProperty: Sendable, Hashable {
+    public var pattern: String
+    public var schema: SchemaNode
+
+    public init(pattern: String, schema: SchemaNode) {
+      self.pattern = pattern
+      self.schema = schema
+    }
+  }
+
+  /// What a member whose name matches several patterns at once must satisfy: all their
+  /// schemas, merged into one (what generation writes for such a name).
+  public struct PatternOverlap: Sendable, Hashable {
+    /// Indexes into `patternProperties`, ascending; at least two.
+    public var patterns: [Int]
+    public var schema: SchemaNode
+
+    public init(patterns: [Int], schema: SchemaNode) {
+      self.patterns = patterns
+      self.schema = schema
+    }
   }
 
   /// One declared property.

@@ -48,8 +48,9 @@ public struct SchemaValidator: Sendable {
         return false
       }
       for m in members {
-        let schema = c.properties.first { $0.name.hasSameScalars(as: m.key) }?.schema ?? c.additionalProperties
-        guard let schema, try validate(m.value, against: schema, depth: depth + 1) else { return false }
+        if let names = c.propertyNames, try !validate(m.key, names) { return false }
+        guard let schemas = try schemas(of: m.key, in: c) else { return false }
+        for schema in schemas where try !validate(m.value, against: schema, depth: depth + 1) { return false }
       }
       return true
     default:
@@ -57,19 +58,24 @@ public struct SchemaValidator: Sendable {
     }
   }
 
+  /// The schemas a member named `name` must satisfy: a declared property's (which holds its
+  /// patterns' already), else those of the patterns it matches, else `additionalProperties`;
+  /// `nil` when no member of that name is allowed.
+  private func schemas(of name: String, in c: ObjectConstraints) throws -> [SchemaNode]? {
+    if let declared = c.properties.first(where: { $0.name.hasSameScalars(as: name) }) { return [declared.schema] }
+    let matched = try c.patternProperties.filter { try CodePointAutomaton.cached(pattern: $0.pattern).matches(name) }
+    if !matched.isEmpty { return matched.map(\.schema) }
+    return c.additionalProperties.map { [$0] }
+  }
+
   private func validate(_ s: String, _ c: StringConstraints) throws -> Bool {
     let length = s.unicodeScalars.count
     let format = formatsAreAnnotations ? nil : c.format
     let maximum = [c.maxLength, format?.maximumLength].compactMap { $0 }.min()
     guard length >= c.minLength, length <= (maximum ?? Int.max) else { return false }
-    for p in [c.pattern, format?.pattern].compactMap({ $0 }) {
-      let automaton = try CodePointAutomaton.cached(pattern: p)
-      var state: Int32? = automaton.start
-      for scalar in s.unicodeScalars {
-        guard let current = state else { break }
-        state = automaton.next(current, scalar.value)
-      }
-      guard let state, automaton.accepting[Int(state)] else { return false }
+    for p in [c.pattern, format?.pattern].compactMap({ $0 }) where try !CodePointAutomaton.cached(pattern: p).matches(s)
+    {
+      return false
     }
     return true
   }
