@@ -14,6 +14,7 @@ import Testing
     #"{"type":"number","multipleOf":0.01,"minimum":0}"#,
     #"{"type":"number","multipleOf":1.5}"#,
     #"{"type":"integer","multipleOf":400,"minimum":1000,"maximum":1300}"#,
+    #"{"type":"number","multipleOf":1.0,"minimum":-20}"#,
   ]
 
   /// Integers from -300 to 300 and a few beyond, and decimals with up to three fraction digits in -4…4.
@@ -51,6 +52,19 @@ import Testing
     #expect(String(decoding: try #require(a.closingBytes(from: s)), as: UTF8.self) == "200")
     #expect(!a.allowsPrefix("11"))
     #expect(!a.allowsPrefix("9"))
+  }
+
+  /// Numbers longer than `Int` holds: every prefix can still be finished as a multiple.
+  @Test(arguments: ["422976743553443694480.0", "-98765432109876543210.5", "12345678901234567890123"])
+  func longNumbersNeverDeadEnd(text: String) throws {
+    for schema in [#"{"type":"number","multipleOf":1.0}"#, #"{"type":"number","multipleOf":0.5}"#] {
+      let a = try automaton(schema)
+      for end in text.indices.dropFirst() {
+        let prefix = String(text[..<end])
+        guard let s = a.next(a.initialState, bytes: Array(prefix.utf8)) else { continue }
+        #expect(a.closingBytes(from: s) != nil, "\(schema): \(prefix)")
+      }
+    }
   }
 
   @Test func validatorChecksLongDivisors() {

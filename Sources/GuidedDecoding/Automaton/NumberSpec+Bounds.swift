@@ -213,7 +213,8 @@ extension JSONGrammar.NumberSpec {
     let dot = body.firstIndex(of: UInt8(ascii: "."))
     let integerDigits = Array(body[..<(dot ?? body.endIndex)])
     let fractionDigits = dot.map { Array(body[body.index(after: $0)...]) } ?? []
-    guard fractionDigits.count <= scale else { return nil }
+    // A dot needs a digit after it, and a multiple has no more fraction digits than its divisor.
+    guard fractionDigits.count <= scale, dot == nil || scale > 0 else { return nil }
     let typed = ExactDecimal(
       isNegative: false, digits: (integerDigits + fractionDigits).map { $0 - 48 }, exponent: 0)
     let start = typed.shifted(by: scale - fractionDigits.count)
