@@ -92,7 +92,9 @@ let package = Package(
       dependencies: ["InferenceEngine", "ModelStore", "GuidedDecoding", "Guardrails", "FoundationModelsMacros"]),
     // A LanguageModel for OpenAI-compatible servers (vLLM, llama-server, Ollama).
     .target(name: "RemoteModel", dependencies: ["FoundationModels", "GuidedDecoding"]),
-    .target(name: "FMCommandLine", dependencies: ["FoundationModels", "RemoteModel", "ModelStore"]),
+    // `fm serve`: an HTTP/1.1 server on POSIX sockets and the OpenAI-compatible routes on the local model.
+    .target(name: "FMServer", dependencies: ["FoundationModels", "InferenceEngine", "GuidedDecoding"]),
+    .target(name: "FMCommandLine", dependencies: ["FoundationModels", "RemoteModel", "ModelStore", "FMServer"]),
     .executableTarget(name: "fm", dependencies: ["FMCommandLine"]),
     .executableTarget(
       name: "fm-bench",
@@ -132,6 +134,9 @@ let package = Package(
     .testTarget(
       name: "Portability26Tests", dependencies: ["FoundationModels", "FMTestSupport"],
       swiftSettings: [.unsafeFlags(["-warnings-as-errors", "-Wwarning", "DeprecatedDeclaration"])]),
+    .testTarget(
+      name: "FMServerTests",
+      dependencies: ["FMServer", "FoundationModels", "GuidedDecoding", "RemoteModel", "FMTestSupport"]),
     .testTarget(
       name: "FMCommandLineTests", dependencies: ["FMCommandLine", "ModelStore", "FMTestSupport"]),
   ]
