@@ -136,7 +136,8 @@ let package = Package(
       swiftSettings: [.unsafeFlags(["-warnings-as-errors", "-Wwarning", "DeprecatedDeclaration"])]),
     .testTarget(
       name: "FMServerTests",
-      dependencies: ["FMServer", "FoundationModels", "GuidedDecoding", "RemoteModel", "FMTestSupport"]),
+      dependencies: ["FMServer", "FoundationModels", "GuidedDecoding", "RemoteModel", "FMTestSupport"],
+      exclude: ["OpenAIClient"]),
     .testTarget(
       name: "FMCommandLineTests", dependencies: ["FMCommandLine", "ModelStore", "FMTestSupport"]),
   ]

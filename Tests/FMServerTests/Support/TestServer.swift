@@ -8,7 +8,7 @@ struct TestServer {
   static let modelID = "smollm2-135m"
   let http: HTTPServer
   var port: Int { http.port }
-  var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
+  var baseURL: URL { URL(string: "http://127.0.0.1:\(port)") ?? URL(fileURLWithPath: "/") }
 
   static var modelIsPresent: Bool { FileManager.default.fileExists(atPath: TestModels.smolLM2Path) }
 
