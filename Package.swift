@@ -102,6 +102,8 @@ let package = Package(
         "FoundationModels", "InferenceEngine", "ModelStore", "GuidedDecoding", "Guardrails", "SafetyCorpus",
         "FMTestSupport",
       ]),
+    // The fuzz and load runs of `fm serve` (bench/README.md), against a running server.
+    .executableTarget(name: "serve-fuzz", dependencies: ["FMTestSupport"]),
     .target(name: "FMTestSupport", dependencies: ["InferenceEngine", "ModelStore", "FoundationModels", "RemoteModel"]),
     .testTarget(name: "InferenceEngineTests", dependencies: ["InferenceEngine", "FMTestSupport"]),
     .testTarget(name: "ModelStoreTests", dependencies: ["ModelStore", "FMTestSupport"]),

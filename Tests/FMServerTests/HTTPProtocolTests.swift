@@ -1,4 +1,5 @@
 import FMServer
+import FMTestSupport
 import Foundation
 import Testing
 

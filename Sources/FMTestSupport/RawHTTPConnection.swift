@@ -1,30 +1,31 @@
 import Foundation
 import Glibc
 
-/// A client connection that sends whatever bytes a test gives it (malformed ones included)
-/// and reads responses as they come, with a timeout on every read.
-final class RawHTTPConnection {
-  let descriptor: Int32
+/// A client connection that sends whatever bytes it is given (malformed ones included) and
+/// reads responses as they come, with a timeout on every read: `fm serve`'s tests and its
+/// fuzz and load runs (`serve-fuzz`) speak HTTP through it.
+public final class RawHTTPConnection {
+  public let descriptor: Int32
   private var buffer: [UInt8] = []
 
-  struct Response {
-    var status: Int
-    var headers: [String: String]
-    var body: [UInt8]
-    var text: String { String(decoding: body, as: UTF8.self) }
+  public struct Response: Sendable {
+    public var status: Int
+    public var headers: [String: String]
+    public var body: [UInt8]
+    public var text: String { String(decoding: body, as: UTF8.self) }
     /// The body as a JSON object.
-    var json: [String: Any] {
+    public var json: [String: Any] {
       (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] ?? [:]
     }
     /// The OpenAI error's `param`, `code` and `message`.
-    var error: [String: Any] { json["error"] as? [String: Any] ?? [:] }
+    public var error: [String: Any] { json["error"] as? [String: Any] ?? [:] }
   }
 
-  struct Failure: Error, CustomStringConvertible {
-    var description: String
+  public struct Failure: Error, CustomStringConvertible {
+    public var description: String
   }
 
-  init(port: Int, timeout: Double = 60) throws {
+  public init(port: Int, timeout: Double = 60) throws {
     descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
@@ -42,11 +43,11 @@ final class RawHTTPConnection {
 
   deinit { close() }
 
-  func close() { _ = Glibc.close(descriptor) }
+  public func close() { _ = Glibc.close(descriptor) }
 
-  func send(_ text: String) throws { try send(Array(text.utf8)) }
+  public func send(_ text: String) throws { try send(Array(text.utf8)) }
 
-  func send(_ bytes: [UInt8]) throws {
+  public func send(_ bytes: [UInt8]) throws {
     var offset = 0
     while offset < bytes.count {
       let sent = bytes[offset...].withUnsafeBytes {
@@ -67,7 +68,7 @@ final class RawHTTPConnection {
   }
 
   /// Whether the server has closed the connection (reads until EOF, timing out otherwise).
-  func isClosedByServer() -> Bool {
+  public func isClosedByServer() -> Bool {
     (try? fill()) == false
   }
 
@@ -90,7 +91,7 @@ final class RawHTTPConnection {
   }
 
   /// The status line and headers of the next response.
-  func readHead() throws -> (status: Int, headers: [String: String]) {
+  public func readHead() throws -> (status: Int, headers: [String: String]) {
     let statusLine = try line()
     let parts = statusLine.split(separator: " ")
     guard parts.count >= 2, let status = Int(parts[1]) else {
@@ -109,7 +110,7 @@ final class RawHTTPConnection {
   }
 
   /// One chunk of a chunked body; empty at its end.
-  func readChunk() throws -> [UInt8] {
+  public func readChunk() throws -> [UInt8] {
     let size = Int(try line().split(separator: ";")[0], radix: 16) ?? 0
     guard size > 0 else {
       _ = try line()
@@ -121,7 +122,7 @@ final class RawHTTPConnection {
   }
 
   /// The next whole response.
-  func readResponse() throws -> Response {
+  public func readResponse() throws -> Response {
     var (status, headers) = try readHead()
     while status == 100 { (status, headers) = try readHead() }
     var body: [UInt8] = []
@@ -138,14 +139,14 @@ final class RawHTTPConnection {
   }
 
   /// Sends `request` on a new connection and reads the response.
-  static func exchange(_ request: String, port: Int) throws -> Response {
+  public static func exchange(_ request: String, port: Int) throws -> Response {
     let connection = try RawHTTPConnection(port: port)
     try connection.send(request)
     return try connection.readResponse()
   }
 
   /// A POST of `body` to `path`.
-  static func post(_ path: String, _ body: String, headers: [String] = []) -> String {
+  public static func post(_ path: String, _ body: String, headers: [String] = []) -> String {
     ([
       "POST \(path) HTTP/1.1", "Host: localhost", "Content-Type: application/json",
       "Content-Length: \(body.utf8.count)",
@@ -153,9 +154,9 @@ final class RawHTTPConnection {
   }
 }
 
-/// Runs blocking client work on a thread of its own: the server under test shares this
-/// process's cooperative pool, which blocked reads from many test tasks would use up.
-func onThread<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) async throws -> Value {
+/// Runs blocking client work on a thread of its own: a server under test in the same process
+/// shares its cooperative pool, which blocked reads from many tasks would use up.
+public func onThread<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) async throws -> Value {
   try await withCheckedThrowingContinuation { continuation in
     Thread { continuation.resume(with: Result(catching: body)) }.start()
   }
