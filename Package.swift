@@ -103,7 +103,7 @@ let package = Package(
         "FMTestSupport",
       ]),
     // The fuzz and load runs of `fm serve` (bench/README.md), against a running server.
-    .executableTarget(name: "serve-fuzz", dependencies: ["FMTestSupport"]),
+    .executableTarget(name: "serve-fuzz", dependencies: ["FMTestSupport", "InferenceEngine"]),
     .target(name: "FMTestSupport", dependencies: ["InferenceEngine", "ModelStore", "FoundationModels", "RemoteModel"]),
     .testTarget(name: "InferenceEngineTests", dependencies: ["InferenceEngine", "FMTestSupport"]),
     .testTarget(name: "ModelStoreTests", dependencies: ["ModelStore", "FMTestSupport"]),

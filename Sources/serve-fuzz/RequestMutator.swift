@@ -1,3 +1,5 @@
+import InferenceEngine
+
 /// Malformed requests for the fuzz run: valid requests of every route, each broken by one
 /// mutation drawn from a seeded generator (so a run can be repeated).
 struct RequestMutator {
@@ -10,11 +12,11 @@ struct RequestMutator {
   }
 
   let model: String
-  var random: SplitMix
+  var random: SeededRandom
 
   init(model: String, seed: UInt64) {
     self.model = model
-    random = SplitMix(seed: seed)
+    random = SeededRandom(seed: seed)
   }
 
   private var bodies: [(path: String, body: String)] {
@@ -159,19 +161,5 @@ struct RequestMutator {
   private func post(_ path: String, _ body: [UInt8]) -> [UInt8] {
     Self.request(
       "POST", path, headers: ["Content-Type: application/json", "Content-Length: \(body.count)"], body: body)
-  }
-}
-
-/// A small seeded generator (SplitMix64), so a fuzz run can be repeated exactly.
-struct SplitMix {
-  private var state: UInt64
-  init(seed: UInt64) { state = seed }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }
