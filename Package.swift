@@ -92,7 +92,9 @@ let package = Package(
       dependencies: ["InferenceEngine", "ModelStore", "GuidedDecoding", "Guardrails", "FoundationModelsMacros"]),
     // A LanguageModel for OpenAI-compatible servers (vLLM, llama-server, Ollama).
     .target(name: "RemoteModel", dependencies: ["FoundationModels", "GuidedDecoding"]),
-    .target(name: "FMCommandLine", dependencies: ["FoundationModels", "RemoteModel", "ModelStore"]),
+    // `fm serve`: an HTTP/1.1 server on POSIX sockets and the OpenAI-compatible routes on the local model.
+    .target(name: "FMServer", dependencies: ["FoundationModels", "InferenceEngine", "GuidedDecoding"]),
+    .target(name: "FMCommandLine", dependencies: ["FoundationModels", "RemoteModel", "ModelStore", "FMServer"]),
     .executableTarget(name: "fm", dependencies: ["FMCommandLine"]),
     .executableTarget(
       name: "fm-bench",
@@ -100,6 +102,8 @@ let package = Package(
         "FoundationModels", "InferenceEngine", "ModelStore", "GuidedDecoding", "Guardrails", "SafetyCorpus",
         "FMTestSupport",
       ]),
+    // The fuzz and load runs of `fm serve` (bench/README.md), against a running server.
+    .executableTarget(name: "serve-fuzz", dependencies: ["FMTestSupport", "InferenceEngine"]),
     .target(name: "FMTestSupport", dependencies: ["InferenceEngine", "ModelStore", "FoundationModels", "RemoteModel"]),
     .testTarget(name: "InferenceEngineTests", dependencies: ["InferenceEngine", "FMTestSupport"]),
     .testTarget(name: "ModelStoreTests", dependencies: ["ModelStore", "FMTestSupport"]),
@@ -132,6 +136,10 @@ let package = Package(
     .testTarget(
       name: "Portability26Tests", dependencies: ["FoundationModels", "FMTestSupport"],
       swiftSettings: [.unsafeFlags(["-warnings-as-errors", "-Wwarning", "DeprecatedDeclaration"])]),
+    .testTarget(
+      name: "FMServerTests",
+      dependencies: ["FMServer", "FoundationModels", "GuidedDecoding", "RemoteModel", "FMTestSupport"],
+      exclude: ["OpenAIClient"]),
     .testTarget(
       name: "FMCommandLineTests", dependencies: ["FMCommandLine", "ModelStore", "FMTestSupport"]),
   ]

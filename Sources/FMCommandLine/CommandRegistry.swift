@@ -8,6 +8,7 @@ enum CommandRegistry {
       RespondCommand.self,
       GenerateCommand.self,
       MenuCommand.self,
+      ServeCommand.self,
       ModelsCommand.self,
     ]
   }

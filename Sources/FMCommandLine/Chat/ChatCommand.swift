@@ -115,7 +115,7 @@ enum ChatCommand: Subcommand {
   /// Pulls a catalogue model that is not in the cache yet, with progress on standard error, so
   /// a first `fm chat` says what it is doing instead of failing.
   /// - Throws: `ChatError` for a missing model that is not in the catalogue (a wrong path).
-  private static func fetchIfMissing(_ model: SystemLanguageModel, named name: String, context: CommandContext)
+  static func fetchIfMissing(_ model: SystemLanguageModel, named name: String, context: CommandContext)
     async throws
   {
     guard !model.isAvailable else { return }

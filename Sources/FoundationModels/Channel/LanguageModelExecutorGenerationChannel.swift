@@ -23,7 +23,8 @@ public struct LanguageModelExecutorGenerationChannel: AsyncSequence, Sendable {
   }
 
   /// Ends the iteration, after the events already sent (with `error`, when the executor threw).
-  func finish(throwing error: (any Error)? = nil) {
+  /// Package-wide for `fm serve`, which drives the local model's executor itself.
+  package func finish(throwing error: (any Error)? = nil) {
     continuation.finish(throwing: error)
   }
 

@@ -41,10 +41,8 @@ final class LocalEngine: Sendable {
     do {
       let session = try await inference(for: model)
       let tokenModel = session.model
-      let schemaInPrompt = (request.contextOptions.includeSchemaInPrompt ?? true) ? request.schema : nil
-      let (messages, tools) = Self.renderer(for: model).messages(
-        for: request.transcript, schemaForLastPrompt: schemaInPrompt, enabledTools: request.enabledToolDefinitions)
-      let (prompt, boundaries) = tokenModel.tokenizeInParts(tokenModel.chatTemplate.render(messages, tools: tools))
+      let (prompt, boundaries) = tokenModel.tokenizeInParts(
+        Self.prompt(for: request, model: model, tokenModel: tokenModel))
       let contextSize = session.configuration.contextSize
       guard prompt.count < contextSize else {
         throw LanguageModelError.contextSizeExceeded(
@@ -96,7 +94,8 @@ final class LocalEngine: Sendable {
           let figures = LocalModelFigures(
             timeToFirstToken: usage.timeToFirstTokenSeconds, generationSeconds: usage.decodeSeconds,
             forcedTokens: usage.forcedTokens, draftTokens: usage.draftTokens,
-            confirmedDraftTokens: usage.confirmedDraftTokens)
+            confirmedDraftTokens: usage.confirmedDraftTokens, reachedMaximumTokens: summary.stopReason == .maximumTokens
+          )
           await output.report(
             input: .init(totalTokenCount: usage.promptTokens, cachedTokenCount: usage.cachedPromptTokens),
             output: .init(totalTokenCount: usage.generatedTokens, reasoningTokenCount: 0), metadata: figures.metadata)
@@ -108,6 +107,17 @@ final class LocalEngine: Sendable {
     } catch {
       throw Self.publicError(error)
     }
+  }
+
+  /// The prompt `request` evaluates: its transcript through the model's chat template, with
+  /// the schema in the last prompt unless the request leaves it out, and the enabled tools.
+  static func prompt(
+    for request: LanguageModelExecutorGenerationRequest, model: SystemLanguageModel, tokenModel: any TokenModel
+  ) -> RenderedPrompt {
+    let schemaInPrompt = (request.contextOptions.includeSchemaInPrompt ?? true) ? request.schema : nil
+    let (messages, tools) = renderer(for: model).messages(
+      for: request.transcript, schemaForLastPrompt: schemaInPrompt, enabledTools: request.enabledToolDefinitions)
+    return tokenModel.chatTemplate.render(messages, tools: tools)
   }
 
   /// How the model may call the request's tools, or nil when it has none. `.required` holds

@@ -19,16 +19,21 @@ public struct LocalModelFigures: Sendable, Equatable {
   /// guided generation), and how many of them the model confirmed.
   public var draftTokens: Int
   public var confirmedDraftTokens: Int
+  /// Whether generation stopped because `maximumResponseTokens` were generated, rather than
+  /// because the model ended its turn or the schema's output was complete (what an OpenAI
+  /// server reports as `finish_reason` `length`).
+  public var reachedMaximumTokens: Bool
 
   public init(
     timeToFirstToken: Double, generationSeconds: Double, forcedTokens: Int = 0, draftTokens: Int = 0,
-    confirmedDraftTokens: Int = 0
+    confirmedDraftTokens: Int = 0, reachedMaximumTokens: Bool = false
   ) {
     self.timeToFirstToken = timeToFirstToken
     self.generationSeconds = generationSeconds
     self.forcedTokens = forcedTokens
     self.draftTokens = draftTokens
     self.confirmedDraftTokens = confirmedDraftTokens
+    self.reachedMaximumTokens = reachedMaximumTokens
   }
 
   private enum Key {
@@ -37,6 +42,7 @@ public struct LocalModelFigures: Sendable, Equatable {
     static let forcedTokens = "forcedTokens"
     static let draftTokens = "draftTokens"
     static let confirmedDraftTokens = "confirmedDraftTokens"
+    static let reachedMaximumTokens = "reachedMaximumTokens"
   }
 
   /// The figures as response metadata.
@@ -44,19 +50,26 @@ public struct LocalModelFigures: Sendable, Equatable {
     [
       Key.timeToFirstToken: timeToFirstToken, Key.generationSeconds: generationSeconds,
       Key.forcedTokens: forcedTokens, Key.draftTokens: draftTokens, Key.confirmedDraftTokens: confirmedDraftTokens,
+      Key.reachedMaximumTokens: reachedMaximumTokens,
     ]
   }
 
   /// The figures of a response entry, when the local model produced it.
   public init?(_ response: Transcript.Response) {
-    let metadata = response.metadata
+    self.init(metadata: response.metadata)
+  }
+
+  /// The figures in an executor's metadata values (the `updateMetadata` of a response event);
+  /// package-wide for `fm serve`, which reads the executor's events itself.
+  package init?(metadata: [String: any Sendable & Codable & Equatable]) {
     guard let timeToFirstToken = metadata[Key.timeToFirstToken] as? Double,
       let generationSeconds = metadata[Key.generationSeconds] as? Double
     else { return nil }
     self.init(
       timeToFirstToken: timeToFirstToken, generationSeconds: generationSeconds,
       forcedTokens: metadata[Key.forcedTokens] as? Int ?? 0, draftTokens: metadata[Key.draftTokens] as? Int ?? 0,
-      confirmedDraftTokens: metadata[Key.confirmedDraftTokens] as? Int ?? 0)
+      confirmedDraftTokens: metadata[Key.confirmedDraftTokens] as? Int ?? 0,
+      reachedMaximumTokens: metadata[Key.reachedMaximumTokens] as? Bool ?? false)
   }
 
   /// The figures of the last response among `entries` (a turn's `transcriptEntries`).

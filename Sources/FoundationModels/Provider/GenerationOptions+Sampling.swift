@@ -4,8 +4,9 @@ extension GenerationOptions {
   /// The temperature used when `temperature` is nil ("the system chooses"): a moderate value
   /// that keeps small models coherent.
   static let defaultTemperature = 0.7
-  /// The nucleus threshold used when `sampling` is nil.
-  static let defaultProbabilityThreshold = 0.9
+  /// The nucleus threshold used when `sampling` is nil; package-wide for `fm serve`, which
+  /// samples with it when a request gives a seed and no top-p or top-k.
+  package static let defaultProbabilityThreshold = 0.9
 
   /// The engine's sampling for these options.
   ///

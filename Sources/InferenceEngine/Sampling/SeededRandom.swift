@@ -1,11 +1,11 @@
 /// SplitMix64: a small, fast generator whose whole state is its seed, so a seeded request
-/// replays exactly.
-struct SeededRandom: RandomNumberGenerator {
+/// replays exactly. Package-wide for `serve-fuzz`, whose runs replay from their seed too.
+package struct SeededRandom: RandomNumberGenerator {
   private var state: UInt64
 
-  init(seed: UInt64) { state = seed }
+  package init(seed: UInt64) { state = seed }
 
-  mutating func next() -> UInt64 {
+  package mutating func next() -> UInt64 {
     state &+= 0x9E37_79B9_7F4A_7C15
     var z = state
     z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

@@ -1,0 +1,257 @@
+import Foundation
+import FoundationModels
+import GuidedDecoding
+
+/// A `POST /v1/chat/completions` body, decoded and checked: every parameter is honoured or
+/// refused with a 400 that names it.
+struct ChatCompletionRequest: Sendable {
+  var model: String
+  var transcript: Transcript
+  /// The tools the model may call in this request (all of them, or the one `tool_choice` names).
+  var enabledTools: [Transcript.ToolDefinition]
+  var schema: GenerationSchema?
+  var options: GenerationOptions
+  var stream: Bool
+  var includeUsage: Bool
+  /// Texts that end the answer where they appear (not returned).
+  var stop: [String]
+
+  /// Decodes `body`.
+  /// - Throws: `APIError` for malformed JSON, unknown or unsupported parameters and bad values.
+  init(body: [UInt8]) throws {
+    var fields = try JSONFields(Self.parse(body), path: "")
+    guard let model = try fields.string("model") else { throw APIError.invalid("'model' is required", param: "model") }
+    self.model = model
+    stream = try fields.bool("stream") ?? false
+    includeUsage = false
+    if var streamOptions = try fields.object("stream_options") {
+      guard stream else {
+        throw APIError.invalid("'stream_options' is only allowed with 'stream': true", param: "stream_options")
+      }
+      includeUsage = try streamOptions.bool("include_usage") ?? false
+      try streamOptions.rejectUnknown()
+    }
+    if let n = try fields.integer("n"), n != 1 {
+      throw APIError.unsupported("n", "this server generates one choice per request (n must be 1)")
+    }
+    for penalty in ["presence_penalty", "frequency_penalty"] {
+      if let value = try fields.number(penalty), value != 0 {
+        throw APIError.unsupported(penalty, "the sampler has no repetition penalties (only 0 is accepted)")
+      }
+    }
+    if try fields.bool("logprobs") == true {
+      throw APIError.unsupported("logprobs", "log probabilities are not reported")
+    }
+    if fields.has("top_logprobs"), fields.value("top_logprobs") != nil {
+      throw APIError.unsupported("top_logprobs", "log probabilities are not reported")
+    }
+    if try fields.bool("parallel_tool_calls") == false {
+      throw APIError.unsupported("parallel_tool_calls", "the model may always make several calls in one answer")
+    }
+    let allTools = try Self.tools(&fields)
+    enabledTools = try Self.enabledTools(&fields, allTools)
+    let toolChoice = try Self.toolChoiceMode(&fields, hasTools: !allTools.isEmpty)
+    schema = try Self.responseFormat(&fields)
+    stop = try Self.stopSequences(&fields)
+    if !stop.isEmpty, schema != nil {
+      throw APIError.unsupported("stop", "stop sequences would cut JSON output short; use one or the other")
+    }
+    options = try Self.generationOptions(&fields)
+    options.toolCallingMode = toolChoice
+    guard let messages = try fields.array("messages") else {
+      throw APIError.invalid("'messages' is required", param: "messages")
+    }
+    transcript = try ChatMessages.transcript(messages, tools: allTools)
+    try fields.rejectUnknown()
+  }
+
+  /// The request the model's executor answers.
+  var executorRequest: LanguageModelExecutorGenerationRequest {
+    LanguageModelExecutorGenerationRequest(
+      id: UUID(), transcript: transcript, enabledTools: enabledTools, schema: schema, generationOptions: options,
+      contextOptions: ContextOptions(), metadata: [:])
+  }
+
+  /// The body as JSON.
+  static func parse(_ body: [UInt8]) throws -> JSONValue {
+    guard !body.isEmpty else { throw APIError.invalid("the request body is empty; send a JSON object", param: nil) }
+    do {
+      return try JSONValue(parsing: body)
+    } catch let error as JSONParseError {
+      throw APIError.invalid("the body is not valid JSON: \(error.description)", param: nil, code: "invalid_json")
+    } catch {
+      throw APIError.invalid("the body is not valid JSON", param: nil, code: "invalid_json")
+    }
+  }
+
+  private static func tools(_ fields: inout JSONFields) throws -> [Transcript.ToolDefinition] {
+    guard let tools = try fields.array("tools") else { return [] }
+    var names = Set<String>()
+    return try tools.enumerated().map { index, value in
+      var tool = try JSONFields(value, path: "tools[\(index)]")
+      guard try tool.string("type") == "function" else {
+        throw APIError.invalid("'\(tool.name("type"))' must be 'function'", param: tool.name("type"))
+      }
+      guard var function = try tool.object("function"), let name = try function.string("name") else {
+        throw APIError.invalid("'\(tool.name("function.name"))' is required", param: tool.name("function"))
+      }
+      guard !name.isEmpty, names.insert(name).inserted else {
+        throw APIError.invalid("tool name '\(name)' is empty or given twice", param: function.name("name"))
+      }
+      let description = try function.string("description") ?? ""
+      _ = try function.bool("strict")  // calls are always constrained to the parameters' schema
+      let parameters =
+        function.value("parameters")
+        ?? .object([
+          .init(key: "type", value: .string("object")), .init(key: "properties", value: .object([])),
+        ])
+      let schema = try Self.schema(parameters, param: function.name("parameters"))
+      try function.rejectUnknown()
+      try tool.rejectUnknown()
+      return Transcript.ToolDefinition(name: name, description: description, parameters: schema)
+    }
+  }
+
+  /// The tools the model may call: those of a named `tool_choice`, else all.
+  private static func enabledTools(_ fields: inout JSONFields, _ tools: [Transcript.ToolDefinition]) throws
+    -> [Transcript.ToolDefinition]
+  {
+    guard case .object = fields.value("tool_choice") else { return tools }
+    guard var choice = try fields.object("tool_choice") else { return tools }
+    guard try choice.string("type") == "function", var function = try choice.object("function"),
+      let name = try function.string("name")
+    else {
+      throw APIError.invalid(
+        "'tool_choice' must be none, auto, required or {\"type\":\"function\",\"function\":{\"name\":…}}",
+        param: "tool_choice")
+    }
+    try function.rejectUnknown()
+    try choice.rejectUnknown()
+    guard let tool = tools.first(where: { $0.name == name }) else {
+      throw APIError.invalid("'tool_choice' names '\(name)', which is not in 'tools'", param: "tool_choice")
+    }
+    return [tool]
+  }
+
+  private static func toolChoiceMode(_ fields: inout JSONFields, hasTools: Bool) throws
+    -> GenerationOptions.ToolCallingMode?
+  {
+    guard let choice = fields.value("tool_choice") else { return hasTools ? .allowed : nil }
+    let mode: GenerationOptions.ToolCallingMode
+    switch choice {
+    case .string("auto"): mode = .allowed
+    case .string("none"): mode = .disallowed
+    case .string("required"), .object: mode = .required
+    default:
+      throw APIError.invalid(
+        "'tool_choice' must be none, auto, required or {\"type\":\"function\",\"function\":{\"name\":…}}",
+        param: "tool_choice")
+    }
+    guard hasTools || mode != .required else {
+      throw APIError.invalid("'tool_choice' asks for a tool call, and the request has no 'tools'", param: "tool_choice")
+    }
+    return hasTools ? mode : nil
+  }
+
+  private static func responseFormat(_ fields: inout JSONFields) throws -> GenerationSchema? {
+    guard var format = try fields.object("response_format") else { return nil }
+    let type = try format.string("type")
+    let schema: GenerationSchema?
+    switch type {
+    case "text"?:
+      schema = nil
+    case "json_object"?:
+      schema = try Self.schema(
+        .object([.init(key: "type", value: .string("object"))]), param: "response_format", open: true)
+    case "json_schema"?:
+      guard var jsonSchema = try format.object("json_schema") else {
+        throw APIError.invalid("'response_format.json_schema' is required", param: "response_format.json_schema")
+      }
+      guard try jsonSchema.string("name") != nil else {
+        throw APIError.invalid("'response_format.json_schema.name' is required", param: jsonSchema.name("name"))
+      }
+      _ = try jsonSchema.string("description")
+      _ = try jsonSchema.bool("strict")  // the output always satisfies the schema
+      guard let value = jsonSchema.value("schema") else {
+        throw APIError.invalid("'response_format.json_schema.schema' is required", param: jsonSchema.name("schema"))
+      }
+      schema = try Self.schema(value, param: jsonSchema.name("schema"))
+      try jsonSchema.rejectUnknown()
+    default:
+      throw APIError.invalid(
+        "'response_format.type' must be text, json_object or json_schema", param: "response_format.type")
+    }
+    try format.rejectUnknown()
+    return schema
+  }
+
+  /// A JSON Schema as a generation schema; `open` also generates undeclared members.
+  static func schema(_ value: JSONValue, param: String, open: Bool = false) throws -> GenerationSchema {
+    do {
+      return try GenerationSchema(jsonSchema: value.compactText, generatesUndeclaredProperties: open)
+    } catch let error as LanguageModelSession.GenerationError {
+      throw APIError.invalid("'\(param)' is not a schema this server can generate: \(error)", param: param)
+    }
+  }
+
+  private static func stopSequences(_ fields: inout JSONFields) throws -> [String] {
+    guard let stop = fields.value("stop") else { return [] }
+    let texts: [String]
+    switch stop {
+    case .string(let text): texts = [text]
+    case .array(let elements):
+      texts = try elements.map { element in
+        guard case .string(let text) = element else { throw fields.mistyped("stop", "a string or an array of strings") }
+        return text
+      }
+    default: throw fields.mistyped("stop", "a string or an array of strings")
+    }
+    guard texts.count <= 4, texts.allSatisfy({ !$0.isEmpty }) else {
+      throw APIError.invalid("'stop' takes up to 4 non-empty strings", param: "stop")
+    }
+    return texts
+  }
+
+  /// Sampling and length: `temperature` 0…1 (0 is greedy), `top_p` or `top_k` (not both),
+  /// `seed`, `max_tokens` or `max_completion_tokens`.
+  private static func generationOptions(_ fields: inout JSONFields) throws -> GenerationOptions {
+    let temperature = try fields.number("temperature")
+    if let temperature, !(0...1).contains(temperature) {
+      throw APIError.invalid(
+        "'temperature' must be from 0 to 1 on this server (the sampler's range), not \(temperature)",
+        param: "temperature")
+    }
+    let topP = try fields.number("top_p")
+    if let topP, !(topP > 0 && topP <= 1) {
+      throw APIError.invalid("'top_p' must be greater than 0 and at most 1", param: "top_p")
+    }
+    let topK = try fields.integer("top_k")
+    if let topK, topK < 1 { throw APIError.invalid("'top_k' must be a positive integer", param: "top_k") }
+    if topP != nil, topK != nil {
+      throw APIError.unsupported("top_k", "the sampler takes top_p or top_k, not both")
+    }
+    let seed = try fields.integer("seed").map { UInt64(bitPattern: Int64($0)) }
+    let maxTokens = try fields.integer("max_tokens")
+    let maxCompletionTokens = try fields.integer("max_completion_tokens")
+    if let maxTokens, let maxCompletionTokens, maxTokens != maxCompletionTokens {
+      throw APIError.invalid("'max_tokens' and 'max_completion_tokens' differ; give one", param: "max_tokens")
+    }
+    let maximum = maxCompletionTokens ?? maxTokens
+    if let maximum, maximum < 1 {
+      throw APIError.invalid("'max_tokens' must be a positive integer", param: "max_tokens")
+    }
+    let mode: GenerationOptions.SamplingMode? =
+      if temperature == 0 || topK == 1 {
+        .greedy
+      } else if let topK {
+        .random(top: topK, seed: seed)
+      } else if let topP {
+        .random(probabilityThreshold: topP, seed: seed)
+      } else if let seed {
+        .random(probabilityThreshold: GenerationOptions.defaultProbabilityThreshold, seed: seed)
+      } else {
+        nil
+      }
+    return GenerationOptions(samplingMode: mode, temperature: temperature, maximumResponseTokens: maximum)
+  }
+}

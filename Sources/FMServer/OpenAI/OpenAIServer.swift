@@ -1,0 +1,192 @@
+import Foundation
+import GuidedDecoding
+
+/// The routes of `fm serve`: OpenAI's `/v1/models` and `/v1/chat/completions`, llama-server's
+/// `/tokenize`, `/detokenize` and `/apply-template`, `/health` and `/metrics`; with the API
+/// key check, CORS when configured, and OpenAI-shaped errors for everything refused.
+public final class OpenAIServer: HTTPResponder {
+  let model: ServedModel
+  let configuration: ServerConfiguration
+  let limiter: SlotLimiter
+  let metrics = ServerMetrics()
+
+  /// The methods of each path.
+  private static let routes: [String: String] = [
+    "/health": "GET", "/v1/models": "GET", "/metrics": "GET", "/v1/chat/completions": "POST", "/tokenize": "POST",
+    "/detokenize": "POST", "/apply-template": "POST",
+  ]
+
+  public init(model: ServedModel, configuration: ServerConfiguration) {
+    self.model = model
+    self.configuration = configuration
+    limiter = SlotLimiter(slots: configuration.parallel, queue: configuration.queue)
+  }
+
+  public func refusal(_ error: HTTPError) -> HTTPResponse {
+    withCORS(APIError(error.status, error.message, code: "http_\(error.status.code)").response)
+  }
+
+  public func respond(to request: HTTPRequest, writer: ResponseWriter) async {
+    metrics.begin()
+    var status = 500
+    defer { metrics.end(path: request.path, status: status) }
+    do {
+      status = try await route(request, writer: writer)
+    } catch let error as APIError {
+      status = error.status.code
+      await send(error, to: writer)
+    } catch {
+      let apiError = Self.apiError(for: error)
+      status = apiError.status.code
+      await send(apiError, to: writer)
+    }
+  }
+
+  /// Answers `request`; returns the status sent.
+  private func route(_ request: HTTPRequest, writer: ResponseWriter) async throws -> Int {
+    let method = request.method == "HEAD" ? "GET" : request.method
+    if method == "OPTIONS", let origin = configuration.corsOrigin {
+      try await writer.send(
+        HTTPResponse(
+          status: .noContent,
+          headers: corsHeaders(origin) + [
+            ("Access-Control-Allow-Methods", "GET, POST, OPTIONS"),
+            ("Access-Control-Allow-Headers", "Authorization, Content-Type"), ("Access-Control-Max-Age", "600"),
+          ]))
+      return 204
+    }
+    guard let allowed = Self.routes[request.path] else {
+      throw APIError(.notFound, "Unknown path '\(request.path)'", code: "unknown_url")
+    }
+    guard method == allowed else {
+      throw APIError(
+        .methodNotAllowed, "\(request.path) takes \(allowed), not \(request.method)", code: "method_not_allowed",
+        headers: [("Allow", allowed)])
+    }
+    if request.path != "/health", let key = configuration.apiKey, request.header("Authorization") != "Bearer \(key)" {
+      throw APIError(
+        .unauthorized,
+        request.header("Authorization") == nil
+          ? "Missing API key: send it as 'Authorization: Bearer KEY'" : "Incorrect API key provided",
+        type: "authentication_error", code: "invalid_api_key")
+    }
+    switch request.path {
+    case "/health":
+      try await sendJSON(#"{"status":"ok"}"#, to: writer)
+    case "/v1/models":
+      let entry = JSONValue.object([
+        member("id", .string(model.id)), member("object", .string("model")), member("created", .number(.zero)),
+        member("owned_by", .string("fm")),
+      ])
+      try await sendJSON(
+        JSONValue.object([member("object", .string("list")), member("data", .array([entry]))]).compactText, to: writer)
+    case "/metrics":
+      try await writer.send(
+        withCORS(
+          HTTPResponse(
+            status: .ok, headers: [("Content-Type", "text/plain; version=0.0.4")],
+            body: Array(metrics.text(limiter: limiter).utf8))))
+    case "/tokenize", "/detokenize", "/apply-template":
+      try await sendJSON(try await TokenizerRoutes(model: model).answer(request.path, body: request.body), to: writer)
+    default:
+      try await chatCompletion(request, writer: writer)
+    }
+    return 200
+  }
+
+  private func chatCompletion(_ request: HTTPRequest, writer: ResponseWriter) async throws {
+    let completion = try ChatCompletionRequest(body: request.body)
+    guard completion.model == model.id else {
+      throw APIError(
+        .notFound, "The model '\(completion.model)' does not exist; this server serves '\(model.id)'",
+        param: "model", code: "model_not_found")
+    }
+    do {
+      try await limiter.withSlot {
+        let runner = CompletionRunner(model: model)
+        let prepared = try await runner.prepare(completion)
+        let chunks = ChatCompletionChunks(model: model.id)
+        let summary: CompletionRunner.Summary
+        if completion.stream {
+          summary = try await stream(prepared, runner: runner, chunks: chunks, writer: writer)
+        } else {
+          var content = ""
+          var calls: [CompletionRunner.ToolCall] = []
+          summary = try await runner.run(prepared) { delta in
+            switch delta {
+            case .content(let text): content += text
+            case .toolCall(let call): calls.append(call)
+            }
+          }
+          try await sendJSON(chunks.completion(content: content, calls: calls, summary: summary), to: writer)
+        }
+        metrics.addTokens(prompt: summary.promptTokens, completion: summary.completionTokens)
+      }
+    } catch is SlotLimiter.QueueFull {
+      throw APIError(
+        .serviceUnavailable,
+        "The server is busy: \(limiter.slots) requests are generating and \(limiter.queueLimit) are waiting; retry later",
+        code: "queue_full", headers: [("Retry-After", String(configuration.retryAfterSeconds))])
+    }
+  }
+
+  /// A streamed answer as server-sent events: the role chunk, content and tool-call chunks,
+  /// the final chunk with the finish reason, the usage chunk when asked for, then `[DONE]`.
+  /// An error after the stream began is sent as an `error` event, and the stream ends.
+  private func stream(
+    _ prepared: CompletionRunner.Prepared, runner: CompletionRunner, chunks: ChatCompletionChunks,
+    writer: ResponseWriter
+  ) async throws -> CompletionRunner.Summary {
+    func event(_ json: String) async throws {
+      try await writer.sendChunk(Array("data: \(json)\n\n".utf8))
+    }
+    try await writer.startStream(
+      status: .ok, headers: corsHeaders() + [("Content-Type", "text/event-stream"), ("Cache-Control", "no-cache")])
+    try await event(chunks.roleChunk)
+    var toolIndex = 0
+    do {
+      let summary = try await runner.run(prepared) { delta in
+        try await event(chunks.chunk(for: delta, index: toolIndex))
+        if case .toolCall = delta { toolIndex += 1 }
+      }
+      try await event(chunks.finalChunk(finishReason: summary.finishReason))
+      if prepared.request.includeUsage { try await event(chunks.usageChunk(summary)) }
+      try await event("[DONE]")
+      try await writer.endStream()
+      return summary
+    } catch  where !(error is CancellationError) && !(error is SocketConnection.Failure) {
+      try await event(Self.apiError(for: error).body)
+      try await writer.endStream()
+      throw error
+    }
+  }
+
+  private func sendJSON(_ text: String, to writer: ResponseWriter) async throws {
+    try await writer.send(withCORS(.json(.ok, text)))
+  }
+
+  private func send(_ error: APIError, to writer: ResponseWriter) async {
+    guard !writer.hasStarted else { return }
+    try? await writer.send(withCORS(error.response))
+  }
+
+  private func corsHeaders(_ origin: String? = nil) -> [(name: String, value: String)] {
+    guard let origin = origin ?? configuration.corsOrigin else { return [] }
+    return [("Access-Control-Allow-Origin", origin), ("Vary", "Origin")]
+  }
+
+  private func withCORS(_ response: HTTPResponse) -> HTTPResponse {
+    var response = response
+    response.headers += corsHeaders()
+    return response
+  }
+
+  /// An engine or framework error as the API reports it.
+  static func apiError(for error: any Error) -> APIError {
+    switch error {
+    case let error as APIError: return error
+    case is CancellationError: return APIError(.badRequest, "The request was cancelled", code: "cancelled")
+    default: return EngineErrorMapping.apiError(for: error)
+    }
+  }
+}

@@ -1,0 +1,272 @@
+import FMServer
+import FMTestSupport
+import Foundation
+import GuidedDecoding
+import Testing
+
+/// `/v1/chat/completions` and the helper routes on the small model, through raw HTTP: the
+/// answers' shapes, finish reasons, usage, constrained output, tool calls, and refusals.
+@Suite(.enabled(if: TestServer.modelIsPresent), .serialized)
+struct ChatCompletionsTests {
+  static func post(_ server: TestServer, _ body: String, path: String = "/v1/chat/completions") throws
+    -> RawHTTPConnection.Response
+  {
+    try RawHTTPConnection.exchange(RawHTTPConnection.post(path, body), port: server.port)
+  }
+
+  @Test func aCompletionHasOpenAIsShapeAndUsage() async throws {
+    let server = try TestServer.start()
+    let response = try Self.post(server, TestServer.chat("Say hello", maxTokens: 6))
+    #expect(response.status == 200)
+    let json = response.json
+    #expect((json["id"] as? String)?.hasPrefix("chatcmpl-") == true)
+    #expect(json["object"] as? String == "chat.completion")
+    #expect(json["model"] as? String == TestServer.modelID)
+    let choice = try #require((json["choices"] as? [[String: Any]])?.first)
+    let message = try #require(choice["message"] as? [String: Any])
+    #expect(message["role"] as? String == "assistant")
+    #expect(message["content"] is String)
+    let usage = try #require(json["usage"] as? [String: Int])
+    let completion = try #require(usage["completion_tokens"])
+    #expect((1...6).contains(completion))
+    #expect(usage["total_tokens"] == (usage["prompt_tokens"] ?? 0) + completion)
+    // finish_reason comes from the engine: `length` exactly when the budget was used up.
+    #expect(choice["finish_reason"] as? String == (completion == 6 ? "length" : "stop"))
+    await server.stop()
+  }
+
+  @Test func aStreamHasOpenAIsChunkSequence() async throws {
+    let server = try TestServer.start()
+    let body = TestServer.chat(
+      "Count to five", maxTokens: 8, extra: #","stream":true,"stream_options":{"include_usage":true}"#)
+    let response = try Self.post(server, body)
+    #expect(response.status == 200)
+    #expect(response.headers["content-type"] == "text/event-stream")
+    let events = response.text.components(separatedBy: "\n\n").filter { !$0.isEmpty }
+    #expect(events.allSatisfy { $0.hasPrefix("data: ") })
+    #expect(events.last == "data: [DONE]")
+    let chunks = events.dropLast().map { event -> [String: Any] in
+      (try? JSONSerialization.jsonObject(with: Data(event.dropFirst(6).utf8))) as? [String: Any] ?? [:]
+    }
+    #expect(Set(chunks.compactMap { $0["id"] as? String }).count == 1)
+    #expect(Set(chunks.compactMap { $0["created"] as? Int }).count == 1)
+    #expect(chunks.allSatisfy { $0["object"] as? String == "chat.completion.chunk" })
+    let choices = chunks.map { ($0["choices"] as? [[String: Any]])?.first }
+    let firstDelta = try #require(choices.first??["delta"] as? [String: Any])
+    #expect(firstDelta["role"] as? String == "assistant")
+    #expect((firstDelta["content"] as? String)?.isEmpty == true)
+    // The last choice chunk has an empty delta and the reason; then the usage chunk, no choices.
+    let final = try #require(choices[choices.count - 2])
+    #expect((final["delta"] as? [String: Any])?.isEmpty == true)
+    #expect(["stop", "length"].contains(final["finish_reason"] as? String))
+    #expect((chunks.last?["choices"] as? [Any])?.isEmpty == true)
+    let usage = try #require(chunks.last?["usage"] as? [String: Int])
+    let middle = choices.dropFirst().dropLast(2)
+    #expect(middle.allSatisfy { $0?["finish_reason"] is NSNull })
+    let text = middle.compactMap { ($0?["delta"] as? [String: Any])?["content"] as? String }.joined()
+    #expect((usage["completion_tokens"] ?? 0) >= 1)
+    #expect(!text.isEmpty)
+    await server.stop()
+  }
+
+  @Test func greedyAnswersAgreeAndAStopTextCutsTheAnswerBeforeIt() async throws {
+    let server = try TestServer.start()
+    let greedy = #","temperature":0"#
+    let first = try Self.post(server, TestServer.chat("Name three colours", maxTokens: 20, extra: greedy))
+    let second = try Self.post(server, TestServer.chat("Name three colours", maxTokens: 20, extra: greedy))
+    func content(_ response: RawHTTPConnection.Response) -> String {
+      (((response.json["choices"] as? [[String: Any]])?.first?["message"] as? [String: Any])?["content"] as? String)
+        ?? ""
+    }
+    let text = content(first)
+    #expect(text == content(second))
+    let words = text.split(separator: " ")
+    try #require(words.count >= 3, "the answer is too short to pick a stop text from: \(text)")
+    let stop = String(words[2])
+    let stopped = try Self.post(
+      server, TestServer.chat("Name three colours", maxTokens: 20, extra: greedy + #","stop":["\#(stop)"]"#))
+    let cut = content(stopped)
+    #expect(!cut.contains(stop))
+    #expect(text.hasPrefix(cut))
+    #expect(cut.count < text.count)
+    let choice = (stopped.json["choices"] as? [[String: Any]])?.first
+    #expect(choice?["finish_reason"] as? String == "stop")
+    await server.stop()
+  }
+
+  @Test func jsonSchemaOutputParsesAndSatisfiesTheSchema() async throws {
+    let server = try TestServer.start()
+    let schema =
+      #"{"type":"object","properties":{"name":{"type":"string","maxLength":20},"age":{"type":"integer","minimum":0,"maximum":120}},"required":["name","age"],"additionalProperties":false}"#
+    let body = TestServer.chat(
+      "Describe a person", maxTokens: 60,
+      extra:
+        #","response_format":{"type":"json_schema","json_schema":{"name":"person","strict":true,"schema":\#(schema)}}"#)
+    let response = try Self.post(server, body)
+    #expect(response.status == 200)
+    let message = ((response.json["choices"] as? [[String: Any]])?.first?["message"] as? [String: Any])
+    let content = try #require(message?["content"] as? String)
+    let document = try JSONSchemaParser().parse(schema)
+    let value = try JSONValue(parsing: content)
+    #expect(try SchemaValidator(document: document).validate(value, against: document.root))
+    await server.stop()
+  }
+
+  @Test func jsonObjectOutputIsAnObject() async throws {
+    let server = try TestServer.start()
+    let body = TestServer.chat(
+      "Give a JSON object about a cat", maxTokens: 40, extra: #","response_format":{"type":"json_object"}"#)
+    let response = try Self.post(server, body)
+    let message = ((response.json["choices"] as? [[String: Any]])?.first?["message"] as? [String: Any])
+    let content = try #require(message?["content"] as? String)
+    guard case .object = try JSONValue(parsing: content) else {
+      Issue.record("not an object: \(content)")
+      return
+    }
+    await server.stop()
+  }
+
+  static let weatherTool =
+    #"{"type":"function","function":{"name":"weather","description":"The weather in a city","parameters":{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}}}"#
+  static let timeTool =
+    #"{"type":"function","function":{"name":"time","description":"The time in a time zone","parameters":{"type":"object","properties":{"zone":{"type":"string"}},"required":["zone"]}}}"#
+
+  @Test(arguments: [#""required""#, #"{"type":"function","function":{"name":"time"}}"#])
+  func requiredAndNamedToolChoiceGiveWellFormedCalls(choice: String) async throws {
+    let server = try TestServer.start()
+    let body = TestServer.chat(
+      "What is the weather in Paris?", maxTokens: 60,
+      extra: #","tools":[\#(Self.weatherTool),\#(Self.timeTool)],"tool_choice":\#(choice)"#)
+    let response = try Self.post(server, body)
+    #expect(response.status == 200)
+    let choiceJSON = try #require((response.json["choices"] as? [[String: Any]])?.first)
+    #expect(choiceJSON["finish_reason"] as? String == "tool_calls")
+    let message = try #require(choiceJSON["message"] as? [String: Any])
+    let calls = try #require(message["tool_calls"] as? [[String: Any]])
+    #expect(!calls.isEmpty)
+    for call in calls {
+      #expect((call["id"] as? String)?.hasPrefix("call_") == true)
+      #expect(call["type"] as? String == "function")
+      let function = try #require(call["function"] as? [String: Any])
+      let name = try #require(function["name"] as? String)
+      if choice.contains("time") { #expect(name == "time") } else { #expect(["weather", "time"].contains(name)) }
+      let arguments = try JSONValue(parsing: try #require(function["arguments"] as? String))
+      let key = name == "weather" ? "city" : "zone"
+      guard case .string? = arguments[key] else {
+        Issue.record("arguments without \(key): \(arguments.compactText)")
+        continue
+      }
+    }
+    await server.stop()
+  }
+
+  @Test func toolMessagesComeBackAsTheConversation() async throws {
+    let server = try TestServer.start()
+    let body =
+      #"{"model":"smollm2-135m","max_tokens":10,"tools":[\#(Self.weatherTool)],"tool_choice":"none","messages":[{"role":"user","content":"Weather in Paris?"},{"role":"assistant","content":null,"tool_calls":[{"id":"call_1","type":"function","function":{"name":"weather","arguments":"{\"city\":\"Paris\"}"}}]},{"role":"tool","tool_call_id":"call_1","content":"Sunny, 21 C"}]}"#
+    let response = try Self.post(server, body)
+    #expect(response.status == 200)
+    let choice = (response.json["choices"] as? [[String: Any]])?.first
+    #expect(choice?["finish_reason"] as? String != "tool_calls")
+    await server.stop()
+  }
+
+  static let refused: [(body: String, param: String)] = [
+    ("{not json", ""),
+    (#"{"model":"smollm2-135m","messages":[{"role":"user","content":"hi"}],"frobnicate":1}"#, "frobnicate"),
+    (#"{"model":"smollm2-135m","messages":[{"role":"user","content":"hi"}],"n":2}"#, "n"),
+    (
+      #"{"model":"smollm2-135m","messages":[{"role":"user","content":"hi"}],"presence_penalty":0.5}"#,
+      "presence_penalty"
+    ),
+    (
+      #"{"model":"smollm2-135m","messages":[{"role":"user","content":"hi"}],"frequency_penalty":1}"#,
+      "frequency_penalty"
+    ),
+    (#"{"model":"smollm2-135m","messages":[{"role":"user","content":"hi"}],"temperature":1.5}"#, "temperature"),
+    (#"{"model":"smollm2-135m","messages":[{"role":"user","content":"hi"}],"top_p":0.5,"top_k":4}"#, "top_k"),
+    (#"{"model":"smollm2-135m","messages":[{"role":"user","content":"hi"}],"max_tokens":0}"#, "max_tokens"),
+    (#"{"model":"smollm2-135m","messages":[{"role":"user","content":"hi"}],"logprobs":true}"#, "logprobs"),
+    (#"{"model":"smollm2-135m","messages":[{"role":"user","content":"hi"}],"stream_options":{}}"#, "stream_options"),
+    (#"{"model":"smollm2-135m","messages":[{"role":"user","content":"hi","name":"x"}]}"#, "messages[0].name"),
+    (#"{"model":"smollm2-135m","messages":[{"role":"wizard","content":"hi"}]}"#, "messages[0].role"),
+    (
+      #"{"model":"smollm2-135m","messages":[{"role":"user","content":[{"type":"image_url"}]}]}"#,
+      "messages[0].content[0].type"
+    ),
+    (#"{"model":"smollm2-135m","messages":[{"role":"assistant","content":"hi"}]}"#, "messages"),
+    (#"{"model":"smollm2-135m","messages":[{"role":"user","content":"hi"}],"tool_choice":"required"}"#, "tool_choice"),
+    (
+      #"{"model":"smollm2-135m","messages":[{"role":"user","content":"hi"}],"response_format":{"type":"xml"}}"#,
+      "response_format.type"
+    ),
+    (
+      #"{"model":"smollm2-135m","messages":[{"role":"user","content":"hi"}],"response_format":{"type":"json_schema","json_schema":{"name":"x","schema":{"type":"nonsense"}}}}"#,
+      "response_format.json_schema.schema"
+    ),
+    (#"{"model":"smollm2-135m","messages":[{"role":"user","content":"hi"}],"stop":["a","b","c","d","e"]}"#, "stop"),
+    (
+      #"{"model":"smollm2-135m","messages":[{"role":"tool","tool_call_id":"x","content":"hi"}]}"#,
+      "messages[0].tool_call_id"
+    ),
+  ]
+
+  @Test func badRequestsAre400sThatNameTheParameter() async throws {
+    let server = try TestServer.start()
+    for (body, param) in Self.refused {
+      let response = try Self.post(server, body)
+      #expect(response.status == 400, "\(body)")
+      #expect((response.error["param"] as? String ?? "") == param, "\(body): \(response.text)")
+      #expect(response.error["type"] as? String == "invalid_request_error")
+    }
+    let unknownModel = try Self.post(server, #"{"model":"gpt-9","messages":[{"role":"user","content":"hi"}]}"#)
+    #expect(unknownModel.status == 404)
+    #expect(unknownModel.error["code"] as? String == "model_not_found")
+    await server.stop()
+  }
+
+  @Test func aPromptThatCannotFitIsA400WithTheCounts() async throws {
+    let server = try TestServer.start(contextSize: 128)
+    let long = String(repeating: "word ", count: 300)
+    let response = try Self.post(server, TestServer.chat(long))
+    #expect(response.status == 400)
+    #expect(response.error["code"] as? String == "context_length_exceeded")
+    let message = response.error["message"] as? String ?? ""
+    #expect(message.contains("128"))
+    #expect(message.contains("tokens"))
+    await server.stop()
+  }
+
+  @Test func tokenizeDetokenizeAndApplyTemplate() async throws {
+    let server = try TestServer.start()
+    let tokens = try #require(
+      try Self.post(server, #"{"content":"Hello world"}"#, path: "/tokenize").json["tokens"] as? [Int])
+    let text = try Self.post(server, #"{"tokens":\#(tokens)}"#, path: "/detokenize").json["content"] as? String
+    #expect(text == "Hello world")
+    let prompt =
+      try Self.post(
+        server, #"{"messages":[{"role":"system","content":"Be brief."},{"role":"user","content":"Hi there"}]}"#,
+        path: "/apply-template"
+      ).json["prompt"] as? String
+    let rendered = try #require(prompt)
+    #expect(rendered.contains("Be brief."))
+    #expect(rendered.range(of: "Be brief.")!.lowerBound < rendered.range(of: "Hi there")!.lowerBound)
+    #expect(try Self.post(server, #"{"tokens":[-1]}"#, path: "/detokenize").status == 400)
+    #expect(try Self.post(server, #"{"content":"x","add_special":true}"#, path: "/tokenize").status == 400)
+    await server.stop()
+  }
+
+  @Test func metricsCountRequestsAndTokens() async throws {
+    let server = try TestServer.start()
+    _ = try Self.post(server, TestServer.chat("Hi", maxTokens: 3))
+    _ = try Self.post(server, "{bad")
+    let metrics = try RawHTTPConnection.exchange("GET /metrics HTTP/1.1\r\n\r\n", port: server.port)
+    #expect(metrics.status == 200)
+    #expect(metrics.text.contains(#"fm_requests_total{endpoint="/v1/chat/completions",status="200"} 1"#))
+    #expect(metrics.text.contains(#"fm_requests_total{endpoint="/v1/chat/completions",status="400"} 1"#))
+    #expect(metrics.text.contains("fm_slots_total 2"))
+    let generated = metrics.text.split(separator: "\n").first { $0.hasPrefix("fm_completion_tokens_total ") }
+    #expect(generated.flatMap { Int($0.split(separator: " ")[1]) }.map { $0 >= 1 } == true)
+    await server.stop()
+  }
+}

@@ -1,0 +1,103 @@
+import FoundationModels
+import Testing
+
+@testable import FMServer
+
+/// The parts of the server that need no model: stop texts across pieces, the slot limiter,
+/// and how request parameters become generation options.
+@Suite struct ServerUnitTests {
+  @Test(arguments: [
+    (["Hel", "lo wo", "rld"], ["wo"], "Hello "),
+    (["a", "b", "c"], ["bc"], "a"),
+    (["abc"], ["x"], "abc"),
+    (["ab", "xa", "b"], ["ab"], ""),
+    (["one, tw", "o, three"], ["two", ", t"], "one"),
+  ])
+  func stopTextsAreFoundAcrossPieces(pieces: [String], stops: [String], expected: String) {
+    var filter = StopSequenceFilter(stops: stops)
+    var text = pieces.map { filter.feed($0) }.joined()
+    text += filter.finish()
+    #expect(text == expected)
+  }
+
+  @Test func heldBackTextIsReleasedWhenItCannotBeAStop() {
+    var filter = StopSequenceFilter(stops: ["END"])
+    #expect(filter.feed("the E") == "the ")
+    #expect(filter.feed("ND?") == "")
+    #expect(filter.stopped)
+    var other = StopSequenceFilter(stops: ["END"])
+    #expect(other.feed("the E") == "the ")
+    #expect(other.feed("xit") == "Exit")
+    #expect(!other.stopped)
+  }
+
+  @Test func theLimiterQueuesThenRefuses() async throws {
+    let limiter = SlotLimiter(slots: 1, queue: 1)
+    let (entered, enteredContinuation) = AsyncStream.makeStream(of: Void.self)
+    let (release, releaseContinuation) = AsyncStream.makeStream(of: Void.self)
+    let first = Task {
+      try await limiter.withSlot {
+        enteredContinuation.yield()
+        for await _ in release { break }
+      }
+    }
+    for await _ in entered { break }
+    let second = Task { try await limiter.withSlot { 2 } }
+    while limiter.usage.waiting == 0 { try await Task.sleep(nanoseconds: 1_000_000) }
+    await #expect(throws: SlotLimiter.QueueFull.self) { try await limiter.withSlot { 3 } }
+    releaseContinuation.yield()
+    try await first.value
+    #expect(try await second.value == 2)
+    #expect(limiter.usage.busy == 0)
+  }
+
+  @Test func aCancelledWaiterLeavesTheQueue() async throws {
+    let limiter = SlotLimiter(slots: 1, queue: 4)
+    let (release, releaseContinuation) = AsyncStream.makeStream(of: Void.self)
+    let holder = Task { try await limiter.withSlot { for await _ in release { break } } }
+    while limiter.usage.busy == 0 { try await Task.sleep(nanoseconds: 1_000_000) }
+    let waiter = Task { try await limiter.withSlot { 1 } }
+    while limiter.usage.waiting == 0 { try await Task.sleep(nanoseconds: 1_000_000) }
+    waiter.cancel()
+    await #expect(throws: CancellationError.self) { try await waiter.value }
+    #expect(limiter.usage.waiting == 0)
+    releaseContinuation.yield()
+    try await holder.value
+  }
+
+  static func request(_ extra: String) throws -> ChatCompletionRequest {
+    try ChatCompletionRequest(
+      body: Array(#"{"model":"m","messages":[{"role":"user","content":"hi"}]\#(extra)}"#.utf8))
+  }
+
+  @Test func samplingParametersBecomeOptions() throws {
+    #expect(try Self.request(#","temperature":0"#).options.samplingMode == .greedy)
+    #expect(try Self.request(#","top_k":1"#).options.samplingMode == .greedy)
+    #expect(try Self.request(#","top_k":5,"seed":3"#).options.samplingMode == .random(top: 5, seed: 3))
+    #expect(
+      try Self.request(#","top_p":0.5,"seed":3"#).options.samplingMode == .random(probabilityThreshold: 0.5, seed: 3))
+    #expect(try Self.request(#","seed":7"#).options.samplingMode?.kind == .randomProbabilityThreshold(0.9, seed: 7))
+    #expect(try Self.request("").options.samplingMode == nil)
+    #expect(try Self.request(#","max_completion_tokens":9"#).options.maximumResponseTokens == 9)
+    #expect(try Self.request(#","temperature":0.4"#).options.temperature == 0.4)
+  }
+
+  @Test func messagesBecomeTheTranscript() throws {
+    let request = try ChatCompletionRequest(
+      body: Array(
+        #"{"model":"m","tools":[{"type":"function","function":{"name":"f","parameters":{"type":"object","properties":{"a":{"type":"string"}}}}}],"messages":[{"role":"system","content":"S"},{"role":"developer","content":[{"type":"text","text":"D"}]},{"role":"user","content":"U"},{"role":"assistant","content":"A","tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"{\"a\":\"x\"}"}}]},{"role":"tool","tool_call_id":"c1","content":"T"}]}"#
+          .utf8))
+    let entries = Array(request.transcript)
+    #expect(entries.count == 5)
+    guard case .instructions(let instructions) = entries[0], case .toolCalls(let calls) = entries[3],
+      case .toolOutput(let output) = entries[4]
+    else {
+      Issue.record("unexpected entries: \(entries)")
+      return
+    }
+    #expect(instructions.toolDefinitions.map(\.name) == ["f"])
+    #expect(calls.map(\.toolName) == ["f"])
+    #expect(output.toolName == "f")
+    #expect(request.options.toolCallingMode == .allowed)
+  }
+}

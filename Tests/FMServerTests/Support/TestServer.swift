@@ -1,0 +1,33 @@
+import FMServer
+import FMTestSupport
+import Foundation
+import FoundationModels
+
+/// `fm serve`'s server in the test process, on the small test model and a free port.
+struct TestServer {
+  static let modelID = "smollm2-135m"
+  let http: HTTPServer
+  var port: Int { http.port }
+  var baseURL: URL { URL(string: "http://127.0.0.1:\(port)") ?? URL(fileURLWithPath: "/") }
+
+  static var modelIsPresent: Bool { FileManager.default.fileExists(atPath: TestModels.smolLM2Path) }
+
+  static func start(
+    configuration: ServerConfiguration = ServerConfiguration(parallel: 2), limits: HTTPLimits = HTTPLimits(),
+    contextSize: Int = 2048
+  ) throws -> TestServer {
+    let model = SystemLanguageModel(path: URL(fileURLWithPath: TestModels.smolLM2Path), contextSize: contextSize)
+    let http = try HTTPServer(
+      host: "127.0.0.1", port: 0, limits: limits,
+      responder: OpenAIServer(model: ServedModel(id: modelID, model: model), configuration: configuration))
+    http.start()
+    return TestServer(http: http)
+  }
+
+  func stop() async { await http.shutDown(gracePeriod: 5) }
+
+  /// A chat-completions body for one user message.
+  static func chat(_ content: String, maxTokens: Int = 8, extra: String = "") -> String {
+    #"{"model":"\#(modelID)","messages":[{"role":"user","content":"\#(content)"}],"max_tokens":\#(maxTokens)\#(extra)}"#
+  }
+}
