@@ -74,9 +74,10 @@ final class BatchScheduler: @unchecked Sendable {
         }
         pending.removeAll { evaluation in cancelled.contains { $0 === evaluation } }
         if !pending.isEmpty {
-          let plan = BatchPlan.next(
-            pending.enumerated().map { .init(id: $0.offset, remaining: $0.element.remaining, outputs: $0.element.outputs) },
-            budget: batch.capacity)
+          let waiting = pending.enumerated().map { index, evaluation in
+            BatchPlan.Pending(id: index, remaining: evaluation.remaining, outputs: evaluation.outputs)
+          }
+          let plan = BatchPlan.next(waiting, budget: batch.capacity)
           return plan.map { (pending[$0.id], $0) }
         }
         if stopping { return nil }

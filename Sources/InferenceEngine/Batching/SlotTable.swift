@@ -1,10 +1,12 @@
 /// The slots (sequences) of a shared context and what each one's cache holds: which slot a
 /// request gets, without locks or llama.cpp, so it can be tested on its own.
 ///
-/// A request whose prompt begins with what a free slot holds (a conversation's next turn, or
-/// a new session with the same instructions) gets the free slot with the longest common
-/// prefix, and evaluates only the rest; with no prefix in common anywhere, it gets the free
-/// slot used least recently, whose cache is the least likely to be wanted again.
+/// A request whose prompt begins with most of what a free slot holds (a conversation's next
+/// turn, or a one-shot request with the same long instructions) gets the free slot with the
+/// longest such prefix, and evaluates only the rest. Otherwise it gets the free slot used
+/// least recently (an empty one first), whose cache is the least likely to be wanted again.
+/// "Most" is at least half: a new conversation that shares only a short system prompt with a
+/// slot would save those few tokens and throw away a whole conversation that may return.
 struct SlotTable {
   /// One slot's state.
   struct Slot {
@@ -29,7 +31,10 @@ struct SlotTable {
   /// The free slot `prompt` should run on, or nil when every slot is busy.
   func choice(for prompt: [Token]) -> Int? {
     let free = slots.indices.filter { !slots[$0].isBusy }
-    let common = free.map { DecodeSteps.commonPrefixLength(slots[$0].tokens, prompt) }
+    let common = free.map { index in
+      let common = DecodeSteps.commonPrefixLength(slots[index].tokens, prompt)
+      return 2 * common >= slots[index].tokens.count ? common : 0
+    }
     guard let longest = common.max() else { return nil }
     // Among equals (no prefix in common, or the same one), the least recently used.
     return zip(free, common).filter { $0.1 == longest }.min { slots[$0.0].lastUsed < slots[$1.0].lastUsed }?.0
