@@ -18,11 +18,18 @@ final class BatchScheduler: @unchecked Sendable {
   private var pending: [BatchEvaluation] = []
   private var stopping = false
   private var counts = BatchStatistics()
+  /// How many sequences run a request now (the slots in use): the most that can be waiting.
+  private let runningSequences: @Sendable () -> Int
+  /// How long the last decode took, which bounds how long the next one waits to gather.
+  private var lastDecodeSeconds = 0.0
 
   /// Creates the shared context and starts the scheduler's thread.
+  /// - Parameter runningSequences: how many sequences run a request now.
   /// - Throws: `EngineError.Code.contextCreationFailed` with llama.cpp's reason.
-  init(model: LlamaModel, configuration: BatchingConfiguration) throws {
+  init(model: LlamaModel, configuration: BatchingConfiguration, runningSequences: @escaping @Sendable () -> Int) throws
+  {
     self.model = model
+    self.runningSequences = runningSequences
     context = try LlamaContext(model: model, configuration: configuration.context, sequences: configuration.slots)
     batch = LlamaBatch(capacity: context.batchSize)
     // The thread holds the scheduler until `stop()` ends its loop; the context is freed then,
@@ -62,8 +69,14 @@ final class BatchScheduler: @unchecked Sendable {
   }
 
   /// Waits for work, then says what the next decode holds; nil when the scheduler stops.
+  ///
+  /// Once work is there it waits a moment more for the other running sequences' next tokens
+  /// (see `gatheringWindow`): after a decode every sequence in it samples on its own thread,
+  /// and the first to come back would otherwise get a decode of its own while the others
+  /// queue for the next, halving what each decode holds.
   private func nextDecode() -> [(evaluation: BatchEvaluation, chunk: BatchPlan.Chunk)]? {
     condition.withLock {
+      var gatherUntil: Date?
       while true {
         // The flag is read once per evaluation: one that turns between two reads must not be
         // dropped without being answered.
@@ -74,6 +87,12 @@ final class BatchScheduler: @unchecked Sendable {
         }
         pending.removeAll { evaluation in cancelled.contains { $0 === evaluation } }
         if !pending.isEmpty {
+          let deadline = gatherUntil ?? Date(timeIntervalSinceNow: gatheringWindow)
+          gatherUntil = deadline
+          if pending.count < runningSequences() && Date() < deadline {
+            _ = condition.wait(until: deadline)
+            continue
+          }
           let waiting = pending.enumerated().map { index, evaluation in
             BatchPlan.Pending(id: index, remaining: evaluation.remaining, outputs: evaluation.outputs)
           }
@@ -85,6 +104,12 @@ final class BatchScheduler: @unchecked Sendable {
       }
     }
   }
+
+  /// How long a decode waits for the running sequences that have not asked yet: a quarter of
+  /// the last decode, at most 5 ms. Sampling a token takes well under a millisecond, masking
+  /// one for a schema about one; a sequence busy for longer (a tool call, a slow consumer)
+  /// costs the others no more than this.
+  private var gatheringWindow: Double { min(0.005, lastDecodeSeconds / 4) }
 
   /// Runs one decode of `chunks` and answers the evaluations it finished or failed.
   private func decode(_ chunks: [(evaluation: BatchEvaluation, chunk: BatchPlan.Chunk)]) {
@@ -114,7 +139,9 @@ final class BatchScheduler: @unchecked Sendable {
     // among them: the output layer runs for the batch once, whose cost is shared.
     context.outputLayer.prepare(skipping: outputs > 0 && outputsWithCandidates == outputs)
     // llama_decode: 0 ok; 2 aborted and <-1 fatal keep processed ubatches; others restore state.
+    let started = DispatchTime.now()
     let status = llama_decode(context.handle, batch.batch)
+    let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
     var answered: [BatchEvaluation] = []
     if status != 0 {
       for (evaluation, chunk) in chunks {
@@ -133,6 +160,7 @@ final class BatchScheduler: @unchecked Sendable {
     }
     condition.withLock {
       pending.removeAll { evaluation in answered.contains { $0 === evaluation } }
+      lastDecodeSeconds = seconds
       counts.decodes += 1
       counts.tokens += batch.count
       counts.evaluations += answered.count

@@ -44,8 +44,9 @@ public final class BatchedModel: TokenModel, Sendable {
     }
     self.model = model
     self.configuration = configuration
-    scheduler = try BatchScheduler(model: model, configuration: configuration)
-    slots = SlotPool(count: configuration.slots)
+    let slots = SlotPool(count: configuration.slots)
+    self.slots = slots
+    scheduler = try BatchScheduler(model: model, configuration: configuration) { slots.busyCount }
   }
 
   deinit {
