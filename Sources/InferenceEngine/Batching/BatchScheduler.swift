@@ -162,6 +162,7 @@ final class BatchScheduler: @unchecked Sendable {
       pending.removeAll { evaluation in answered.contains { $0 === evaluation } }
       lastDecodeSeconds = seconds
       counts.decodes += 1
+      counts.decodeSeconds += seconds
       counts.tokens += batch.count
       counts.evaluations += answered.count
       counts.widestDecode = max(counts.widestDecode, Set(chunks.map(\.evaluation.sequence)).count)

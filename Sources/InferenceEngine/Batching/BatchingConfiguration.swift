@@ -23,6 +23,8 @@ public struct BatchStatistics: Sendable, Equatable {
   public var tokens = 0
   /// The most sequences one decode held.
   public var widestDecode = 0
+  /// Seconds spent in `llama_decode`.
+  public var decodeSeconds = 0.0
 
   public init() {}
 }
