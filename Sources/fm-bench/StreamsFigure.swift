@@ -96,6 +96,8 @@ struct StreamsFigure {
             "maximum_tokens": "\(maximumTokens)", "context_size": "\(contextSize)",
             "batched_decodes": "\(statistics.decodes)", "batched_evaluations": "\(statistics.evaluations)",
             "batched_widest_decode": "\(statistics.widestDecode)",
+            "batched_decode_ms_mean":
+              "\(Measurements.rounded(statistics.decodeSeconds * 1000 / Double(max(1, statistics.decodes))))",
           ]
         ).print()
       }
