@@ -13,6 +13,8 @@ final class BatchEvaluation: @unchecked Sendable {
   let startPosition: Int
   let outputs: Int
   let candidates: [[Token]]?
+  /// The most tokens the slot's cache may hold (the session's context length).
+  let limit: Int
   let cancellation: CancellationFlag
   /// The slot's own buffers, one per output, each a vocabulary long: llama.cpp's output
   /// buffer is shared by every sequence and overwritten by the next decode.
@@ -24,7 +26,7 @@ final class BatchEvaluation: @unchecked Sendable {
   let done = DispatchSemaphore(value: 0)
 
   init(
-    sequence: Int32, tokens: [Token], startPosition: Int, outputs: Int, candidates: [[Token]]?,
+    sequence: Int32, tokens: [Token], startPosition: Int, outputs: Int, candidates: [[Token]]?, limit: Int,
     cancellation: CancellationFlag, logits: [UnsafeMutableBufferPointer<Float>]
   ) {
     self.sequence = sequence
@@ -32,6 +34,7 @@ final class BatchEvaluation: @unchecked Sendable {
     self.startPosition = startPosition
     self.outputs = outputs
     self.candidates = candidates
+    self.limit = limit
     self.cancellation = cancellation
     self.logits = logits
   }

@@ -71,7 +71,7 @@ final class BatchedSlotBackend: TokenBackend {
     if flag.isCancelled { throw EngineError(.cancelled, "cancelled") }
     let evaluation = BatchEvaluation(
       sequence: Int32(slot), tokens: Array(tokens), startPosition: cachedTokens.count, outputs: outputs,
-      candidates: candidates, cancellation: flag, logits: logits)
+      candidates: candidates, limit: contextLength, cancellation: flag, logits: logits)
     owner.scheduler.evaluate(evaluation)
     cachedTokens.append(contentsOf: tokens.prefix(evaluation.evaluated))
     if let failure = evaluation.failure { throw failure }
