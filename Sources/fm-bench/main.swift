@@ -5,9 +5,9 @@ import ModelStore
 /// fm-bench: the performance figures of BENCHMARKS.md, each against its reference in the same
 /// run. Prints one JSON line per figure on stdout; progress goes to stderr.
 ///
-///     fm-bench [p1 p2 p3 p4 p5 p8 p9 p10 p12 p14 depth corpus-run guardrails | all] [--model NAME|PATH]
+///     fm-bench [p1 p2 p3 p4 p5 p8 p9 p10 p12 p14 depth corpus-run guardrails streams | all] [--model NAME|PATH]
 ///              [--runs N] [--schemas N] [--corpus DIR] [--set PATH] [--limit N] [--max-tokens N]
-///              [--subset NAME] [--seconds S]
+///              [--subset NAME] [--seconds S] [--streams N,N,…]
 ///
 /// P4 and P5 (also in `all`) take their schemas from the maskbench-dev corpus folder, `--corpus DIR`;
 /// so does `corpus-run`: the accepted schemas of `--subset NAME` (Glaiveai2K), `--limit N` of them
@@ -15,6 +15,8 @@ import ModelStore
 /// `guardrails` (not in `all`) reads the safety-dev folder (`--corpus DIR`, else
 /// `FM_SAFETY_DATA`) and judges with the model of `--model`, at most `--limit N`
 /// texts of each group's uncertain band (a sample that stands for the band).
+/// `streams` (not in `all`): `--streams 1,4,8` concurrent sessions on a batched model against
+/// a context each, free and JSON-schema requests, each generating at most `--max-tokens N` (96).
 /// P12 takes its prompts from `--set PATH` (default `bench/tool-use/set.json`), the first
 /// `--limit N` of them if given, each model request generating at most `--max-tokens N` (96).
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -28,6 +30,7 @@ var toolUseLimit: Int?
 var toolUseMaximumTokens = 96
 var subset = "Glaiveai2K"
 var secondsAllowed = 60.0
+var streamCounts = [1, 4, 8]
 var index = 0
 while index < arguments.count {
   switch arguments[index] {
@@ -55,6 +58,10 @@ while index < arguments.count {
   case "--seconds":
     index += 1
     secondsAllowed = index < arguments.count ? Double(arguments[index]) ?? secondsAllowed : secondsAllowed
+  case "--streams":
+    index += 1
+    let counts = index < arguments.count ? arguments[index].split(separator: ",").compactMap { Int($0) } : []
+    streamCounts = counts.isEmpty || counts.contains { $0 < 1 } ? streamCounts : counts
   case "--max-tokens":
     index += 1
     toolUseMaximumTokens =
@@ -102,6 +109,10 @@ do {
         maximumTokens: toolUseMaximumTokens
       ).measure().print()
     case "batches": try BatchCostFigure(model: model, runs: runs).measure()
+    case "streams":
+      try await StreamsFigure(
+        modelPath: modelPath, streams: streamCounts, runs: runs, maximumTokens: toolUseMaximumTokens
+      ).measure()
     case "guardrails":
       let figures = GuardrailFigures(
         dataDirectory: try GuardrailFigures.dataDirectory(corpusArgument),

@@ -20,9 +20,10 @@ final class LocalEngine: Sendable {
             "contextSize \(model.contextSize) exceeds the model's trained context of \(tokenModel.trainedContextLength) tokens"
         ))
     }
+    let sessionModel = try model.sessionModel(over: tokenModel, lease: lease)
     return engine.withLock { slot in
       if let slot { return slot.session }
-      let created = InferenceSession(model: tokenModel, configuration: model.contextConfiguration)
+      let created = InferenceSession(model: sessionModel, configuration: model.contextConfiguration)
       slot = (created, lease)
       return created
     }

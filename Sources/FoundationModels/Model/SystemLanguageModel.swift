@@ -25,6 +25,10 @@ public final class SystemLanguageModel: Sendable {
   /// How long the loaded model stays in memory after the last session on it ends. Our addition.
   public let keepAlive: KeepAlive
   let source: ModelSource
+  /// When set, sessions share one batched context (see `batched(slots:tokenBudget:threads:)`).
+  let batching: BatchingConfiguration?
+  /// The batched model, made by the first session when `batching` is set.
+  let batchedModels = BatchedModelHolder()
 
   /// Matches FoundationModels `SystemLanguageModel.init(useCase:guardrails:)`, on the default model.
   public convenience init(useCase: UseCase = .general, guardrails: Guardrails = Guardrails.default) {
@@ -71,9 +75,11 @@ public final class SystemLanguageModel: Sendable {
   }
 
   init(
-    source: ModelSource, useCase: UseCase, guardrails: Guardrails, contextSize: Int?, keepAlive: KeepAlive = .default
+    source: ModelSource, useCase: UseCase, guardrails: Guardrails, contextSize: Int?, keepAlive: KeepAlive = .default,
+    batching: BatchingConfiguration? = nil
   ) {
     self.source = source
+    self.batching = batching
     self.keepAlive = keepAlive
     self.useCase = useCase
     self.guardrails = guardrails
@@ -107,8 +113,10 @@ public final class SystemLanguageModel: Sendable {
     }
   }
 
-  /// The engine settings of a session on this model.
+  /// The engine settings of a session on this model: on a batched one, the shared decodes'
+  /// budget and threads, with this model's context size.
   var contextConfiguration: ContextConfiguration {
-    ContextConfiguration(contextSize: contextSize)
+    guard let shared = batching?.context else { return ContextConfiguration(contextSize: contextSize) }
+    return ContextConfiguration(contextSize: contextSize, batchSize: shared.batchSize, threads: shared.threads)
   }
 }

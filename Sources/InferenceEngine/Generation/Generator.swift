@@ -21,6 +21,8 @@ struct Generator {
   ) throws -> GenerationSummary {
     let started = DispatchTime.now()
     var steps = try DecodeSteps(request: request, model: model, contextLength: backend.contextLength)
+    try backend.beginRequest(prompt: request.promptTokens, cancellation: cancellation)
+    defer { backend.endRequest() }
     var step = steps.start(cachedTokens: backend.cachedTokens, boundaries: backend.partBoundaries)
     var prefilled: DispatchTime?
     var firstToken: DispatchTime?

@@ -68,13 +68,15 @@ public final class InferenceSession: Sendable {
       guard tokens.count <= backend.contextLength else {
         throw EngineError(.promptTooLong, "\(tokens.count) tokens do not fit the context of \(backend.contextLength)")
       }
+      let flag = CancellationFlag()
+      try backend.beginRequest(prompt: tokens, cancellation: flag)
+      defer { backend.endRequest() }
       // Planned as a prompt that goes on after `tokens` (with tokens no cache holds), so that a
       // part ending where `tokens` end is a part.
       let plan = DecodeSteps.promptPlan(
         prompt: tokens + [-1, -1], boundaries: boundaries, cachedTokens: backend.cachedTokens,
         cachedBoundaries: backend.partBoundaries)
       backend.truncateCache(to: plan.reused)
-      let flag = CancellationFlag()
       for part in plan.parts where part.endsPart && boundaries.contains(part.range.upperBound) {
         _ = try backend.evaluate(tokens[part.range], cancellation: flag)
         backend.markPartBoundary()

@@ -25,9 +25,23 @@ public protocol TokenBackend: AnyObject {
   func evaluate(
     _ tokens: ArraySlice<Token>, outputs: Int, candidates: [[Token]]?, cancellation flag: CancellationFlag
   ) throws -> [UnsafeBufferPointer<Float>]
+  /// Called before a request plans its prompt, with the whole prompt: a backend that shares a
+  /// context among sessions (`BatchedModel`) chooses the cache the request runs on here, the
+  /// one holding the longest prefix of `prompt`, and may wait for one to be free.
+  ///
+  /// A backend with a cache of its own has nothing to choose; the default does nothing.
+  /// - Throws: `EngineError.Code.cancelled` when `flag` is cancelled while waiting.
+  func beginRequest(prompt: [Token], cancellation flag: CancellationFlag) throws
+  /// Called when the request that `beginRequest` began ends, however it ends: a shared cache
+  /// goes back to the pool, holding what the request left in it.
+  func endRequest()
 }
 
 extension TokenBackend {
+  public func beginRequest(prompt: [Token], cancellation flag: CancellationFlag) throws {}
+
+  public func endRequest() {}
+
   /// The most logits one `evaluate` returns.
   public static var maximumOutputs: Int { 4 }
 

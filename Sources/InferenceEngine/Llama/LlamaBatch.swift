@@ -1,6 +1,7 @@
 import CLlama
 
-/// A reusable `llama_batch` for one sequence, freed with its owner.
+/// A reusable `llama_batch`, freed with its owner: tokens of one sequence (`fill`), or of
+/// several, one seq id per token (`clear` then `append`).
 final class LlamaBatch {
   private(set) var batch: llama_batch
   let capacity: Int
@@ -29,5 +30,23 @@ final class LlamaBatch {
       batch.logits[offset] = offset < tokens.count && offset >= tokens.count - outputs ? 1 : 0
     }
     batch.n_tokens = Int32(tokens.count + padding)
+  }
+
+  /// Empties the batch.
+  func clear() { batch.n_tokens = 0 }
+
+  /// Tokens in the batch now.
+  var count: Int { Int(batch.n_tokens) }
+
+  /// Adds `token` at `position` of `sequence`, asking for its logits when `output`.
+  func append(_ token: Token, position: Int, sequence: Int32, output: Bool) {
+    let offset = Int(batch.n_tokens)
+    precondition(offset < capacity, "batch overflow")
+    batch.token[offset] = token
+    batch.pos[offset] = Int32(position)
+    batch.n_seq_id[offset] = 1
+    batch.seq_id[offset]?[0] = sequence
+    batch.logits[offset] = output ? 1 : 0
+    batch.n_tokens += 1
   }
 }

@@ -18,16 +18,23 @@ final class LlamaContext {
   let configuration: ContextConfiguration
 
   /// Creates a context on `model` with the output-layer tap as its eval callback.
+  /// - Parameter sequences: how many sequences (`BatchedModel`'s slots) share the context, each
+  ///   holding up to `configuration.contextSize` tokens in one unified cache.
   /// - Throws: `EngineError.Code.contextCreationFailed` with llama.cpp's reason.
-  init(model: LlamaModel, configuration: ContextConfiguration) throws {
+  init(model: LlamaModel, configuration: ContextConfiguration, sequences: Int = 1) throws {
     var parameters = llama_context_default_params()
-    parameters.n_ctx = UInt32(configuration.contextSize)
+    parameters.n_ctx = UInt32(configuration.contextSize * sequences)
     parameters.n_batch = UInt32(configuration.batchSize)
+    // One ubatch per decode: the output-layer tap sees every output of the decode at once.
     parameters.n_ubatch = UInt32(configuration.batchSize)
-    parameters.n_seq_max = 1
-    // At most the last four tokens' logits are read; the default, an output buffer for the
-    // whole batch, would cost batch × vocabulary floats (300 MB on Qwen) for nothing.
-    parameters.n_outputs_max = UInt32(LlamaTokenBackend.maximumOutputs)
+    parameters.n_seq_max = UInt32(sequences)
+    // Unified: every sequence takes cells from one cache of n_ctx, so a decode of several
+    // sequences is one ubatch in batch order (llama.cpp splits "simple" with one stream) and
+    // the outputs come back in the order they were asked for. (One sequence: one stream either way.)
+    parameters.kv_unified = sequences > 1
+    // At most the last four tokens' logits of each sequence are read; the default, an output
+    // buffer for the whole batch, would cost batch × vocabulary floats (300 MB on Qwen) for nothing.
+    parameters.n_outputs_max = UInt32(LlamaTokenBackend.maximumOutputs * sequences)
     parameters.n_threads = Int32(configuration.threads)
     parameters.n_threads_batch = Int32(configuration.threads)
     parameters.no_perf = true
@@ -51,7 +58,8 @@ final class LlamaContext {
     llama_free(handle)
   }
 
-  /// Tokens the cache holds at most: llama.cpp pads the size asked for up (to a multiple of 256).
+  /// Tokens the cache holds at most, for all sequences together: llama.cpp pads the size asked
+  /// for up (to a multiple of 256).
   var size: Int { Int(llama_n_ctx(handle)) }
 
   /// Tokens one `llama_decode` takes at most: llama.cpp clamps n_batch to n_ctx.

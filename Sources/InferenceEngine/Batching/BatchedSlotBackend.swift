@@ -1,0 +1,80 @@
+/// A session's `TokenBackend` on a `BatchedModel`: one slot (sequence) of the shared context
+/// while a request runs, its evaluations decoded by the scheduler together with the other
+/// slots'.
+///
+/// The slot is chosen when the request's prompt is known (`beginRequest`) and given back when
+/// the request ends, holding what the request left in it: between requests a session holds no
+/// slot, so an idle conversation never keeps a running one waiting, and its next turn most
+/// likely finds its slot again by prefix. Used from one thread at a time, like every backend.
+final class BatchedSlotBackend: TokenBackend {
+  let owner: BatchedModel
+  let contextLength: Int
+  private(set) var cachedTokens: [Token] = []
+  private(set) var partBoundaries = PartBoundaries()
+  /// The slot held, while a request runs.
+  private var slot: Int?
+  /// Where the scheduler copies this backend's logits, one buffer per output.
+  private let logits: [UnsafeMutableBufferPointer<Float>]
+
+  init(owner: BatchedModel, contextLength: Int) {
+    self.owner = owner
+    self.contextLength = contextLength
+    logits = (0..<Self.maximumOutputs).map { _ in .allocate(capacity: owner.vocabularySize) }
+  }
+
+  deinit {
+    endRequest()
+    for buffer in logits { buffer.deallocate() }
+  }
+
+  func beginRequest(prompt: [Token], cancellation flag: CancellationFlag) throws {
+    guard slot == nil else { return }
+    let taken = try owner.slots.take(for: prompt, cancellation: flag)
+    slot = taken.index
+    // Only what fits this session's context is of use to it.
+    cachedTokens = Array(taken.tokens.prefix(contextLength))
+    partBoundaries = taken.boundaries
+    partBoundaries.truncate(to: cachedTokens.count)
+  }
+
+  func endRequest() {
+    guard let slot else { return }
+    owner.slots.release(slot, tokens: cachedTokens, boundaries: partBoundaries)
+    self.slot = nil
+    cachedTokens = []
+    partBoundaries = PartBoundaries()
+  }
+
+  /// Forgets the tail; the scheduler removes it from the shared cache before this slot's next
+  /// evaluation, on its own thread (the only one that touches the context).
+  func truncateCache(to count: Int) {
+    guard count < cachedTokens.count else { return }
+    cachedTokens.removeSubrange(count...)
+    partBoundaries.truncate(to: count)
+  }
+
+  func markPartBoundary() { partBoundaries.mark(cachedTokens.count) }
+
+  func evaluate(
+    _ tokens: ArraySlice<Token>, outputs: Int, candidates: [[Token]]?, cancellation flag: CancellationFlag
+  ) throws -> [UnsafeBufferPointer<Float>] {
+    guard !tokens.isEmpty else { throw EngineError(.invalidRequest, "nothing to evaluate") }
+    try Self.checkOutputs(outputs, tokens: tokens.count, candidates: candidates)
+    guard cachedTokens.count + tokens.count <= contextLength else {
+      throw EngineError(
+        .contextFull, "\(cachedTokens.count + tokens.count) tokens do not fit the context of \(contextLength)")
+    }
+    // A caller that evaluates without beginning a request (a benchmark driving the backend
+    // itself) holds the least recently used slot until it ends one or lets the backend go.
+    if slot == nil { try beginRequest(prompt: [], cancellation: flag) }
+    guard let slot else { throw EngineError(.invalidRequest, "no slot") }
+    if flag.isCancelled { throw EngineError(.cancelled, "cancelled") }
+    let evaluation = BatchEvaluation(
+      sequence: Int32(slot), tokens: Array(tokens), startPosition: cachedTokens.count, outputs: outputs,
+      candidates: candidates, limit: contextLength, cancellation: flag, logits: logits)
+    owner.scheduler.evaluate(evaluation)
+    cachedTokens.append(contentsOf: tokens.prefix(evaluation.evaluated))
+    if let failure = evaluation.failure { throw failure }
+    return logits.prefix(outputs).map { UnsafeBufferPointer($0) }
+  }
+}

@@ -1,0 +1,30 @@
+/// Settings for a `BatchedModel`: how many sequences share its context, and each one's size.
+public struct BatchingConfiguration: Sendable, Equatable {
+  /// Sequences (slots) decoded together: the most requests that run at once.
+  public var slots: Int
+  /// Each slot's context size; `batchSize` is the token budget of one decode, all slots
+  /// together (see `BatchPlan`), and `threads` decode for all of them.
+  public var context: ContextConfiguration
+
+  public init(slots: Int, context: ContextConfiguration = ContextConfiguration()) {
+    self.slots = slots
+    self.context = context
+  }
+}
+
+/// What a `BatchedModel`'s scheduler has done since it started: the decodes it ran and the
+/// work of all sequences they held.
+public struct BatchStatistics: Sendable, Equatable {
+  /// `llama_decode` calls.
+  public var decodes = 0
+  /// Evaluations finished (each a step of one sequence: a prompt, or its next tokens).
+  public var evaluations = 0
+  /// Tokens decoded, all sequences together.
+  public var tokens = 0
+  /// The most sequences one decode held.
+  public var widestDecode = 0
+  /// Seconds spent in `llama_decode`.
+  public var decodeSeconds = 0.0
+
+  public init() {}
+}

@@ -1,0 +1,57 @@
+/// The slots (sequences) of a shared context and what each one's cache holds: which slot a
+/// request gets, without locks or llama.cpp, so it can be tested on its own.
+///
+/// A request whose prompt begins with most of what a free slot holds (a conversation's next
+/// turn, or a one-shot request with the same long instructions) gets the free slot with the
+/// longest such prefix, and evaluates only the rest. Otherwise it gets the free slot used
+/// least recently (an empty one first), whose cache is the least likely to be wanted again.
+/// "Most" is at least half: a new conversation that shares only a short system prompt with a
+/// slot would save those few tokens and throw away a whole conversation that may return.
+struct SlotTable {
+  /// One slot's state.
+  struct Slot {
+    /// The tokens its cache holds, from position 0.
+    var tokens: [Token] = []
+    var boundaries = PartBoundaries()
+    var isBusy = false
+    /// When it was last taken (a counter); 0 for never.
+    var lastUsed = 0
+  }
+
+  private(set) var slots: [Slot]
+  private var clock = 0
+
+  init(count: Int) {
+    slots = Array(repeating: Slot(), count: count)
+  }
+
+  /// Slots running a request now.
+  var busyCount: Int { slots.count { $0.isBusy } }
+
+  /// The free slot `prompt` should run on, or nil when every slot is busy.
+  func choice(for prompt: [Token]) -> Int? {
+    let free = slots.indices.filter { !slots[$0].isBusy }
+    let common = free.map { index in
+      let common = DecodeSteps.commonPrefixLength(slots[index].tokens, prompt)
+      return 2 * common >= slots[index].tokens.count ? common : 0
+    }
+    guard let longest = common.max() else { return nil }
+    // Among equals (no prefix in common, or the same one), the least recently used.
+    return zip(free, common).filter { $0.1 == longest }.min { slots[$0.0].lastUsed < slots[$1.0].lastUsed }?.0
+  }
+
+  /// Takes the slot `choice(for:)` gives, if any.
+  /// - Returns: its index and what its cache holds.
+  mutating func take(for prompt: [Token]) -> (index: Int, tokens: [Token], boundaries: PartBoundaries)? {
+    guard let index = choice(for: prompt) else { return nil }
+    clock += 1
+    slots[index].isBusy = true
+    slots[index].lastUsed = clock
+    return (index, slots[index].tokens, slots[index].boundaries)
+  }
+
+  /// Gives slot `index` back, its cache holding `tokens` evaluated up to `boundaries`.
+  mutating func release(_ index: Int, tokens: [Token], boundaries: PartBoundaries) {
+    slots[index] = Slot(tokens: tokens, boundaries: boundaries, isBusy: false, lastUsed: slots[index].lastUsed)
+  }
+}

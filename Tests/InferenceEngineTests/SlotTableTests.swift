@@ -1,0 +1,45 @@
+import Testing
+
+@testable import InferenceEngine
+
+/// Which slot of a shared context a request gets (no model needed).
+@Suite struct SlotTableTests {
+  /// A returning conversation lands on the slot that holds its beginning; a new one on the
+  /// least recently used slot, an empty one first, not on a slot it shares a few tokens with.
+  @Test func aReturningConversationFindsItsSlot() throws {
+    var table = SlotTable(count: 3)
+    let system: [Token] = [1, 2, 3]
+    let firstTaken = table.take(for: system + [10, 11])
+    let first = try #require(firstTaken)
+    table.release(first.index, tokens: system + [10, 11, 12, 13, 14, 15], boundaries: PartBoundaries())
+    // Shares only the system prompt (3 of 9 tokens): an empty slot instead.
+    let otherTaken = table.take(for: system + [20, 21])
+    let other = try #require(otherTaken)
+    #expect(other.index != first.index)
+    #expect(other.tokens.isEmpty)
+    table.release(other.index, tokens: system + [20, 21, 22], boundaries: PartBoundaries())
+    let returningTaken = table.take(for: system + [10, 11, 12, 13, 14, 15, 16, 17])
+    let returning = try #require(returningTaken)
+    #expect(returning.index == first.index)
+    #expect(returning.tokens == system + [10, 11, 12, 13, 14, 15])
+  }
+
+  /// With no prefix in common, the free slot used least recently is taken; with every slot
+  /// busy, none.
+  @Test func leastRecentlyUsedThenNone() throws {
+    var table = SlotTable(count: 2)
+    let aTaken = table.take(for: [1])
+    let a = try #require(aTaken)
+    let bTaken = table.take(for: [2])
+    let b = try #require(bTaken)
+    #expect(a.index != b.index)
+    let none = table.take(for: [3])
+    #expect(none == nil)
+    #expect(table.busyCount == 2)
+    table.release(b.index, tokens: [2, 5], boundaries: PartBoundaries())
+    table.release(a.index, tokens: [1, 5], boundaries: PartBoundaries())
+    // a was taken first, so it is the least recently used.
+    #expect(table.choice(for: [9]) == a.index)
+    #expect(table.choice(for: [2, 5, 6]) == b.index)
+  }
+}
