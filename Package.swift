@@ -98,7 +98,7 @@ let package = Package(
       name: "fm-bench",
       dependencies: [
         "FoundationModels", "InferenceEngine", "ModelStore", "GuidedDecoding", "Guardrails", "SafetyCorpus",
-        "FMTestSupport",
+        "FMTestSupport", "RemoteModel",
       ]),
     .target(name: "FMTestSupport", dependencies: ["InferenceEngine", "ModelStore", "FoundationModels", "RemoteModel"]),
     .testTarget(name: "InferenceEngineTests", dependencies: ["InferenceEngine", "FMTestSupport"]),

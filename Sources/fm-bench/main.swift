@@ -7,7 +7,7 @@ import ModelStore
 ///
 ///     fm-bench [p1 p2 p3 p4 p5 p8 p9 p10 p12 p14 depth corpus-run guardrails | all] [--model NAME|PATH]
 ///              [--runs N] [--schemas N] [--corpus DIR] [--set PATH] [--limit N] [--max-tokens N]
-///              [--subset NAME] [--seconds S]
+///              [--subset NAME] [--seconds S] [--streams 1,4,8,16]
 ///
 /// P4 and P5 (also in `all`) take their schemas from the maskbench-dev corpus folder, `--corpus DIR`;
 /// so does `corpus-run`: the accepted schemas of `--subset NAME` (Glaiveai2K), `--limit N` of them
@@ -15,6 +15,9 @@ import ModelStore
 /// `guardrails` (not in `all`) reads the safety-dev folder (`--corpus DIR`, else
 /// `FM_SAFETY_DATA`) and judges with the model of `--model`, at most `--limit N`
 /// texts of each group's uncertain band (a sample that stands for the band).
+/// `p11` (on its own, not in `all`) starts `fm serve` (the `fm` built beside fm-bench) and
+/// `llama-server` with a slot per stream of the largest `--streams` count, and runs each count
+/// of concurrent streaming clients on both, `--runs N` rounds, `--max-tokens N` each (96).
 /// P12 takes its prompts from `--set PATH` (default `bench/tool-use/set.json`), the first
 /// `--limit N` of them if given, each model request generating at most `--max-tokens N` (96).
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -28,6 +31,7 @@ var toolUseLimit: Int?
 var toolUseMaximumTokens = 96
 var subset = "Glaiveai2K"
 var secondsAllowed = 60.0
+var streamCounts = [1, 4, 8, 16]
 var index = 0
 while index < arguments.count {
   switch arguments[index] {
@@ -55,6 +59,10 @@ while index < arguments.count {
   case "--seconds":
     index += 1
     secondsAllowed = index < arguments.count ? Double(arguments[index]) ?? secondsAllowed : secondsAllowed
+  case "--streams":
+    index += 1
+    let counts = index < arguments.count ? arguments[index].split(separator: ",").compactMap { Int($0) } : []
+    streamCounts = counts.isEmpty ? streamCounts : counts
   case "--max-tokens":
     index += 1
     toolUseMaximumTokens =
@@ -75,6 +83,15 @@ do {
     try figures.contains("p4") || figures.contains("corpus-run") ? GuidedFigures.corpusDirectory(corpusArgument) : nil
   // The same resolution as `fm`: a catalogue name in the model cache, or a GGUF path.
   let modelPath = try ModelStore().resolve(modelArgument).path.path
+  if figures == ["p11"] {
+    // Both servers load the model themselves: this process does not.
+    for report in try await ServeFigure(
+      modelPath: modelPath, streams: streamCounts, runs: runs, maximumTokens: toolUseMaximumTokens
+    ).measure() {
+      report.print()
+    }
+    exit(0)
+  }
   if figures == ["load-child"] {
     try await LoadFigure.child(modelPath: modelPath)
     exit(0)
