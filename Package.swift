@@ -100,7 +100,7 @@ let package = Package(
       name: "fm-bench",
       dependencies: [
         "FoundationModels", "InferenceEngine", "ModelStore", "GuidedDecoding", "Guardrails", "SafetyCorpus",
-        "FMTestSupport",
+        "FMTestSupport", "RemoteModel",
       ]),
     // The fuzz and load runs of `fm serve` (bench/README.md), against a running server.
     .executableTarget(name: "serve-fuzz", dependencies: ["FMTestSupport", "InferenceEngine"]),

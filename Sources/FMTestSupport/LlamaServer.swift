@@ -21,12 +21,14 @@ public final class LlamaServer: @unchecked Sendable {
 
   public static var isAvailable: Bool { FileManager.default.isExecutableFile(atPath: binary.path) }
 
-  /// Starts a server on `model` with one slot and `--jinja`, and waits until it serves.
+  /// Starts a server on `model` with `slots` sequences (one by default) and `--jinja`, and
+  /// waits until it serves.
   /// - Parameters:
+  ///   - contextSize: tokens in all, shared among the slots.
   ///   - arguments: more `llama-server` options.
   ///   - readyWithin: seconds the model may take to load.
   public static func start(
-    model: String, contextSize: Int = 2048, threads: Int = 2, arguments: [String] = [],
+    model: String, contextSize: Int = 2048, slots: Int = 1, threads: Int = 2, arguments: [String] = [],
     readyWithin: TimeInterval = 120
   ) async throws -> LlamaServer {
     guard isAvailable else {
@@ -38,7 +40,8 @@ public final class LlamaServer: @unchecked Sendable {
     let server = try LlamaServer(
       port: port,
       arguments: [
-        "-m", model, "--host", "127.0.0.1", "--port", String(port), "-c", String(contextSize), "-np", "1", "-t",
+        "-m", model, "--host", "127.0.0.1", "--port", String(port), "-c", String(contextSize), "-np", String(slots),
+        "-t",
         String(threads), "--jinja", "--no-webui",
       ] + arguments)
     try await server.waitUntilHealthy(within: readyWithin)

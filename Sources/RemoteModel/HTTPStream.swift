@@ -7,14 +7,14 @@ import Foundation
 /// One HTTP request whose response body arrives as it is sent: the only way to read a stream
 /// with Foundation on Linux, where `URLSession.bytes(for:)` is missing, is a data delegate.
 /// Ending the stream (a cancelled consumer) cancels the request and closes the connection.
-enum HTTPStream {
-  enum Part: Sendable {
+package enum HTTPStream {
+  package enum Part: Sendable {
     case head(HTTPURLResponse)
     case body(Data)
   }
 
   /// The response to `request`: its head first, then the body in the chunks it arrives in.
-  static func parts(of request: URLRequest, timeout: TimeInterval) -> AsyncThrowingStream<Part, any Error> {
+  package static func parts(of request: URLRequest, timeout: TimeInterval) -> AsyncThrowingStream<Part, any Error> {
     let (stream, continuation) = AsyncThrowingStream.makeStream(of: Part.self)
     let delegate = Delegate(continuation: continuation)
     let configuration = URLSessionConfiguration.ephemeral

@@ -3,13 +3,15 @@ import Foundation
 /// Splits a `text/event-stream` body into the data of its events, as bytes arrive in chunks of
 /// any size: `data:` lines (several are joined by a line break), events ending at a blank line,
 /// comments (`:`) and other fields ignored, `\n`, `\r\n` and `\r` all ending a line.
-struct ServerSentEventParser {
+package struct ServerSentEventParser {
   private var buffer: [UInt8] = []
   private var data: [String] = []
   private var lastWasCarriageReturn = false
 
+  package init() {}
+
   /// The events `chunk` completes.
-  mutating func feed(_ chunk: some Sequence<UInt8>) -> [String] {
+  package mutating func feed(_ chunk: some Sequence<UInt8>) -> [String] {
     var events: [String] = []
     for byte in chunk {
       if byte == UInt8(ascii: "\n") && lastWasCarriageReturn {
@@ -36,7 +38,7 @@ struct ServerSentEventParser {
   }
 
   /// The event a stream that ends without a final blank line leaves.
-  mutating func finish() -> [String] {
+  package mutating func finish() -> [String] {
     var events = feed([UInt8(ascii: "\n")])
     if !data.isEmpty { events.append(data.joined(separator: "\n")) }
     data.removeAll()

@@ -15,8 +15,11 @@ import ModelStore
 /// `guardrails` (not in `all`) reads the safety-dev folder (`--corpus DIR`, else
 /// `FM_SAFETY_DATA`) and judges with the model of `--model`, at most `--limit N`
 /// texts of each group's uncertain band (a sample that stands for the band).
-/// `streams` (not in `all`): `--streams 1,4,8` concurrent sessions on a batched model against
+/// `streams` (not in `all`): `--streams 1,4,8` (the default) concurrent sessions on a batched model against
 /// a context each, free and JSON-schema requests, each generating at most `--max-tokens N` (96).
+/// `p11` (on its own, not in `all`) starts `fm serve` (the `fm` built beside fm-bench) and
+/// `llama-server` with a slot per stream of the largest `--streams` count (1,4,8,16 by default), and runs each count
+/// of concurrent streaming clients on both, `--runs N` rounds, `--max-tokens N` each (96).
 /// P12 takes its prompts from `--set PATH` (default `bench/tool-use/set.json`), the first
 /// `--limit N` of them if given, each model request generating at most `--max-tokens N` (96).
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -30,7 +33,7 @@ var toolUseLimit: Int?
 var toolUseMaximumTokens = 96
 var subset = "Glaiveai2K"
 var secondsAllowed = 60.0
-var streamCounts = [1, 4, 8]
+var streamCounts: [Int]?
 var index = 0
 while index < arguments.count {
   switch arguments[index] {
@@ -82,6 +85,15 @@ do {
     try figures.contains("p4") || figures.contains("corpus-run") ? GuidedFigures.corpusDirectory(corpusArgument) : nil
   // The same resolution as `fm`: a catalogue name in the model cache, or a GGUF path.
   let modelPath = try ModelStore().resolve(modelArgument).path.path
+  if figures == ["p11"] {
+    // Both servers load the model themselves: this process does not.
+    for report in try await ServeFigure(
+      modelPath: modelPath, streams: streamCounts ?? [1, 4, 8, 16], runs: runs, maximumTokens: toolUseMaximumTokens
+    ).measure() {
+      report.print()
+    }
+    exit(0)
+  }
   if figures == ["load-child"] {
     try await LoadFigure.child(modelPath: modelPath)
     exit(0)
@@ -111,7 +123,7 @@ do {
     case "batches": try BatchCostFigure(model: model, runs: runs).measure()
     case "streams":
       try await StreamsFigure(
-        modelPath: modelPath, streams: streamCounts, runs: runs, maximumTokens: toolUseMaximumTokens
+        modelPath: modelPath, streams: streamCounts ?? [1, 4, 8], runs: runs, maximumTokens: toolUseMaximumTokens
       ).measure()
     case "guardrails":
       let figures = GuardrailFigures(
