@@ -5,9 +5,9 @@ import InferenceEngine
 /// The model `fm serve` serves, and the one place where the server makes what answers a
 /// request: every chat completion runs on an executor from `makeExecutor()`.
 ///
-/// Why one place: the executor is what a request's generation runs on (today a local-model
-/// executor with a context of its own per request); switching the server to another engine
-/// arrangement, such as sequences batched into one context, is a change here only.
+/// Why one place: the executor is what a request's generation runs on; `fm serve` gives it a
+/// batched model (`SystemLanguageModel.batched(slots:)`), so each request's executor takes a
+/// sequence of one shared context, and another engine arrangement is a change here only.
 public final class ServedModel: Sendable {
   /// The id clients name in `model` and `/v1/models` lists.
   public let id: String

@@ -58,7 +58,10 @@ enum ServeCommand: Subcommand {
     let configuration = ServerConfiguration(
       apiKey: apiKey, parallel: parallel, queue: queue ?? 16, corsOrigin: arguments.value("--cors"))
 
-    let model = SystemLanguageModel(name: name, contextSize: contextSize)
+    // One llama.cpp context with a sequence per request that may generate at once: their
+    // tokens are decoded together (continuous batching), and a returning conversation finds
+    // its prefix in the slot that served it.
+    let model = SystemLanguageModel(name: name, contextSize: contextSize).batched(slots: parallel)
     try await ChatCommand.fetchIfMissing(model, named: name, context: context)
     let served = ServedModel(id: servedID(name), model: model)
     try await ProgressSpinner.during("loading \(name)…", output: context.standardError) { try await served.load() }
