@@ -24,6 +24,23 @@ import Testing
     #expect(returning.tokens == system + [10, 11, 12, 13, 14, 15])
   }
 
+  /// The same prompt again finds the slot that answered it, whose cache also holds the reply:
+  /// the new prompt begins with the slot's whole last prompt (up to its last part boundary).
+  @Test func theSamePromptAgainFindsItsSlot() throws {
+    var table = SlotTable(count: 2)
+    let prompt: [Token] = [1, 2, 3, 4]
+    let firstTaken = table.take(for: prompt)
+    let first = try #require(firstTaken)
+    var boundaries = PartBoundaries()
+    boundaries.mark(prompt.count)
+    table.release(first.index, tokens: prompt + Array(100..<120), boundaries: boundaries)
+    #expect(table.choice(for: prompt) == first.index)
+    // Without the boundary only the half rule is left, and the prompt is not half of it.
+    table.release(first.index, tokens: prompt + Array(100..<120), boundaries: PartBoundaries())
+    let other = try #require(table.choice(for: prompt))
+    #expect(other != first.index)
+  }
+
   /// With no prefix in common, the free slot used least recently is taken; with every slot
   /// busy, none.
   @Test func leastRecentlyUsedThenNone() throws {

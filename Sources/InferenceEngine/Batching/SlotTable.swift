@@ -5,8 +5,11 @@
 /// turn, or a one-shot request with the same long instructions) gets the free slot with the
 /// longest such prefix, and evaluates only the rest. Otherwise it gets the free slot used
 /// least recently (an empty one first), whose cache is the least likely to be wanted again.
-/// "Most" is at least half: a new conversation that shares only a short system prompt with a
-/// slot would save those few tokens and throw away a whole conversation that may return.
+/// "Most" is at least half of what the slot holds, or all of the slot's last prompt (its
+/// tokens up to the last part boundary): a new conversation that shares only a short system
+/// prompt with a slot would save those few tokens and throw away a whole conversation that may
+/// return, while the same request sent again (a client's retry, a benchmark's next round)
+/// begins with the slot's whole prompt, however long the reply the slot also holds.
 struct SlotTable {
   /// One slot's state.
   struct Slot {
@@ -32,8 +35,10 @@ struct SlotTable {
   func choice(for prompt: [Token]) -> Int? {
     let free = slots.indices.filter { !slots[$0].isBusy }
     let common = free.map { index in
-      let common = DecodeSteps.commonPrefixLength(slots[index].tokens, prompt)
-      return 2 * common >= slots[index].tokens.count ? common : 0
+      let slot = slots[index]
+      let common = DecodeSteps.commonPrefixLength(slot.tokens, prompt)
+      let lastPrompt = min(slot.boundaries.last, slot.tokens.count)
+      return 2 * common >= slot.tokens.count || (lastPrompt > 0 && common >= lastPrompt) ? common : 0
     }
     guard let longest = common.max() else { return nil }
     // Among equals (no prefix in common, or the same one), the least recently used.
