@@ -59,6 +59,7 @@ import Testing
   @Test(arguments: [
     ("maxContains (not (pattern))", #"{"type":"array","contains":{"pattern":"^a"},"maxContains":1}"#),
     ("allOf with 'minContains' and another part's 'contains'", #"{"allOf":[{"contains":{}},{"minContains":2}]}"#),
+    ("contains (nested contains)", #"{"type":"array","contains":{"contains":{"const":42}}}"#),
   ])
   func refusedWithKeyword(keyword: String, schema: String) {
     do {

@@ -60,7 +60,8 @@ struct SchemaCompiler {
       case .array(let c):
         pending += c.prefixItems + (c.items.map { [$0] } ?? [])
         if let k = c.contains {
-          pending += k.matchingPrefixItems + (k.otherPrefixItems ?? []) + [k.matchingItems, k.otherItems].compactMap { $0 }
+          pending += k.matchingPrefixItems + (k.otherPrefixItems ?? [])
+          pending += [k.matchingItems, k.otherItems].compactMap { $0 }
         }
       case .object(let c):
         pending += c.properties.map(\.schema) + (c.additionalProperties.map { [$0] } ?? [])

@@ -9,6 +9,9 @@ extension SchemaLowering {
   {
     guard let contains = keywords["contains"] else { return nil }
     let at = path + "/contains"
+    // Why: an element that must itself hold a counted element is one the closing search
+    // (the budget reserve) cannot always find in time among free values; refused, not risked.
+    if contains["contains"] != nil { throw SchemaError.unsupportedKeyword("contains (nested contains)", path: at) }
     let minimum = try count(keywords, "minContains", path: path) ?? 1
     let maximum = try count(keywords, "maxContains", path: path)
     if minimum == 0 && maximum == nil { return nil }
