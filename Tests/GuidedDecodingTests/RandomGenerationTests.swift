@@ -25,7 +25,8 @@ import Testing
     #"{"type":"array","items":{"type":"string","format":"date"},"minItems":1,"maxItems":3}"#,
     #"{"type":"object","properties":{"e":{"enum":["a","b",null,3]},"s":{"type":"string","maxLength":5}},"required":["e"],"additionalProperties":false}"#,
     MemberNameKeywordTests.extensions, MemberNameKeywordTests.mixed, MemberNameKeywordTests.named,
-    MemberNameKeywordTests.short,
+    MemberNameKeywordTests.short, ContainsTests.atLeastOne, ContainsTests.twoOrThree, ContainsTests.bounded,
+    ContainsTests.tuple,
   ])
   func randomOutputsAreValid(schema: String) throws {
     let document = try JSONSchemaParser().parse(schema)

@@ -132,7 +132,12 @@ extension ConstraintAutomaton {
     for (rank, b) in order.enumerated() {
       let t = transition(state, b)
       guard t >= 0, seen.insert(t).inserted else { continue }
-      moves.append((b, t, openFrames(t), b == hint ? -1 : rank))
+      // Where every tracked number is valid as it stands, it ends rather than grows: each
+      // further digit is a new state (the digits are kept), so a search that tried them
+      // would descend for ever when what follows the number fails; a longer number is never
+      // what closes the output.
+      if hint == .end, b >= UInt8(ascii: "0"), b <= UInt8(ascii: "9") { continue }
+      moves.append((b, t, openFrames(t), b == hint?.byte ? -1 : rank))
     }
     moves.sort { ($0.depth, $0.rank) < ($1.depth, $1.rank) }
     return moves.map { ($0.byte, $0.target) }
@@ -143,13 +148,29 @@ extension ConstraintAutomaton {
   /// Why: the search tries `0` first, and `10`, `100`, `1000`… is an endless road to a
   /// multiple of 7, as `2.000…` is to a number above 2; a near valid completion of the digits
   /// so far is computed instead (`NumberSpec.nearestCompletion`).
-  private func numberHint(_ state: Int32) -> UInt8? {
+  private func numberHint(_ state: Int32) -> NumberHint? {
+    var end = false
     for stack in configurations(of: state) {
       guard case .number(let node, let cursor)? = stacks.top(stack), case .number(let spec) = grammar.nodes[Int(node)],
         spec.tracksDigits, let completion = spec.nearestCompletion(after: cursor.text)
       else { continue }
-      if let first = completion.first { return first }
+      guard let first = completion.first else {
+        end = true
+        continue
+      }
+      return .byte(first)
     }
-    return nil
+    return end ? .end : nil
+  }
+
+  /// What `numberHint` found: the next digit of a near valid number, or that every tracked
+  /// number is valid as it stands (no digit is then tried).
+  private enum NumberHint: Equatable {
+    case byte(UInt8)
+    case end
+
+    var byte: UInt8? {
+      if case .byte(let b) = self { b } else { nil }
+    }
   }
 }

@@ -51,21 +51,30 @@ extension ConstraintAutomaton {
         step(rest, byte, into: &result)
       }
 
-    case .array(let node, let count, let afterItem):
+    case .array(let node, let count, let matched, let afterItem):
       guard case .array(let spec) = grammar.nodes[Int(node)] else { return }
       let cap = Int32(spec.countCap)
+      let matchedCap = Int32(spec.matchedCap)
+      func inside(_ choice: (node: Int32, matches: Bool)) -> MatcherFrame {
+        .array(
+          node, count: min(count + 1, cap), matched: choice.matches ? min(matched + 1, matchedCap) : matched,
+          afterItem: true)
+      }
       if !afterItem {
         if byte == UInt8(ascii: "]") {
-          if spec.minItems == 0 { result.append(rest) }
+          if spec.canClose(count: 0, matched: 0) { result.append(rest) }
           return
         }
-        guard (spec.maxItems ?? 1) >= 1, let item = spec.item(at: 0) else { return }
-        let inside = stacks.push(.array(node, count: min(1, cap), afterItem: true), on: rest)
-        startValue(item, inside, byte, into: &result, depth: 0)
+        guard (spec.maxItems ?? 1) >= 1 else { return }
+        for choice in spec.elementChoices(at: 0, matched: 0) {
+          startValue(choice.node, stacks.push(inside(choice), on: rest), byte, into: &result, depth: 0)
+        }
       } else if byte == UInt8(ascii: ",") {
-        guard spec.maxItems.map({ Int(count) < $0 }) ?? true, let item = spec.item(at: Int(count)) else { return }
-        result.append(stacks.push(.array(node, count: min(count + 1, cap), afterItem: true), .value(item), on: rest))
-      } else if byte == UInt8(ascii: "]"), Int(count) >= spec.minItems {
+        guard spec.maxItems.map({ Int(count) < $0 }) ?? true else { return }
+        for choice in spec.elementChoices(at: Int(count), matched: Int(matched)) {
+          result.append(stacks.push(inside(choice), .value(choice.node), on: rest))
+        }
+      } else if byte == UInt8(ascii: "]"), spec.canClose(count: Int(count), matched: Int(matched)) {
         result.append(rest)
       }
 
@@ -153,7 +162,9 @@ extension ConstraintAutomaton {
         result.append(stacks.push(.number(node, cursor), on: rest))
       }
     case .array:
-      if byte == UInt8(ascii: "[") { result.append(stacks.push(.array(node, count: 0, afterItem: false), on: rest)) }
+      if byte == UInt8(ascii: "[") {
+        result.append(stacks.push(.array(node, count: 0, matched: 0, afterItem: false), on: rest))
+      }
     case .object:
       if byte == UInt8(ascii: "{") {
         result.append(stacks.push(.object(node, ObjectCursor(phase: .open, index: 0)), on: rest))

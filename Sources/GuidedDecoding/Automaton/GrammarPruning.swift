@@ -30,7 +30,9 @@ enum GrammarPruning {
         if let bad = spec.prefixItems.firstIndex(where: { !productive[Int($0)] }) { limit = bad }
         let maxItems = limit == Int.max ? spec.maxItems : min(spec.maxItems ?? limit, limit)
         grammar.nodes[i] = .array(
-          .init(prefixItems: spec.prefixItems, items: items, minItems: spec.minItems, maxItems: maxItems))
+          .init(
+            prefixItems: spec.prefixItems, items: items, minItems: spec.minItems, maxItems: maxItems,
+            contains: spec.contains?.keeping(productive)))
       case .object(let spec):
         let kept = spec.properties.filter { productive[Int($0.node)] }
         let additional = spec.additional.filter { productive[Int($0.key)] && productive[Int($0.value)] }
@@ -56,7 +58,13 @@ enum GrammarPruning {
       for i in 0..<spec.minItems {
         guard let item = spec.item(at: i), productive[Int(item)] else { return false }
       }
-      return true
+      guard let contains = spec.contains else { return true }
+      if let maximum = contains.maximum, maximum < contains.minimum { return false }
+      // Enough matching elements can be written among those the array may hold.
+      let kept = JSONGrammar.ArraySpec(
+        prefixItems: spec.prefixItems, items: spec.items, minItems: spec.minItems, maxItems: spec.maxItems,
+        contains: contains.keeping(productive))
+      return kept.canMatchEnough(from: 0, matched: 0)
     case .object(let spec):
       guard spec.properties.allSatisfy({ !$0.isRequired || productive[Int($0.node)] }) else { return false }
       let required = spec.requiredFrom[0]

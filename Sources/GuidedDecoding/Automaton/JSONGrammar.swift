@@ -61,11 +61,15 @@ struct JSONGrammar: Sendable {
     /// The largest length the schema allows and the item schemas can produce.
     let maxItems: Int?
 
-    init(prefixItems: [Int32], items: Int32?, minItems: Int, maxItems: Int?) {
+    /// How elements are counted for `contains` (see `ArrayConstraints.Contains`).
+    let contains: ContainsSpec?
+
+    init(prefixItems: [Int32], items: Int32?, minItems: Int, maxItems: Int?, contains: ContainsSpec? = nil) {
       self.prefixItems = prefixItems
       self.items = items
       self.minItems = minItems
       self.maxItems = maxItems
+      self.contains = contains
     }
 
     func item(at index: Int) -> Int32? {

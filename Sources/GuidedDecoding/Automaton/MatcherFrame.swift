@@ -12,8 +12,9 @@ enum MatcherFrame: Hashable, Sendable {
   /// Inside an undeclared key of the object node, of its additional kind `kind`.
   case key(Int32, kind: Int32, StringCursor)
   case number(Int32, NumberCursor)
-  /// Inside an array; `count` items started (capped), `afterItem` false right after `[`.
-  case array(Int32, count: Int32, afterItem: Bool)
+  /// Inside an array; `count` items started (capped), `matched` of them written as matching
+  /// `contains` (capped), `afterItem` false right after `[`.
+  case array(Int32, count: Int32, matched: Int32, afterItem: Bool)
   case object(Int32, ObjectCursor)
 }
 

@@ -57,7 +57,12 @@ struct SchemaCompiler {
       switch next {
       case .ref(let name): found.insert(name)
       case .anyOf(let branches): pending += branches
-      case .array(let c): pending += c.prefixItems + (c.items.map { [$0] } ?? [])
+      case .array(let c):
+        pending += c.prefixItems + (c.items.map { [$0] } ?? [])
+        if let k = c.contains {
+          pending += k.matchingPrefixItems + (k.otherPrefixItems ?? [])
+          pending += [k.matchingItems, k.otherItems].compactMap { $0 }
+        }
       case .object(let c):
         pending += c.properties.map(\.schema) + (c.additionalProperties.map { [$0] } ?? [])
         pending += c.patternProperties.map(\.schema) + c.patternOverlaps.map(\.schema)
@@ -121,7 +126,16 @@ struct SchemaCompiler {
     case .array(let c):
       let prefix = try c.prefixItems.map { try compile($0, level: level) }
       let items = try c.items.map { try compile($0, level: level) }
-      return add(.array(.init(prefixItems: prefix, items: items, minItems: c.minItems, maxItems: c.maxItems)))
+      let contains = try c.contains.map { k in
+        JSONGrammar.ContainsSpec(
+          matchingPrefixItems: try k.matchingPrefixItems.map { try compile($0, level: level) },
+          matchingItems: try k.matchingItems.map { try compile($0, level: level) },
+          otherPrefixItems: try k.otherPrefixItems?.map { try compile($0, level: level) },
+          otherItems: try k.otherItems.map { try compile($0, level: level) }, minimum: k.minimum, maximum: k.maximum)
+      }
+      return add(
+        .array(
+          .init(prefixItems: prefix, items: items, minItems: c.minItems, maxItems: c.maxItems, contains: contains)))
     case .object(let c):
       var properties: [JSONGrammar.ObjectSpec.Property] = []
       for p in c.properties {

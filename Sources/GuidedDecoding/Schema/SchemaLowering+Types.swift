@@ -49,7 +49,7 @@ extension SchemaLowering {
     }
   }
 
-  private func count(_ keywords: [String: JSONValue], _ key: String, path: String) throws -> Int? {
+  func count(_ keywords: [String: JSONValue], _ key: String, path: String) throws -> Int? {
     guard let n = try number(keywords, key, path: path) else { return nil }
     guard n.isInteger, !n.isNegative, n.magnitudeOrder <= 9, let value = Int(n.jsonText) else {
       throw SchemaError.invalidSchema("\(key) must be a small non-negative integer", path: path + "/" + key)
@@ -146,6 +146,7 @@ extension SchemaLowering {
       let node = try lower(items, path: path + "/items")
       constraints.items = node == .never ? nil : node
     }
+    constraints.contains = try containsConstraint(keywords, constraints, path: path)
     return constraints
   }
 

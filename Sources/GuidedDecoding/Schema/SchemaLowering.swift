@@ -237,12 +237,12 @@ struct SchemaLowering {
       "$ref", "pattern", "minLength", "maxLength", "minimum", "maximum", "exclusiveMinimum",
       "exclusiveMaximum", "minItems", "maxItems", "items", "prefixItems", "additionalItems",
       "format", "minProperties", "maxProperties", "allOf", "multipleOf", "not", "if", "then", "else",
-      "dependentRequired", "dependentSchemas", "dependencies", "patternProperties", "propertyNames",
+      "dependentRequired", "dependentSchemas", "dependencies", "patternProperties", "propertyNames", "contains",
+      "minContains", "maxContains",
     ]
     if supported.contains(key) || Self.annotations.contains(key) || key.hasPrefix("x-") { return }
     switch (key, value) {
-    case ("uniqueItems", .bool(false)), ("minProperties", .number(.zero)),
-      ("minContains", _), ("maxContains", _):
+    case ("uniqueItems", .bool(false)), ("minProperties", .number(.zero)):
       return
     default:
       break

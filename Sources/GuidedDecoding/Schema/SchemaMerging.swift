@@ -169,6 +169,14 @@ struct SchemaMerging {
         throw SchemaError.unsupportedKeyword("allOf with '\(closer)' and another part's '\(scope)'", path: path)
       }
     }
+    // `minContains`/`maxContains` count the `contains` of their own part.
+    for bound in ["minContains", "maxContains"] {
+      if parts.contains(where: { $0[bound] != nil && $0["contains"] == nil }),
+        parts.contains(where: { $0["contains"] != nil })
+      {
+        throw SchemaError.unsupportedKeyword("allOf with '\(bound)' and another part's 'contains'", path: path)
+      }
+    }
     // Patterns apply to each member whatever the part, except that `additionalProperties`
     // skips the names its own object's properties and patterns match: a part that closes its
     // object must then be the only one with properties or patterns.

@@ -111,12 +111,50 @@ public struct ArrayConstraints: Sendable, Hashable {
   public var items: SchemaNode?
   public var minItems: Int
   public var maxItems: Int?
+  /// How many elements must match a schema (JSON Schema `contains`, `minContains`, `maxContains`).
+  public var contains: Contains?
 
-  public init(prefixItems: [SchemaNode] = [], items: SchemaNode? = .any, minItems: Int = 0, maxItems: Int? = nil) {
+  public init(
+    prefixItems: [SchemaNode] = [], items: SchemaNode? = .any, minItems: Int = 0, maxItems: Int? = nil,
+    contains: Contains? = nil
+  ) {
     self.prefixItems = prefixItems
     self.items = items
     self.minItems = minItems
     self.maxItems = maxItems
+    self.contains = contains
+  }
+
+  /// At least `minimum` and at most `maximum` elements satisfy `schema`.
+  ///
+  /// Generation counts the elements it writes to match: each element is written either as
+  /// one that matches (its item schema merged with `schema`) or as one that does not (merged
+  /// with `schema`'s complement when there is a `maximum`; else any element, which may match
+  /// too: only the lower bound needs counting then).
+  public struct Contains: Sendable, Hashable {
+    public var schema: SchemaNode
+    public var minimum: Int
+    public var maximum: Int?
+    /// The matching form of each prefix item, then of the further items (nil: no matching
+    /// element there).
+    public var matchingPrefixItems: [SchemaNode]
+    public var matchingItems: SchemaNode?
+    /// With a `maximum`: the non-matching form of each prefix item and of the further items.
+    public var otherPrefixItems: [SchemaNode]?
+    public var otherItems: SchemaNode?
+
+    public init(
+      schema: SchemaNode, minimum: Int = 1, maximum: Int? = nil, matchingPrefixItems: [SchemaNode],
+      matchingItems: SchemaNode?, otherPrefixItems: [SchemaNode]? = nil, otherItems: SchemaNode? = nil
+    ) {
+      self.schema = schema
+      self.minimum = minimum
+      self.maximum = maximum
+      self.matchingPrefixItems = matchingPrefixItems
+      self.matchingItems = matchingItems
+      self.otherPrefixItems = otherPrefixItems
+      self.otherItems = otherItems
+    }
   }
 }
 

@@ -41,7 +41,9 @@ public struct SchemaValidator: Sendable {
         let schema = i < c.prefixItems.count ? c.prefixItems[i] : c.items
         guard let schema, try validate(e, against: schema, depth: depth + 1) else { return false }
       }
-      return true
+      guard let contains = c.contains else { return true }
+      let matches = try elements.filter { try validate($0, against: contains.schema, depth: depth + 1) }.count
+      return matches >= contains.minimum && matches <= (contains.maximum ?? Int.max)
     case (.object(let c), .object(let members)):
       guard members.count >= c.minProperties, members.count <= (c.maxProperties ?? Int.max) else { return false }
       for p in c.properties where p.isRequired && !members.contains(where: { $0.key.hasSameScalars(as: p.name) }) {
