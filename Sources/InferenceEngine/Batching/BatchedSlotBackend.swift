@@ -58,12 +58,7 @@ final class BatchedSlotBackend: TokenBackend {
   func evaluate(
     _ tokens: ArraySlice<Token>, outputs: Int, candidates: [[Token]]?, cancellation flag: CancellationFlag
   ) throws -> [UnsafeBufferPointer<Float>] {
-    guard !tokens.isEmpty else { throw EngineError(.invalidRequest, "nothing to evaluate") }
-    try Self.checkOutputs(outputs, tokens: tokens.count, candidates: candidates)
-    guard cachedTokens.count + tokens.count <= contextLength else {
-      throw EngineError(
-        .contextFull, "\(cachedTokens.count + tokens.count) tokens do not fit the context of \(contextLength)")
-    }
+    try checkEvaluation(tokens, outputs: outputs, candidates: candidates)
     // A caller that evaluates without beginning a request (a benchmark driving the backend
     // itself) holds the least recently used slot until it ends one or lets the backend go.
     if slot == nil { try beginRequest(prompt: [], cancellation: flag) }

@@ -55,6 +55,19 @@ extension TokenBackend {
     }
   }
 
+  /// Refuses an `evaluate` this backend cannot serve: nothing to evaluate, logits it cannot
+  /// return (`checkOutputs`), or more tokens than the context has room for.
+  public func checkEvaluation(
+    _ tokens: ArraySlice<Token>, outputs: Int, candidates: [[Token]]?, limit: Int = maximumOutputs
+  ) throws {
+    guard !tokens.isEmpty else { throw EngineError(.invalidRequest, "nothing to evaluate") }
+    try Self.checkOutputs(outputs, tokens: tokens.count, candidates: candidates, limit: limit)
+    guard cachedTokens.count + tokens.count <= contextLength else {
+      throw EngineError(
+        .contextFull, "\(cachedTokens.count + tokens.count) tokens do not fit the context of \(contextLength)")
+    }
+  }
+
   /// Appends `tokens` to the cache and returns the logits that follow the last of them.
   public func evaluate(_ tokens: ArraySlice<Token>, cancellation flag: CancellationFlag) throws
     -> UnsafeBufferPointer<Float>

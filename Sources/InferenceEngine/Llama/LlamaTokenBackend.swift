@@ -65,13 +65,8 @@ final class LlamaTokenBackend: TokenBackend {
   func evaluate(
     _ tokens: ArraySlice<Token>, outputs: Int, candidates: [[Token]]?, cancellation flag: CancellationFlag
   ) throws -> [UnsafeBufferPointer<Float>] {
-    guard !tokens.isEmpty else { throw EngineError(.invalidRequest, "nothing to evaluate") }
-    try Self.checkOutputs(
-      outputs, tokens: tokens.count, candidates: candidates, limit: min(Self.maximumOutputs, batch.capacity))
-    guard cachedTokens.count + tokens.count <= contextLength else {
-      throw EngineError(
-        .contextFull, "\(cachedTokens.count + tokens.count) tokens do not fit the context of \(contextLength)")
-    }
+    try checkEvaluation(
+      tokens, outputs: outputs, candidates: candidates, limit: min(Self.maximumOutputs, batch.capacity))
     abortFlag = flag
     defer { abortFlag = nil }
     var start = tokens.startIndex
