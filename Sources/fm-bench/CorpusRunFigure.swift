@@ -88,11 +88,11 @@ struct CorpusRunFigure {
         "valid_in_time": "\(validInTime)",
         "unfinished": "\(outcomes.filter { !$0.finished }.count)",
         "finished_invalid": "\(outcomes.filter { $0.finished && !$0.valid }.count)",
-        "seconds_median": "\(Measurements.rounded(Self.percentile(seconds, 0.5)))",
-        "seconds_p95": "\(Measurements.rounded(Self.percentile(seconds, 0.95)))",
+        "seconds_median": "\(Measurements.rounded(percentile(seconds, 0.5)))",
+        "seconds_p95": "\(Measurements.rounded(percentile(seconds, 0.95)))",
         "seconds_max": "\(Measurements.rounded(seconds.last ?? 0))",
-        "output_tokens_median": "\(Self.percentile(tokens, 0.5))",
-        "output_tokens_p95": "\(Self.percentile(tokens, 0.95))",
+        "output_tokens_median": "\(percentile(tokens, 0.5))",
+        "output_tokens_p95": "\(percentile(tokens, 0.95))",
         "output_tokens_max": "\(tokens.last ?? 0)",
       ])
   }
@@ -118,12 +118,5 @@ struct CorpusRunFigure {
     }
     let valid = testCase.document.accepts(response.rawContent.jsonString)
     return Outcome(seconds: seconds, finished: true, valid: valid, outputTokens: response.outputTokens)
-  }
-
-  /// The value at `fraction` of the sorted `values` (nearest rank), 0 when there are none.
-  static func percentile(_ values: [Double], _ fraction: Double) -> Double {
-    guard !values.isEmpty else { return 0 }
-    let rank = Int((fraction * Double(values.count)).rounded(.up)) - 1
-    return values[min(max(rank, 0), values.count - 1)]
   }
 }

@@ -49,6 +49,14 @@ struct FigureReport: Encodable {
   }
 }
 
+/// The `fraction` percentile of `values` (nearest rank), 0 when there are none.
+func percentile(_ values: [Double], _ fraction: Double) -> Double {
+  let sorted = values.sorted()
+  guard !sorted.isEmpty else { return 0 }
+  let rank = Int((fraction * Double(sorted.count)).rounded(.up)) - 1
+  return sorted[min(max(rank, 0), sorted.count - 1)]
+}
+
 /// Seconds since `start`.
 func elapsed(since start: DispatchTime) -> Double {
   Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9

@@ -89,10 +89,10 @@ struct StreamsFigure {
           target: "> 1 for N > 1",
           pass: count == 1 || ratio > 1,
           notes: [
-            "ttft_p50_batched_s": "\(Measurements.rounded(Self.percentile(ourFirst, 0.5)))",
-            "ttft_p95_batched_s": "\(Measurements.rounded(Self.percentile(ourFirst, 0.95)))",
-            "ttft_p50_separate_s": "\(Measurements.rounded(Self.percentile(theirFirst, 0.5)))",
-            "ttft_p95_separate_s": "\(Measurements.rounded(Self.percentile(theirFirst, 0.95)))",
+            "ttft_p50_batched_s": "\(Measurements.rounded(percentile(ourFirst, 0.5)))",
+            "ttft_p95_batched_s": "\(Measurements.rounded(percentile(ourFirst, 0.95)))",
+            "ttft_p50_separate_s": "\(Measurements.rounded(percentile(theirFirst, 0.5)))",
+            "ttft_p95_separate_s": "\(Measurements.rounded(percentile(theirFirst, 0.95)))",
             "maximum_tokens": "\(maximumTokens)", "context_size": "\(contextSize)",
             "batched_decodes": "\(statistics.decodes)", "batched_evaluations": "\(statistics.evaluations)",
             "batched_widest_decode": "\(statistics.widestDecode)",
@@ -140,12 +140,5 @@ struct StreamsFigure {
     }
     let seconds = elapsed(since: start)
     return (Double(results.reduce(0) { $0 + $1.tokens }) / seconds, results)
-  }
-
-  /// The `fraction` percentile of `values` (nearest rank).
-  static func percentile(_ values: [Double], _ fraction: Double) -> Double {
-    let sorted = values.sorted()
-    guard !sorted.isEmpty else { return 0 }
-    return sorted[min(sorted.count - 1, Int((Double(sorted.count) * fraction).rounded(.up)) - 1)]
   }
 }
