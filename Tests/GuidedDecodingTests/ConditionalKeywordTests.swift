@@ -35,11 +35,17 @@ import Testing
   static let conditional =
     #"{"type":"object","properties":{"kind":{"enum":["card","cash"]},"number":{"type":"string"}},"required":["kind"],"if":{"properties":{"kind":{"const":"card"}}},"then":{"required":["number"]},"else":{"properties":{"number":false}}}"#
 
+  static let splitConditional =
+    #"{"allOf":[{"if":{"exclusiveMaximum":0}},{"then":{"minimum":-10}},{"else":{"multipleOf":2}}]}"#
+
   @Test(arguments: [
     OutputCase(conditional, #"{"kind":"card","number":"4111"}"#, true),
     OutputCase(conditional, #"{"kind":"card"}"#, false),
     OutputCase(conditional, #"{"kind":"cash"}"#, true),
     OutputCase(conditional, #"{"kind":"cash","number":"4111"}"#, false),
+    // `then` and `else` apply only beside their own `if`: in other `allOf` parts they do nothing.
+    OutputCase(splitConditional, "-100", true),
+    OutputCase(splitConditional, "3", true),
   ])
   func ifThenElse(c: OutputCase) throws {
     #expect(try automaton(c.schema, constraint: .standard).accepts(c.text) == c.accepted)

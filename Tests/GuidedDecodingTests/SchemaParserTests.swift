@@ -56,7 +56,7 @@ import Testing
   }
 
   @Test(arguments: [
-    ("unevaluatedProperties", #"{"type":"object","unevaluatedProperties":false}"#),
+    ("unevaluatedItems", #"{"type":"array","unevaluatedItems":false}"#),
     ("allOf with two 'pattern'", #"{"allOf":[{"pattern":"a"},{"pattern":"b"}]}"#),
     ("not (pattern)", #"{"not":{"type":"string","pattern":"^a"}}"#),
     ("if (not (format))", #"{"if":{"format":"uri"},"then":{}}"#),

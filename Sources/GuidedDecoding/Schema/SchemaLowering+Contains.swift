@@ -23,7 +23,7 @@ extension SchemaLowering {
       prefix = tuple
       rest = keywords["additionalItems"] ?? .bool(true)
     }
-    let merging = SchemaMerging(document: document, path: at)
+    let merging = SchemaMerging(document: document, path: at, options: options)
     func merged(_ item: JSONValue, _ with: JSONValue) throws -> SchemaNode {
       try lowerMerged(merging.merge([item, with]), path: at)
     }

@@ -52,7 +52,8 @@ extension SchemaLowering {
       }
     }
     return try found.sorted { $0.lexicographicallyPrecedes($1) }.map { set in
-      let merged = try SchemaMerging(document: document, path: path).merge(set.map { entries[$0].value })
+      let merging = SchemaMerging(document: document, path: path, options: options)
+      let merged = try merging.merge(set.map { entries[$0].value })
       return .init(patterns: set, schema: try lowerMerged(merged, path: path + "/patternProperties"))
     }
   }
@@ -77,7 +78,7 @@ extension SchemaLowering {
     case (nil, 1): return matched[0].node
     default:
       let parts = (value.map { [$0] } ?? []) + matched.map(\.value)
-      return try lowerMerged(SchemaMerging(document: document, path: path).merge(parts), path: path)
+      return try lowerMerged(SchemaMerging(document: document, path: path, options: options).merge(parts), path: path)
     }
   }
 

@@ -17,11 +17,13 @@ struct SchemaLowering {
   init(document: JSONValue, options: JSONSchemaParser.Options) {
     self.document = document
     self.options = options
-    var older = false
-    if case .string(let uri)? = document["$schema"] {
-      older = ["draft-03", "draft-04", "draft-06", "draft-07"].contains { uri.contains($0) }
-    }
-    refReplacesSiblings = older
+    refReplacesSiblings = Self.refReplacesSiblings(in: document)
+  }
+
+  /// Whether `document` declares a draft (3 to 7) in which `$ref` replaces its siblings.
+  static func refReplacesSiblings(in document: JSONValue) -> Bool {
+    guard case .string(let uri)? = document["$schema"] else { return false }
+    return ["draft-03", "draft-04", "draft-06", "draft-07"].contains { uri.contains($0) }
   }
 
   /// Keywords that carry no constraint.
@@ -87,7 +89,12 @@ struct SchemaLowering {
     // recursion limit), objects with members of their own included.
     if constraining.isEmpty { return .any }
 
-    let merging = SchemaMerging(document: document, path: path)
+    if keywords["unevaluatedProperties"] != nil {
+      let closing = UnevaluatedClosing(document: document, options: options, path: path)
+      return try lowerMerged(closing.eliminate(.object(members)), path: path)
+    }
+
+    let merging = SchemaMerging(document: document, path: path, options: options)
     func without(_ key: String) -> JSONValue { .object(members.filter { $0.key != key }) }
 
     if case .array(let parts)? = keywords["allOf"], !parts.isEmpty {
@@ -238,7 +245,7 @@ struct SchemaLowering {
       "exclusiveMaximum", "minItems", "maxItems", "items", "prefixItems", "additionalItems",
       "format", "minProperties", "maxProperties", "allOf", "multipleOf", "not", "if", "then", "else",
       "dependentRequired", "dependentSchemas", "dependencies", "patternProperties", "propertyNames", "contains",
-      "minContains", "maxContains",
+      "minContains", "maxContains", "unevaluatedProperties",
     ]
     if supported.contains(key) || Self.annotations.contains(key) || key.hasPrefix("x-") { return }
     switch (key, value) {

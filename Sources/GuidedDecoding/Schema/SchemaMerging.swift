@@ -9,9 +9,13 @@
 /// merged by name and `additionalProperties` as an `allOf` without changing meaning.
 /// Anything that would change meaning (two different patterns, `additionalItems` on one
 /// side and new `items` on the other) is refused with `unsupportedKeyword("allOf …")`.
+///
+/// Each part's own `unevaluatedProperties` sees only that part, so it is rewritten first
+/// (`UnevaluatedClosing`).
 struct SchemaMerging {
   let document: JSONValue
   let path: String
+  let options: JSONSchemaParser.Options
 
   /// Most branches two `anyOf`s may multiply into.
   static let combinationLimit = 64
@@ -20,7 +24,9 @@ struct SchemaMerging {
   /// - Throws: `SchemaError`.
   func merge(_ parts: [JSONValue]) throws -> JSONValue {
     var result: [JSONValue.Member] = []
-    let parts = Self.closingOverOthers(try parts.map { try inline($0, depth: 0) })
+    let closing = UnevaluatedClosing(document: document, options: options, path: path)
+    let parts = Self.closingOverOthers(
+      try parts.map { try Self.withoutLoneBranches(inline(closing.eliminate($0), depth: 0)) })
     for part in parts {
       switch part {
       case .bool(true): continue
@@ -43,7 +49,18 @@ struct SchemaMerging {
       throw SchemaError.unresolvedReference(pointer, path: path)
     }
     let siblings = JSONValue.object(members.filter { $0.key != "$ref" })
-    return try SchemaMerging(document: document, path: path).merge([try inline(target, depth: depth + 1), siblings])
+    let closing = UnevaluatedClosing(document: document, options: options, path: path)
+    return try merge([try inline(closing.eliminate(target), depth: depth + 1), siblings])
+  }
+
+  /// `part` without a `then` or `else` that has no `if` beside it: those apply only with the
+  /// `if` of their own schema object, so merged next to another part's `if` they would change
+  /// meaning; alone they mean nothing.
+  static func withoutLoneBranches(_ part: JSONValue) -> JSONValue {
+    guard case .object(let members) = part, part["if"] == nil, part["then"] != nil || part["else"] != nil else {
+      return part
+    }
+    return .object(members.filter { $0.key != "then" && $0.key != "else" })
   }
 
   /// Each part with an `additionalProperties` schema, given the property names the other
