@@ -47,16 +47,22 @@ public final class CannedHTTPServer: @unchecked Sendable {
     Thread.detachNewThread { [self] in serve() }
   }
 
-  /// Stops listening; the serving thread ends.
+  /// Stops listening; the serving thread ends and closes the socket.
+  ///
+  /// Why the thread closes it, not `stop()`: a descriptor closed here could be handed to the
+  /// next server a test starts while this thread is about to call `accept` on the number
+  /// again, and it would answer that server's requests with these responses.
   public func stop() {
     shutdown(descriptor, Int32(SHUT_RDWR))
-    close(descriptor)
   }
 
   private func serve() {
     while true {
       let connection = accept(descriptor, nil, nil)
-      guard connection >= 0 else { return }
+      guard connection >= 0 else {
+        close(descriptor)
+        return
+      }
       let body = Self.readRequestBody(connection)
       let response: Response = lock.withLock {
         bodies.append(body)
