@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 @testable import GuidedDecoding
 
@@ -18,6 +19,33 @@ extension ConstraintAutomaton {
   /// Whether `text` is allowed as the beginning of an output.
   func allowsPrefix(_ text: String) -> Bool {
     next(initialState, bytes: Array(text.utf8)) != nil
+  }
+}
+
+/// Expects the standard's meaning of `c`: the automaton in `.standard` language and the
+/// validator both accept `c.text` exactly when `c.accepted` says so.
+func expectStandardMeaning(_ c: OutputCase, sourceLocation: SourceLocation = #_sourceLocation) throws {
+  #expect(
+    try automaton(c.schema, constraint: .standard).accepts(c.text) == c.accepted, sourceLocation: sourceLocation)
+  let document = try JSONSchemaParser().parse(c.schema)
+  let value = try JSONValue(parsing: Array(c.text.utf8))
+  #expect(
+    try SchemaValidator(document: document).validate(value, against: document.root) == c.accepted,
+    sourceLocation: sourceLocation)
+}
+
+/// Expects `schema` to be refused with `unsupportedKeyword(keyword, …)`.
+func expectRefused(
+  _ schema: String, keyword: String, parser: JSONSchemaParser = JSONSchemaParser(),
+  sourceLocation: SourceLocation = #_sourceLocation
+) {
+  do {
+    _ = try parser.parse(schema)
+    Issue.record("accepted \(schema)", sourceLocation: sourceLocation)
+  } catch let error as SchemaError {
+    #expect(error.unsupportedKeyword == keyword, "\(error)", sourceLocation: sourceLocation)
+  } catch {
+    Issue.record("unexpected \(error)", sourceLocation: sourceLocation)
   }
 }
 
