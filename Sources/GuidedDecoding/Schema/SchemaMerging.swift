@@ -24,7 +24,6 @@ struct SchemaMerging {
   /// - Throws: `SchemaError`.
   func merge(_ parts: [JSONValue]) throws -> JSONValue {
     var result: [JSONValue.Member] = []
-    let closing = UnevaluatedClosing(document: document, options: options, path: path)
     let parts = Self.closingOverOthers(
       try parts.map { try Self.withoutLoneBranches(inline(closing.eliminate($0), depth: 0)) })
     for part in parts {
@@ -49,9 +48,12 @@ struct SchemaMerging {
       throw SchemaError.unresolvedReference(pointer, path: path)
     }
     let siblings = JSONValue.object(members.filter { $0.key != "$ref" })
-    let closing = UnevaluatedClosing(document: document, options: options, path: path)
     return try merge([try inline(closing.eliminate(target), depth: depth + 1), siblings])
   }
+
+  /// Rewrites a part's own `unevaluatedProperties` before it is merged. A `$ref` target's is
+  /// rewritten before the reference is inlined, so that it sees the target's own `$ref` too.
+  private var closing: UnevaluatedClosing { UnevaluatedClosing(document: document, options: options, path: path) }
 
   /// `part` without a `then` or `else` that has no `if` beside it: those apply only with the
   /// `if` of their own schema object, so merged next to another part's `if` they would change

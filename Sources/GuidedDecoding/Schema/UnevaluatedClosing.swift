@@ -52,15 +52,12 @@ struct UnevaluatedClosing {
   /// `schema` and, on the members it does not evaluate, `unevaluated`.
   private func close(_ schema: JSONValue, over unevaluated: JSONValue, depth: Int) throws -> JSONValue {
     guard depth < 12 else { throw refused("a recursive or deeply nested schema") }
-    guard case .object = schema else {
+    guard case .object(let members) = schema else {
       if schema == .bool(false) { return schema }
       return SchemaNegation.object(("additionalProperties", unevaluated))
     }
     func again(_ s: JSONValue) throws -> JSONValue { try close(s, over: unevaluated, depth: depth + 1) }
-    func without(_ keys: Set<String>) -> JSONValue {
-      guard case .object(let members) = schema else { return schema }
-      return .object(members.filter { !keys.contains($0.key) })
-    }
+    func without(_ keys: Set<String>) -> JSONValue { .object(members.filter { !keys.contains($0.key) }) }
 
     // In place and always applied: merged into one object first.
     if let ref = schema["$ref"] {
@@ -107,11 +104,8 @@ struct UnevaluatedClosing {
       // One trigger at a time: the others stay in `rest` for the next round.
       var remaining = triggers
       let trigger = remaining.remove(at: index)
-      var rest = without([key])
-      if !remaining.isEmpty, case .object(var members) = rest {
-        members.append(.init(key: key, value: .object(remaining)))
-        rest = .object(members)
-      }
+      let others = remaining.isEmpty ? [] : [JSONValue.Member(key: key, value: .object(remaining))]
+      let rest = JSONValue.object(members.filter { $0.key != key } + others)
       let present = try again(
         merging.merge([rest, SchemaNegation.object(("required", .array([.string(trigger.key)]))), trigger.value]))
       let absent = try again(
@@ -123,9 +117,7 @@ struct UnevaluatedClosing {
 
     // One object: what it does not evaluate is what `additionalProperties` would check.
     if schema["additionalProperties"] != nil { return schema }
-    guard case .object(var members) = schema else { return schema }
-    members.append(.init(key: "additionalProperties", value: unevaluated))
-    return .object(members)
+    return .object(members + [.init(key: "additionalProperties", value: unevaluated)])
   }
 
   /// Whether no value can match two of `branches`, judged on their lowered nodes.
