@@ -121,6 +121,82 @@ import Testing
     #expect(matcher.allowedTokens().contains(44))  // `]` is not allowed yet, so nothing is restricted
   }
 
+  /// Items that are the same but for their numbers, `{"n":10},{"n":11},…` counting up, until
+  /// `limit` or until a loop is being ended; the output then stands after an item.
+  /// - Returns: the items written.
+  func countingItems(_ matcher: TokenMatcher, upTo limit: Int) throws -> Int {
+    try matcher.accept(token: 91)  // [
+    var written = 0
+    for n in 10..<limit {
+      if written > 0 { try matcher.accept(token: 44) }  // ,
+      try matcher.accept(token: try id("{\""))
+      try matcher.accept(token: try id("n"))
+      try matcher.accept(token: try id("\":"))
+      for digit in String(n).utf8 { try matcher.accept(token: Int(digit)) }
+      try matcher.accept(token: 125)  // }
+      written += 1
+      if matcher.isEndingLoop { break }
+    }
+    return written
+  }
+
+  @Test func itemsThatDifferOnlyInTheirNumbersAreEndedAfterALongerRun() throws {
+    let a = try automaton(
+      #"{"type":"array","items":{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"],"additionalProperties":false}}"#
+    )
+    let matcher = TokenMatcher(automaton: a, vocabulary: vocabulary, loopRun: 12)
+    let written = try countingItems(matcher, upTo: 99)
+    #expect(matcher.isEndingLoop)
+    // Seven shapes an item (`{"`, `n`, `":`, a number, `}`, `,`): an exact loop would have been
+    // found after 12 tokens; a shape loop needs 4 x 12 = 48, past the eighth item.
+    #expect(written >= 8)
+    #expect(written < 15)
+    #expect(matcher.allowedTokens().allowedTokens == [93])  // ]
+    try matcher.accept(token: 93)
+    #expect(matcher.isComplete)
+  }
+
+  @Test func numbersThatNeverRepeatTheirShapeLongEnoughAreNoLoop() throws {
+    let a = try automaton(
+      #"{"type":"array","items":{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"],"additionalProperties":false}}"#
+    )
+    // With a long run the same items are content.
+    let matcher = TokenMatcher(automaton: a, vocabulary: vocabulary, loopRun: 64)
+    #expect(try countingItems(matcher, upTo: 40) == 30)
+    #expect(!matcher.isEndingLoop)
+  }
+
+  @Test func anArrayOfNumbersIsEndedWhereALoneCommaWouldEndANumberAndGoOn() throws {
+    let a = try automaton(#"{"type":"array","items":{"type":"integer"}}"#)
+    let matcher = TokenMatcher(automaton: a, vocabulary: vocabulary, loopRun: 12)
+    try matcher.accept(token: 91)  // [
+    var n = 10
+    var afterComma = false
+    while !matcher.isEndingLoop, n < 99 {
+      for digit in String(n).utf8 { try matcher.accept(token: Int(digit)) }
+      afterComma = !matcher.isEndingLoop
+      if afterComma { try matcher.accept(token: 44) }  // ,
+      n += 1
+    }
+    #expect(matcher.isEndingLoop)
+    if afterComma { try matcher.accept(token: 52) }  // 4: a number has begun
+    // Inside the number: it may go on or end the array; a lone `,` would end it and go on.
+    #expect(matcher.allows(token: 50))  // 2
+    #expect(matcher.allows(token: 93))  // ]
+    #expect(!matcher.allows(token: 44))
+    try matcher.accept(token: 93)
+    #expect(matcher.isComplete)
+  }
+
+  @Test func numberShapes() {
+    #expect(NumberShape(Array("2024".utf8)) == .digits)
+    #expect(NumberShape(Array(".".utf8)) == .joiner)
+    #expect(NumberShape(Array("-".utf8)) == .joiner)
+    #expect(NumberShape(Array(".5".utf8)) == .other)
+    #expect(NumberShape(Array("a1".utf8)) == .other)
+    #expect(NumberShape([]) == .other)
+  }
+
   @Test func snapshotsRestoreTheLoopState() throws {
     let a = try automaton(#"{"type":"string"}"#)
     let matcher = TokenMatcher(automaton: a, vocabulary: vocabulary, loopRun: 12)

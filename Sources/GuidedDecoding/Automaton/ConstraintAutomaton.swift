@@ -160,6 +160,21 @@ public final class ConstraintAutomaton {
   /// How deep `state` is nested: the fewest frames any of its stacks holds.
   public func depth(of state: State) -> Int { openFrames(state.id) }
 
+  /// The level `state` stands at for loop stopping: `depth(of:)`, but a top frame of which
+  /// nothing has been read does not count. After `,` in an array the next item's frame is
+  /// already open, yet the output stands at the array's level: a loop of numbers (`1,2,3,`)
+  /// passes through that level only there, since the `,` that ends a number also opens the
+  /// next item.
+  func level(of state: State) -> Int {
+    var level = Int.max
+    for stack in configurations[Int(state.id)] {
+      var frames = stacks.depth(stack)
+      if case .value? = stacks.top(stack) { frames -= 1 }
+      level = min(level, frames)
+    }
+    return level == Int.max ? 0 : level
+  }
+
   /// The byte that ends the value open at nesting `depth` in `state` — `"` for string
   /// content, `]` for an array, `}` for an object — when every stack of the state agrees on
   /// it; nil otherwise (a key, a number, a literal, or stacks that disagree).

@@ -11,21 +11,26 @@
 /// Per token the work is one comparison per period (each period keeps its current run), so it
 /// does not grow with the output.
 struct RepetitionDetector: Sendable, Equatable {
-  static let maximumPeriod = 48
+  /// The longest block looked for, by default.
+  static let defaultMaximumPeriod = 48
   /// Tokens of exact repetition that make a loop.
   var minimumRun: Int
+  /// The longest block looked for.
+  let maximumPeriod: Int
 
   /// The latest tokens, oldest first, with the nesting depth after each (bounded).
   private(set) var tokens: [Int32] = []
   private(set) var depths: [Int32] = []
   /// `runs[p - 1]`: how many latest tokens equal the token `p` places before them.
-  private var runs = [Int32](repeating: 0, count: maximumPeriod)
+  private var runs: [Int32]
 
-  init(minimumRun: Int) {
+  init(minimumRun: Int, maximumPeriod: Int = defaultMaximumPeriod) {
     self.minimumRun = minimumRun
+    self.maximumPeriod = maximumPeriod
+    runs = [Int32](repeating: 0, count: maximumPeriod)
   }
 
-  private var capacity: Int { minimumRun + 3 * Self.maximumPeriod }
+  private var capacity: Int { minimumRun + 3 * maximumPeriod }
 
   /// A loop found: the latest `span` tokens repeat a block of `period` tokens; `depth` is the
   /// shallowest nesting among them, the level of the container the loop runs in.
@@ -46,7 +51,7 @@ struct RepetitionDetector: Sendable, Equatable {
     }
     let last = tokens.count - 1
     var found: Loop?
-    for p in 1...Self.maximumPeriod {
+    for p in 1...maximumPeriod {
       if last - p >= 0, tokens[last] == tokens[last - p] {
         runs[p - 1] += 1
       } else {
@@ -76,7 +81,7 @@ struct RepetitionDetector: Sendable, Equatable {
     depths[depths.count - 1] = Int32(depth)
     // The runs ending here may change; recount them from the stored tokens.
     let last = tokens.count - 1
-    for p in 1...Self.maximumPeriod {
+    for p in 1...maximumPeriod {
       var run: Int32 = 0
       var i = last
       while i - p >= 0, tokens[i] == tokens[i - p] {

@@ -6,7 +6,8 @@
 /// states (inside a long free string, say) cost a dictionary lookup.
 ///
 /// Loops are stopped: once the accepted tokens repeat one block for `loopRun` tokens (a
-/// phrase said again and again, an item repeated), the value the loop runs in — the string,
+/// phrase said again and again, an item repeated), or repeat one block with only its numbers
+/// changing for four times as long (`LoopWatch`), the value the loop runs in — the string,
 /// array or object open at the loop's shallowest level — may only end: wherever a token that
 /// ends it is allowed, only such tokens are (`RepetitionDetector`), and no token may pass
 /// through that level and go on (`"},{"` inside an item). Nothing else changes,
@@ -23,7 +24,7 @@ public final class TokenMatcher {
   /// `extensions(of:)` by state and token.
   private var extensionCache: [Int64: [Int]] = [:]
   private var depthStates: [Int32]
-  private var repetition: RepetitionDetector?
+  private var repetition: LoopWatch?
   /// The loop being ended: the nesting depth of the value it runs in and the byte that ends it.
   private var loop: Loop?
 
@@ -39,13 +40,14 @@ public final class TokenMatcher {
   public static let defaultLoopRun = 64
 
   /// - Parameter loopRun: tokens of exact repetition after which the value a loop runs in
-  ///   may only end; nil never stops loops (the output is then the schema's language alone).
+  ///   may only end (a repetition in which only numbers change must run four times as long);
+  ///   nil never stops loops (the output is then the schema's language alone).
   public init(automaton: ConstraintAutomaton, vocabulary: Vocabulary, loopRun: Int? = defaultLoopRun) {
     self.automaton = automaton
     self.vocabulary = vocabulary
     self.state = automaton.initialState
     self.depthStates = [Int32](repeating: 0, count: vocabulary.maxDepth + 2)
-    self.repetition = loopRun.map { RepetitionDetector(minimumRun: $0) }
+    self.repetition = loopRun.map { LoopWatch(minimumRun: $0) }
   }
 
   /// Starts over at the beginning of the output (keeps caches).
@@ -60,7 +62,7 @@ public final class TokenMatcher {
   public struct Snapshot: Sendable, Equatable {
     fileprivate let state: ConstraintAutomaton.State
     fileprivate let hasEnded: Bool
-    fileprivate let repetition: RepetitionDetector?
+    fileprivate let repetition: LoopWatch?
     fileprivate let loop: Loop?
   }
 
@@ -89,8 +91,8 @@ public final class TokenMatcher {
 
   /// While a loop is being ended from inside one of its members, the tokens that would pass
   /// through the looping value's level and go on there where it could have ended, left out:
-  /// `"},{"` ends an item and opens the next in one token, so the state never rests where
-  /// `loopEnding` applies. Nil when no such token is allowed, or when the state is not deeper.
+  /// `"},{"` ends an item and opens the next in one token, and after a number a lone `,` ends
+  /// the number and goes on in one byte, so the state never rests where `loopEnding` applies. Nil when no such token is allowed, or when the state is not deeper.
   ///
   /// Why only tokens with a comma are tried: at an array's or object's level, after a member,
   /// the only way on is `,`.
@@ -107,21 +109,20 @@ public final class TokenMatcher {
     return changed && !kept.isEmpty ? kept : nil
   }
 
-  /// Whether `token`'s bytes come back to the loop's level and go on with something other
-  /// than its closer, where the closer was allowed.
+  /// Whether one of `token`'s bytes is a `,` where the closer could have ended the looping
+  /// value instead: the `,` of `"},{"` after an item, or a lone `,` after a number, which ends
+  /// the number and the item in the same byte.
   private func passesOver(_ token: Int, _ loop: Loop) -> Bool {
-    let bytes = vocabulary.tokens[token]
     var s = state
-    for (i, byte) in bytes.enumerated() {
+    for byte in vocabulary.tokens[token] {
       guard let next = automaton.next(s, byte) else { return false }
-      s = next
-      let depth = automaton.depth(of: s)
-      if depth < loop.depth { return false }
-      if depth == loop.depth, i + 1 < bytes.count, bytes[i + 1] != loop.closer,
-        automaton.next(s, loop.closer) != nil
+      if byte == UInt8(ascii: ","), let closed = automaton.next(s, loop.closer),
+        automaton.depth(of: closed) < loop.depth
       {
         return true
       }
+      s = next
+      if automaton.depth(of: s) < loop.depth { return false }
     }
     return false
   }
@@ -139,10 +140,10 @@ public final class TokenMatcher {
       return
     }
     if replacingLast {
-      repetition?.replaceLast(by: token, depth: depth)
+      repetition?.replaceLast(by: token, shape: vocabulary.numberShapes[token], depth: depth)
       return
     }
-    guard let found = repetition?.append(token, depth: depth), found.depth > 0,
+    guard let found = repetition?.append(token, shape: vocabulary.numberShapes[token], depth: depth), found.depth > 0,
       let closer = automaton.closer(of: state, atDepth: found.depth)
     else { return }
     loop = Loop(depth: found.depth, closer: closer)
@@ -222,7 +223,7 @@ public final class TokenMatcher {
 
   /// Moves the state past `bytes`, already checked, and records `token` for loop detection.
   private func advance(by bytes: ArraySlice<UInt8>, token: Int, replacingLast: Bool = false) {
-    var depth = replacingLast ? automaton.depth(of: state) : Int.max
+    var depth = replacingLast ? automaton.level(of: state) : Int.max
     if repetition == nil {
       if let next = automaton.next(state, bytes: bytes) { state = next }
       return
@@ -230,7 +231,7 @@ public final class TokenMatcher {
     for byte in bytes {
       guard let next = automaton.next(state, byte) else { return }
       state = next
-      depth = min(depth, automaton.depth(of: state))
+      depth = min(depth, automaton.level(of: state))
     }
     noteAccepted(token, depth: depth, replacingLast: replacingLast)
   }

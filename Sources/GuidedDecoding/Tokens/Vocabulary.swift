@@ -29,6 +29,8 @@ public final class Vocabulary: Sendable {
   /// Text tokens with a `,` anywhere: the only ones that can end a member and go on to the next
   /// in one token (`"},{"`), see `TokenMatcher`'s loop stopping.
   let commaMask: TokenMask
+  /// Per token id: whether it is a number or part of one, for `LoopWatch`.
+  let numberShapes: [NumberShape]
 
   /// - Parameters:
   ///   - tokens: the byte string of each token id.
@@ -67,6 +69,7 @@ public final class Vocabulary: Sendable {
     var commas = TokenMask(count: tokens.count)
     for id in text where tokens[id].contains(UInt8(ascii: ",")) { commas.insert(id) }
     commaMask = commas
+    numberShapes = tokens.map { NumberShape($0) }
   }
 
   /// Number of characters of a token that is plain string content, else `nil`.
