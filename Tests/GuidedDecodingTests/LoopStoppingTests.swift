@@ -188,6 +188,27 @@ import Testing
     #expect(matcher.isComplete)
   }
 
+  @Test func aNumberWhoseDigitsRepeatIsEnded() throws {
+    let a = try automaton(#"{"type":"array","items":{"type":"integer"}}"#)
+    let matcher = TokenMatcher(automaton: a, vocabulary: vocabulary, loopRun: 12)
+    try matcher.accept(token: 91)  // [
+    try matcher.accept(token: 49)  // 1
+    var zeros = 0
+    while !matcher.isEndingLoop, zeros < 40 {
+      try matcher.accept(token: 48)  // 0
+      zeros += 1
+    }
+    #expect(matcher.isEndingLoop)
+    #expect(zeros < 40)
+    // The number may only end; what follows it is free again.
+    #expect(!matcher.allows(token: 48))
+    #expect(matcher.allows(token: 44))  // ,
+    #expect(matcher.allows(token: 93))  // ]
+    try matcher.accept(token: 44)
+    #expect(!matcher.isEndingLoop)
+    #expect(matcher.allows(token: 48))
+  }
+
   @Test func numberShapes() {
     #expect(NumberShape(Array("2024".utf8)) == .digits)
     #expect(NumberShape(Array(".".utf8)) == .joiner)

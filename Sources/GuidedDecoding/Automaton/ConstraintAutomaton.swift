@@ -175,24 +175,32 @@ public final class ConstraintAutomaton {
     return level == Int.max ? 0 : level
   }
 
-  /// The byte that ends the value open at nesting `depth` in `state` — `"` for string
-  /// content, `]` for an array, `}` for an object — when every stack of the state agrees on
-  /// it; nil otherwise (a key, a number, a literal, or stacks that disagree).
-  func closer(of state: State, atDepth depth: Int) -> UInt8? {
-    var found: UInt8?
+  /// How a value open in the output ends.
+  enum ValueEnd: Hashable, Sendable {
+    /// By this byte: `"` for string content, `]` for an array, `}` for an object.
+    case closer(UInt8)
+    /// By whatever byte follows a number, which is no part of it.
+    case number
+  }
+
+  /// How the value open at nesting `depth` in `state` ends, when every stack of the state
+  /// agrees on it; nil otherwise (a key, a literal, or stacks that disagree).
+  func valueEnd(of state: State, atDepth depth: Int) -> ValueEnd? {
+    var found: ValueEnd?
     for stack in configurations[Int(state.id)] {
       var s = stack
       while stacks.depth(s) > depth { s = stacks.below(s) }
       guard stacks.depth(s) == depth else { return nil }
-      let byte: UInt8
+      let end: ValueEnd
       switch stacks.top(s) {
-      case .string?: byte = UInt8(ascii: "\"")
-      case .array?: byte = UInt8(ascii: "]")
-      case .object?: byte = UInt8(ascii: "}")
+      case .string?: end = .closer(UInt8(ascii: "\""))
+      case .array?: end = .closer(UInt8(ascii: "]"))
+      case .object?: end = .closer(UInt8(ascii: "}"))
+      case .number?: end = .number
       default: return nil
       }
-      if let found, found != byte { return nil }
-      found = byte
+      if let found, found != end { return nil }
+      found = end
     }
     return found
   }

@@ -8,10 +8,10 @@
 /// Loops are stopped: once the accepted tokens repeat one block for `loopRun` tokens (a
 /// phrase said again and again, an item repeated), or repeat one block with only its numbers
 /// changing for four times as long (`LoopWatch`), the value the loop runs in — the string,
-/// array or object open at the loop's shallowest level — may only end: wherever a token that
-/// ends it is allowed, only such tokens are (`RepetitionDetector`), and no token may pass
-/// through that level and go on (`"},{"` inside an item). Nothing else changes,
-/// so a value that must go on (an array short of `minItems`) goes on.
+/// array, object or number (`1000000…`) open at the loop's shallowest level — may only end:
+/// wherever a token that ends it is allowed, only such tokens are, and no token may pass
+/// through that level and go on (`"},{"` inside an item). Nothing else changes, so a value
+/// that must go on (an array short of `minItems`) goes on.
 /// Not thread-safe.
 public final class TokenMatcher {
   public let automaton: ConstraintAutomaton
@@ -30,7 +30,7 @@ public final class TokenMatcher {
 
   fileprivate struct Loop: Sendable, Equatable {
     var depth: Int
-    var closer: UInt8
+    var end: ConstraintAutomaton.ValueEnd
   }
 
   /// Most masks kept; each costs `vocabulary.count / 8` bytes.
@@ -82,10 +82,16 @@ public final class TokenMatcher {
   /// allowed token does; nil when no restriction applies.
   private func loopEnding(_ mask: TokenMask) -> TokenMask? {
     guard let loop, automaton.depth(of: state) == loop.depth,
-      automaton.closer(of: state, atDepth: loop.depth) == loop.closer, let closers = vocabulary.closerMasks[loop.closer]
+      automaton.valueEnd(of: state, atDepth: loop.depth) == loop.end
     else { return nil }
+    let enders: TokenMask?
+    switch loop.end {
+    case .closer(let byte): enders = vocabulary.closerMasks[byte]
+    case .number: enders = vocabulary.numberEndMask
+    }
+    guard let enders else { return nil }
     var ending = mask
-    ending.formIntersection(closers)
+    ending.formIntersection(enders)
     return ending.isEmpty ? nil : ending
   }
 
@@ -113,10 +119,11 @@ public final class TokenMatcher {
   /// value instead: the `,` of `"},{"` after an item, or a lone `,` after a number, which ends
   /// the number and the item in the same byte.
   private func passesOver(_ token: Int, _ loop: Loop) -> Bool {
+    guard case .closer(let closer) = loop.end else { return false }
     var s = state
     for byte in vocabulary.tokens[token] {
       guard let next = automaton.next(s, byte) else { return false }
-      if byte == UInt8(ascii: ","), let closed = automaton.next(s, loop.closer),
+      if byte == UInt8(ascii: ","), let closed = automaton.next(s, closer),
         automaton.depth(of: closed) < loop.depth
       {
         return true
@@ -144,9 +151,9 @@ public final class TokenMatcher {
       return
     }
     guard let found = repetition?.append(token, shape: vocabulary.numberShapes[token], depth: depth), found.depth > 0,
-      let closer = automaton.closer(of: state, atDepth: found.depth)
+      let end = automaton.valueEnd(of: state, atDepth: found.depth)
     else { return }
-    loop = Loop(depth: found.depth, closer: closer)
+    loop = Loop(depth: found.depth, end: end)
   }
 
   /// Whether the output so far is a complete value (end of sequence is allowed).

@@ -29,6 +29,9 @@ public final class Vocabulary: Sendable {
   /// Text tokens with a `,` anywhere: the only ones that can end a member and go on to the next
   /// in one token (`"},{"`), see `TokenMatcher`'s loop stopping.
   let commaMask: TokenMask
+  /// Text tokens that begin with `,`, `]` or `}`, and the end-of-sequence tokens: those that
+  /// can end a number (see `TokenMatcher`'s loop stopping).
+  let numberEndMask: TokenMask
   /// Per token id: whether it is a number or part of one, for `LoopWatch`.
   let numberShapes: [NumberShape]
 
@@ -69,6 +72,10 @@ public final class Vocabulary: Sendable {
     var commas = TokenMask(count: tokens.count)
     for id in text where tokens[id].contains(UInt8(ascii: ",")) { commas.insert(id) }
     commaMask = commas
+    var numberEnds = TokenMask(count: tokens.count)
+    for id in text where tokens[id].first.map({ Array(",]}".utf8).contains($0) }) ?? false { numberEnds.insert(id) }
+    for id in endOfSequenceTokens where tokens.indices.contains(id) { numberEnds.insert(id) }
+    numberEndMask = numberEnds
     numberShapes = tokens.map { NumberShape($0) }
   }
 
