@@ -209,6 +209,32 @@ import Testing
     #expect(matcher.allows(token: 48))
   }
 
+  @Test func aNumberOfMoreThanTwentyDigitsMayOnlyEnd() throws {
+    let a = try automaton(
+      #"{"type":"object","properties":{"n":{"type":"number"},"s":{"type":"string"}},"required":["n","s"],"additionalProperties":false}"#
+    )
+    let matcher = TokenMatcher(automaton: a, vocabulary: vocabulary, loopRun: 64)
+    try matcher.accept(bytes: Array(#"{"n":"#.utf8))
+    let digits = Array("3141592653589793238".utf8)  // 19 digits, no repeated block
+    for digit in digits { try matcher.accept(token: Int(digit)) }
+    try matcher.accept(token: try id("12"))  // 21 digits
+    #expect(!matcher.allows(token: 52))  // 4
+    #expect(!matcher.allows(token: 46))  // .
+    #expect(matcher.allows(token: 44))  // ,
+    // Forced text between numbers ends the count; a string's digits are never restricted.
+    try matcher.accept(bytes: Array(#","s":""#.utf8))
+    for digit in digits + digits { try matcher.accept(token: Int(digit)) }
+    #expect(matcher.allows(token: 52))
+    #expect(!matcher.isEndingLoop)
+  }
+
+  @Test func loopStoppingOffAllowsLongNumbers() throws {
+    let a = try automaton(#"{"type":"integer"}"#)
+    let matcher = TokenMatcher(automaton: a, vocabulary: vocabulary, loopRun: nil)
+    for digit in Array("31415926535897932384626".utf8) { try matcher.accept(token: Int(digit)) }
+    #expect(matcher.allows(token: 52))
+  }
+
   @Test func numberShapes() {
     #expect(NumberShape(Array("2024".utf8)) == .digits)
     #expect(NumberShape(Array(".".utf8)) == .joiner)

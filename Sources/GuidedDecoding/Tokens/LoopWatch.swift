@@ -23,6 +23,10 @@ struct LoopWatch: Sendable, Equatable {
   private var inNumber = false
   /// Whether the latest token continued a number and so added no shape.
   private var latestFolded = false
+  /// Digits in the run of number tokens the latest token belongs to; 0 after any other token.
+  private(set) var numberDigits = 0
+  /// Bytes of the latest token, if it was digits.
+  private var latestDigits = 0
 
   /// The stand-in for any number among the shapes; no token id is negative.
   private static let number = -1
@@ -52,6 +56,21 @@ struct LoopWatch: Sendable, Equatable {
     return shapes.append(inNumber ? Self.number : token, depth: depth)
   }
 
+  /// Counts the digits of an accepted token (`numberDigits`); called for every token, also
+  /// while a loop is being ended, when nothing else is recorded.
+  /// - Parameters:
+  ///   - length: the token's length in bytes.
+  ///   - replacingLast: the token takes the latest one's place (see `replaceLast`).
+  mutating func countDigits(shape: NumberShape, length: Int, replacingLast: Bool = false) {
+    if replacingLast { numberDigits -= latestDigits }
+    switch shape {
+    case .digits: numberDigits += length
+    case .joiner where numberDigits > 0: break
+    default: numberDigits = 0
+    }
+    latestDigits = shape == .digits ? length : 0
+  }
+
   /// Puts `token` in place of the latest one (a forced token the model replaced by a longer
   /// one that begins with it), at the same depth.
   mutating func replaceLast(by token: Int, shape: NumberShape, depth: Int) {
@@ -71,6 +90,8 @@ struct LoopWatch: Sendable, Equatable {
     shapes.reset()
     inNumber = false
     latestFolded = false
+    numberDigits = 0
+    latestDigits = 0
   }
 }
 

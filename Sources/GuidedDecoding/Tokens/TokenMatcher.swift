@@ -39,6 +39,11 @@ public final class TokenMatcher {
   /// Tokens of exact repetition after which a loop is ended, by default.
   public static let defaultLoopRun = 64
 
+  /// Digits after which a number may only end, where loops are stopped. Why 20: no Swift
+  /// `Int` or `UInt64` holds more, and a `Double` keeps 17 significant digits; a small model
+  /// that writes `1000000…` otherwise goes on until the budget or the context runs out.
+  public static let maximumNumberDigits = 20
+
   /// - Parameter loopRun: tokens of exact repetition after which the value a loop runs in
   ///   may only end (a repetition in which only numbers change must run four times as long);
   ///   nil never stops loops (the output is then the schema's language alone).
@@ -139,6 +144,8 @@ public final class TokenMatcher {
   ///   an array item and opens the next: it passes through the array's level).
   private func noteAccepted(_ token: Int, depth: Int, replacingLast: Bool = false) {
     guard repetition != nil else { return }
+    let shape = vocabulary.numberShapes[token]
+    repetition?.countDigits(shape: shape, length: vocabulary.tokens[token].count, replacingLast: replacingLast)
     if let current = loop {
       if depth < current.depth {
         loop = nil
@@ -147,10 +154,10 @@ public final class TokenMatcher {
       return
     }
     if replacingLast {
-      repetition?.replaceLast(by: token, shape: vocabulary.numberShapes[token], depth: depth)
+      repetition?.replaceLast(by: token, shape: shape, depth: depth)
       return
     }
-    guard let found = repetition?.append(token, shape: vocabulary.numberShapes[token], depth: depth), found.depth > 0,
+    guard let found = repetition?.append(token, shape: shape, depth: depth), found.depth > 0,
       let end = automaton.valueEnd(of: state, atDepth: found.depth)
     else { return }
     loop = Loop(depth: found.depth, end: end)
@@ -165,8 +172,22 @@ public final class TokenMatcher {
   ///   full computation).
   public func allowedTokens(cached: Bool = true) -> TokenMask {
     let mask = schemaMask(cached: cached)
+    if isNumberTooLong, let ending = numberEnding(mask) { return ending }
     guard let loop else { return mask }
     return loopEnding(mask) ?? passingOver(mask, loop: loop) ?? mask
+  }
+
+  /// Whether the number being written has more than `maximumNumberDigits` digits (strings'
+  /// digits are counted too; `numberEnding` tells them apart).
+  private var isNumberTooLong: Bool { (repetition?.numberDigits ?? 0) > Self.maximumNumberDigits }
+
+  /// The tokens that end the number open in the output, when one is open and some allowed
+  /// token ends it; nil otherwise.
+  private func numberEnding(_ mask: TokenMask) -> TokenMask? {
+    guard automaton.valueEnd(of: state, atDepth: automaton.depth(of: state)) == .number else { return nil }
+    var ending = mask
+    ending.formIntersection(vocabulary.numberEndMask)
+    return ending.isEmpty ? nil : ending
   }
 
   /// The tokens the schema allows, loops aside.
@@ -209,7 +230,7 @@ public final class TokenMatcher {
   /// Whether `token` may come next (without building a mask).
   public func allows(token: Int) -> Bool {
     guard !hasEnded, token >= 0, token < vocabulary.count else { return false }
-    if loop != nil { return allowedTokens().contains(token) }
+    if loop != nil || isNumberTooLong { return allowedTokens().contains(token) }
     switch vocabulary.kinds[token] {
     case 2: return automaton.isComplete(state)
     case 1: return false
@@ -246,10 +267,13 @@ public final class TokenMatcher {
   /// Advances by raw bytes (forced or closing text, tokenized by the caller).
   /// - Throws: `ConstraintError.bytesNotAllowed` (the state is unchanged).
   public func accept(bytes: some Sequence<UInt8>) throws {
+    let bytes = Array(bytes)
     guard !hasEnded, let next = automaton.next(state, bytes: bytes) else {
-      throw ConstraintError.bytesNotAllowed(Array(bytes))
+      throw ConstraintError.bytesNotAllowed(bytes)
     }
     state = next
+    // Forced text between two numbers (`,"price":`) ends the first one's digits.
+    repetition?.countDigits(shape: NumberShape(bytes), length: bytes.count)
   }
 
   /// The tokens longer than `token` that begin with its bytes and whose remaining bytes are
