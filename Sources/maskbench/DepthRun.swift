@@ -5,7 +5,8 @@ import GuidedDecoding
 /// model: the payload of `fm-bench depth` (40 items of a word and a count, under `depth`
 /// levels of required `{"n":…}`) walked token by token through a fresh matcher, timing what
 /// the decode loop asks for each token — the mask, the forced bytes, the closing reserve — and
-/// accepting the token. One JSON line per depth: median and mean per payload token, cold
+/// accepting the token. The way down and back up is forced text, accepted as bytes as the
+/// decode loop accepts it (as tokens, `{"n":` fifty times over would be a loop to end). One JSON line per depth: median and mean per payload token, cold
 /// states included (each run starts from a new automaton).
 struct DepthRun {
   var vocabulary: Vocabulary
@@ -32,9 +33,7 @@ struct DepthRun {
     for depth in Self.depths {
       let prefix = String(repeating: #"{"n":"#, count: depth - 1) + #"{"items":["#
       let suffix = "]}" + String(repeating: "}", count: depth - 1)
-      let head = vocabulary.greedyTokenize(Array(prefix.utf8)) ?? []
       let body = vocabulary.greedyTokenize(Array(payload.joined(separator: ",").utf8)) ?? []
-      let tail = vocabulary.greedyTokenize(Array(suffix.utf8)) ?? []
       var perToken = Samples()
       for _ in 0..<max(runs, 1) {
         guard let automaton = try? ConstraintAutomaton(jsonSchema: Self.schema(depth: depth, items: items)) else {
@@ -42,7 +41,7 @@ struct DepthRun {
           return
         }
         let matcher = TokenMatcher(automaton: automaton, vocabulary: vocabulary)
-        for token in head { try? matcher.accept(token: token) }
+        try? matcher.accept(bytes: Array(prefix.utf8))
         for token in body {
           let (_, seconds) = measure { () -> Int in
             let mask = matcher.allowedTokens()
@@ -53,7 +52,7 @@ struct DepthRun {
           }
           perToken.append(seconds * 1e6)
         }
-        for token in tail { try? matcher.accept(token: token) }
+        try? matcher.accept(bytes: Array(suffix.utf8))
         if !matcher.isComplete { print("maskbench: the depth \(depth) payload was not accepted") }
       }
       print(

@@ -151,7 +151,9 @@ public final class ConstraintAutomaton {
 
   /// The fewest frames any stack of `state` has open (how much structure is left to close).
   func openFrames(_ state: Int32) -> Int {
-    configurations[Int(state)].map { stacks.depth($0) }.min() ?? 0
+    var fewest = Int.max
+    for stack in configurations[Int(state)] { fewest = min(fewest, stacks.depth(stack)) }
+    return fewest == Int.max ? 0 : fewest
   }
 
   /// The stacks `state` stands for.
