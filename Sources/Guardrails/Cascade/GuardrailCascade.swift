@@ -40,9 +40,11 @@ public struct GuardrailCascade: Sendable {
     return assess(probabilities: probabilities)
   }
 
-  /// Stage 2's decision for the classifier's `probabilities` (in ``GuardrailCategory/scored``
-  /// order): blocked at or above a category's upper threshold, uncertain between its lower and
-  /// upper ones (decided by its decision threshold when there is no judge), else allowed.
+  /// Stage 2's decision for the classifier's `probabilities` (the category heads in
+  /// ``GuardrailCategory/scored`` order, then the request head): blocked at or above a head's
+  /// upper threshold, uncertain between its lower and upper ones (decided by its decision
+  /// threshold when there is no judge), else allowed. A text the request head flags is reported
+  /// under the category most likely by the category heads.
   public func assess(probabilities: [Float]) -> GuardrailAssessment {
     let heads = classifier.weights.heads
     let categories = GuardrailCategory.scored
@@ -51,7 +53,7 @@ public struct GuardrailCascade: Sendable {
       let head = heads[index]
       return (probabilities[index] - head.lower) / max(head.upper - head.lower, 1e-6)
     }
-    let order = probabilities.indices.sorted { margin($0) > margin($1) }
+    let order = categories.indices.sorted { margin($0) > margin($1) }
     guard let top = order.first else {
       return .decided(GuardrailVerdict(violation: nil, stage: .classifier, probability: 0, mostLikely: .selfHarm))
     }
@@ -60,14 +62,21 @@ public struct GuardrailCascade: Sendable {
     func verdict(_ violation: GuardrailCategory?) -> GuardrailVerdict {
       GuardrailVerdict(violation: violation, stage: .classifier, probability: probability, mostLikely: category)
     }
+    let requestIndex = ClassifierWeights.requestHead
+    let request = heads.indices.contains(requestIndex) ? (heads[requestIndex], probabilities[requestIndex]) : nil
     if let blocked = order.first(where: { probabilities[$0] >= heads[$0].upper }) {
       return .decided(
         GuardrailVerdict(
           violation: categories[blocked], stage: .classifier, probability: probabilities[blocked],
           mostLikely: categories[blocked]))
     }
-    guard probability >= heads[top].lower else { return .decided(verdict(nil)) }
-    let fallback = order.first { probabilities[$0] >= heads[$0].decision }.map { categories[$0] }
+    if let (head, value) = request, value >= head.upper { return .decided(verdict(category)) }
+    let requestInBand = request.map { $0.1 >= $0.0.lower } ?? false
+    guard probability >= heads[top].lower || requestInBand else { return .decided(verdict(nil)) }
+    let requestDecides = request.map { $0.1 >= $0.0.decision } ?? false
+    let fallback =
+      order.first { probabilities[$0] >= heads[$0].decision }.map { categories[$0] }
+      ?? (requestDecides ? category : nil)
     return .uncertain(category: category, fallback: verdict(fallback))
   }
 
