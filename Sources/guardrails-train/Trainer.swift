@@ -17,7 +17,11 @@ struct Trainer {
   static let windowsPerText = 4
   /// Each benign text also trains as this many fragments of one to six of its words, so short
   /// inputs ("Be brief.", "Weather in Oslo?") are learnt as the harmless texts they usually are.
-  static let fragmentsPerBenignText = 2
+  static let fragmentsPerBenignText = 4
+  /// The weight of an everyday request written for training (others weigh 1): ordinary
+  /// requests share their framing ("how do I", "what's the best way to") with the harmful
+  /// ones, and the public data has few of them, so each counts twice.
+  static let everydayWeight: Float = 2
 
   /// Shares of the benign training texts a head scores at or above each of its thresholds, out
   /// of fold: from `upper` on a text is blocked outright, from `decision` on blocked when there
@@ -30,14 +34,17 @@ struct Trainer {
 
   /// The category heads flag little on their own (their few positives are learnt less well);
   /// the request head, which pools every category's requests, carries most of the decision.
-  /// Out of fold these give about 3 % false positives on the benign groups
-  /// (the trade-off the program prints: `out of fold, request head …`).
+  /// Out of fold these give about 3.3 % false positives on the benign groups, 13 % on the
+  /// everyday requests written for training, and 80 % detection of the clearly harmful
+  /// requests (the trade-off the program prints: `out of fold, request head …`). A request
+  /// rate of 0.04 detects 84 % but flags 18 % of the everyday requests.
   static let categoryRates = Rates(lower: 0.06, decision: 0.002, upper: 0.001)
-  static let requestRates = Rates(lower: 0.06, decision: 0.03, upper: 0.005)
+  static let requestRates = Rates(lower: 0.08, decision: 0.03, upper: 0.005)
 
   struct Sample {
     var buckets: [Int]
     var labels: [Bool?]
+    var weight: Float = 1
   }
 
   struct Text {
@@ -52,6 +59,8 @@ struct Trainer {
     /// lower than on the measured groups).
     var isMeasuredBenign: Bool
     var isClearlyHarmful: Bool
+    /// One of the everyday requests written for training (they weigh ``everydayWeight``).
+    var isEveryday = false
   }
 
   let texts: [Text]
@@ -74,6 +83,7 @@ struct Trainer {
         windows: windows,
         labels: GuardrailCategory.scored.map { example.labels[$0] } + [isRequest ? true : example.isBenign ? false : nil],
         fold: fold, isMeasuredBenign: example.group.isBenign, isClearlyHarmful: example.group.isClearlyHarmful)
+      text.isEveryday = example.group == .trainingBenignRequests
       if example.isBenign, !words.isEmpty {
         for _ in 0..<Self.fragmentsPerBenignText {
           let length = 1 + Int(random.next() % 6)
@@ -149,10 +159,12 @@ struct Trainer {
         func flagged(_ index: Int) -> Bool { limits.indices.contains { outOfFold[index][$0] >= limits[$0] } }
         let falsePositives = Double(benign.filter(flagged).count) / Double(benign.count) * 100
         let detection = Double(harmful.filter(flagged).count) / Double(harmful.count) * 100
+        let everyday = texts.indices.filter { texts[$0].isEveryday }
+        let everydayRate = Double(everyday.filter(flagged).count) / Double(max(everyday.count, 1)) * 100
         log(
           String(
-            format: "out of fold, request head at %.3f, category heads at %.3f: false positives %.1f %%, detection %.1f %%",
-            requestRate, categoryRate, falsePositives, detection))
+            format: "out of fold, request head at %.3f, category heads at %.3f: false positives %.1f %% (everyday requests %.1f %%), detection %.1f %%",
+            requestRate, categoryRate, falsePositives, everydayRate, detection))
       }
     }
   }
@@ -191,7 +203,8 @@ struct Trainer {
     var samples: [Sample] = []
     for index in indices {
       for window in texts[index].windows.prefix(Self.windowsPerText) + texts[index].fragments {
-        samples.append(Sample(buckets: window, labels: texts[index].labels))
+        let weight = texts[index].isEveryday ? Self.everydayWeight : 1
+        samples.append(Sample(buckets: window, labels: texts[index].labels, weight: weight))
       }
     }
     var model = Model(
@@ -218,7 +231,7 @@ struct Trainer {
         for head in 0..<heads {
           guard let label = sample.labels[head] else { continue }
           let probability = 1 / (1 + exp(-model.logit(sample.buckets, head: head)))
-          let weight = label ? positiveWeights[head] : 1
+          let weight = (label ? positiveWeights[head] : 1) * sample.weight
           let gradient = (probability - (label ? 1 : 0)) * weight
           biasSquares[head] += gradient * gradient
           model.biases[head] -= Self.learningRate * gradient / biasSquares[head].squareRoot()
