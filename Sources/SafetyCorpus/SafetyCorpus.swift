@@ -24,8 +24,10 @@ public enum SafetyCorpus {
     examples += try bipia(dataDirectory.appendingPathComponent("bipia"))
     examples += try jailbreaks(
       dataDirectory.appendingPathComponent("jailbreak-inthewild/inthewild_jailbreak_llms.json"))
-    examples += try projectList(projectDirectory.appendingPathComponent("borderline-benign.tsv"), group: .borderlineBenign)
-    examples += try projectList(projectDirectory.appendingPathComponent("harmful-requests.tsv"), group: .authoredHarmful)
+    examples += try projectList(
+      projectDirectory.appendingPathComponent("borderline-benign.tsv"), group: .borderlineBenign)
+    examples += try projectList(
+      projectDirectory.appendingPathComponent("harmful-requests.tsv"), group: .authoredHarmful)
     examples += try projectList(
       projectDirectory.appendingPathComponent("training-benign-requests.tsv"), group: .trainingBenignRequests)
     examples += try projectList(

@@ -38,8 +38,14 @@ struct Trainer {
   /// everyday requests written for training, and 80 % detection of the clearly harmful
   /// requests (the trade-off the program prints: `out of fold, request head …`). A request
   /// rate of 0.04 detects 84 % but flags 18 % of the everyday requests.
+  ///
+  /// The request head's band starts at its decision threshold: the judge is asked only about
+  /// requests the classifier would block, to clear them, never about those it would allow.
+  /// Why: a small model's judge says "unsafe" to most texts it is asked about (GR4 in
+  /// `bench/README.md`), so a band below the decision threshold turned everyday prompts ("explain
+  /// the history of Rome as a teacher would") into violations.
   static let categoryRates = Rates(lower: 0.06, decision: 0.002, upper: 0.001)
-  static let requestRates = Rates(lower: 0.08, decision: 0.03, upper: 0.005)
+  static let requestRates = Rates(lower: 0.03, decision: 0.03, upper: 0.005)
 
   struct Sample {
     var buckets: [Int]
@@ -64,11 +70,23 @@ struct Trainer {
   }
 
   let texts: [Text]
+  /// The request head's rates: ``requestRates`` unless the run asks for another decision rate
+  /// (`--request-rate`), to measure another point of the trade-off.
+  let requestHeadRates: Rates
   let hasher = FeatureHasher(bucketBits: Trainer.bucketBits)
   let categories = GuardrailCategory.scored
   let headCount = ClassifierWeights.headCount
 
-  init(examples: [SafetyExample]) {
+  /// - Parameter requestRate: the request head's decision rate (its band starts there too);
+  ///   ``requestRates``' when nil.
+  init(examples: [SafetyExample], requestRate: Double? = nil) {
+    var rates = Self.requestRates
+    if let requestRate {
+      rates.lower = requestRate
+      rates.decision = requestRate
+      rates.upper = min(rates.upper, requestRate)
+    }
+    requestHeadRates = rates
     let hasher = hasher
     var random = SplitMix64(seed: 0x6672_6167_6d65_6e74)
     texts = examples.map { example in
@@ -81,7 +99,9 @@ struct Trainer {
       let isRequest = example.group.isClearlyHarmful || example.group == .trainingHarmfulRequests
       var text = Text(
         windows: windows,
-        labels: GuardrailCategory.scored.map { example.labels[$0] } + [isRequest ? true : example.isBenign ? false : nil],
+        labels: GuardrailCategory.scored.map { example.labels[$0] } + [
+          isRequest ? true : example.isBenign ? false : nil
+        ],
         fold: fold, isMeasuredBenign: example.group.isBenign, isClearlyHarmful: example.group.isClearlyHarmful)
       text.isEveryday = example.group == .trainingBenignRequests
       if example.isBenign, !words.isEmpty {
@@ -115,7 +135,7 @@ struct Trainer {
     var heads: [ClassifierWeights.Head] = []
     var quantised = [Int8](repeating: 0, count: hasher.bucketCount * headCount)
     for head in 0..<headCount {
-      let rates = head == ClassifierWeights.requestHead ? Self.requestRates : Self.categoryRates
+      let rates = head == ClassifierWeights.requestHead ? requestHeadRates : Self.categoryRates
       let benign = benignTexts.map { outOfFold[$0][head] }
       let positives = texts.indices.filter { texts[$0].labels[head] == true }.map { outOfFold[$0][head] }
       let decision = threshold(benign, rate: rates.decision)
@@ -163,7 +183,8 @@ struct Trainer {
         let everydayRate = Double(everyday.filter(flagged).count) / Double(max(everyday.count, 1)) * 100
         log(
           String(
-            format: "out of fold, request head at %.3f, category heads at %.3f: false positives %.1f %% (everyday requests %.1f %%), detection %.1f %%",
+            format:
+              "out of fold, request head at %.3f, category heads at %.3f: false positives %.1f %% (everyday requests %.1f %%), detection %.1f %%",
             requestRate, categoryRate, falsePositives, everydayRate, detection))
       }
     }

@@ -30,22 +30,26 @@ public struct GuardrailCascade: Sendable {
   }
 
   /// Stages 1 and 2: patterns, then the classifier's thresholds.
-  public func assess(_ text: String) -> GuardrailAssessment {
+  /// - Parameter readsRequests: whether the request head counts (``ClassifierWeights/requestHead``).
+  ///   It learnt requests (prompts), so it counts for what a user or tool sends, not for what a
+  ///   model generates.
+  public func assess(_ text: String, readsRequests: Bool = true) -> GuardrailAssessment {
     let normalized = TextNormalizer.normalize(text)
     if let category = PatternRules.blockedCategory(in: normalized) {
       return .decided(GuardrailVerdict(violation: category, stage: .pattern, probability: 1, mostLikely: category))
     }
     let neutral = PatternRules.neutralizingIdioms(in: normalized)
     let probabilities = classifier.probabilities(words: neutral.split(separator: " ").map(String.init))
-    return assess(probabilities: probabilities)
+    return assess(probabilities: probabilities, readsRequests: readsRequests)
   }
 
   /// Stage 2's decision for the classifier's `probabilities` (the category heads in
   /// ``GuardrailCategory/scored`` order, then the request head): blocked at or above a head's
   /// upper threshold, uncertain between its lower and upper ones (decided by its decision
   /// threshold when there is no judge), else allowed. A text the request head flags is reported
-  /// under the category most likely by the category heads.
-  public func assess(probabilities: [Float]) -> GuardrailAssessment {
+  /// under the category most likely by the category heads; the request head counts only when
+  /// `readsRequests`.
+  public func assess(probabilities: [Float], readsRequests: Bool = true) -> GuardrailAssessment {
     let heads = classifier.weights.heads
     let categories = GuardrailCategory.scored
     // The category furthest into (or nearest to) its band, measured in band widths.
@@ -63,7 +67,8 @@ public struct GuardrailCascade: Sendable {
       GuardrailVerdict(violation: violation, stage: .classifier, probability: probability, mostLikely: category)
     }
     let requestIndex = ClassifierWeights.requestHead
-    let request = heads.indices.contains(requestIndex) ? (heads[requestIndex], probabilities[requestIndex]) : nil
+    let request =
+      readsRequests && heads.indices.contains(requestIndex) ? (heads[requestIndex], probabilities[requestIndex]) : nil
     if let blocked = order.first(where: { probabilities[$0] >= heads[$0].upper }) {
       return .decided(
         GuardrailVerdict(

@@ -70,7 +70,9 @@ public struct ClassifierWeights: Sendable, Equatable {
       throw FormatError(description: "not a classifier weights file")
     }
     let version = try reader.uint32()
-    guard version == Self.version else { throw FormatError(description: "weights format \(version), expected \(Self.version)") }
+    guard version == Self.version else {
+      throw FormatError(description: "weights format \(version), expected \(Self.version)")
+    }
     let bits = Int(try reader.uint32())
     let count = Int(try reader.uint32())
     guard (8...24).contains(bits), count == Self.headCount else {
