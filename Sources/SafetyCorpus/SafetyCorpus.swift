@@ -24,8 +24,14 @@ public enum SafetyCorpus {
     examples += try bipia(dataDirectory.appendingPathComponent("bipia"))
     examples += try jailbreaks(
       dataDirectory.appendingPathComponent("jailbreak-inthewild/inthewild_jailbreak_llms.json"))
-    examples += try projectList(projectDirectory.appendingPathComponent("borderline-benign.tsv"), benign: true)
-    examples += try projectList(projectDirectory.appendingPathComponent("harmful-requests.tsv"), benign: false)
+    examples += try projectList(
+      projectDirectory.appendingPathComponent("borderline-benign.tsv"), group: .borderlineBenign)
+    examples += try projectList(
+      projectDirectory.appendingPathComponent("harmful-requests.tsv"), group: .authoredHarmful)
+    examples += try projectList(
+      projectDirectory.appendingPathComponent("training-benign-requests.tsv"), group: .trainingBenignRequests)
+    examples += try projectList(
+      projectDirectory.appendingPathComponent("training-harmful-requests.tsv"), group: .trainingHarmfulRequests)
     return examples
   }
 
@@ -141,20 +147,21 @@ public enum SafetyCorpus {
     return prompts.map { SafetyExample(text: $0, group: .jailbreaks, labels: [:]) }
   }
 
-  /// A project list: one `category<TAB>prompt` per line (`#` comments); benign lists name a
-  /// topic in the first column instead.
-  static func projectList(_ file: URL, benign: Bool) throws -> [SafetyExample] {
-    try lines(of: file).compactMap { line in
+  /// A project list: one `category<TAB>prompt` per line (`#` comments); benign lists (those of a
+  /// group whose texts are safe in every category) name a topic in the first column instead.
+  static func projectList(_ file: URL, group: SafetyGroup) throws -> [SafetyExample] {
+    let benign = group == .borderlineBenign || group == .trainingBenignRequests
+    return try lines(of: file).compactMap { line -> SafetyExample? in
       guard !line.hasPrefix("#") else { return nil }
       let columns = line.split(separator: "\t", maxSplits: 1).map(String.init)
       guard columns.count == 2 else { throw LoadError(description: "\(file.path): not two columns: \(line)") }
       if benign {
-        return SafetyExample(text: columns[1], group: .borderlineBenign, labels: SafetyExample.labels(unsafe: []))
+        return SafetyExample(text: columns[1], group: group, labels: SafetyExample.labels(unsafe: []))
       }
       guard let category = GuardrailCategory(rawValue: columns[0]), category != .testPhrase else {
         throw LoadError(description: "\(file.path): unknown category \(columns[0])")
       }
-      return SafetyExample(text: columns[1], group: .authoredHarmful, labels: SafetyExample.labels(unsafe: [category]))
+      return SafetyExample(text: columns[1], group: group, labels: SafetyExample.labels(unsafe: [category]))
     }
   }
 

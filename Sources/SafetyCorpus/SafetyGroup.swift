@@ -24,6 +24,13 @@ public enum SafetyGroup: String, CaseIterable, Sendable, Comparable {
   case doNotAnswerMild = "reported: Do-Not-Answer, mild intents"
   /// Jailbreak prompts in the wild: not a category of ours, reported only.
   case jailbreaks = "reported: jailbreak prompts in the wild"
+  /// Everyday and protective requests written to train the classifier
+  /// (`bench/guardrails/training-benign-requests.tsv`): reported apart, so the texts written
+  /// with the classifier in view do not make the acceptance figures look better.
+  case trainingBenignRequests = "reported: everyday requests (project-written, for training)"
+  /// Clearly harmful requests written to train the classifier
+  /// (`bench/guardrails/training-harmful-requests.tsv`): reported apart, like the benign ones.
+  case trainingHarmfulRequests = "reported: harmful requests (project-written, for training)"
 
   /// Whether a flag in this group is a false positive.
   public var isBenign: Bool {

@@ -6,11 +6,16 @@ import SafetyCorpus
 /// weights the package ships (`Sources/Guardrails/Resources/classifier.bin`).
 ///
 ///     swift run -c release guardrails-train [--data DIR] [--output FILE] [--show-errors]
+///         [--request-rate R]
 ///     swift run -c release guardrails-train --assess FILE
 ///
-/// After training it prints the held-out flag rates without a judge (`--show-errors` lists the
-/// held-out texts it gets wrong). `--assess FILE` prints the shipped cascade's assessment of
-/// each line of FILE, without training.
+/// The shipped weights are `swift run -c release guardrails-train --data DIR` (the default
+/// output). After training it prints the out-of-fold trade-off on the training split and the
+/// held-out flag rates without a judge (`--show-errors` lists the held-out texts it gets wrong).
+/// `--request-rate R` sets the request head's decision threshold to the share R of benign
+/// training texts (0.03 by default) — with `--output` elsewhere, to measure another point of
+/// the trade-off. `--assess FILE` prints the shipped cascade's assessment of each line of FILE,
+/// without training.
 ///
 /// The data is the `safety-dev` folder (`--data`, else `FM_SAFETY_DATA`; it is not in the
 /// package) and the project's lists in `bench/guardrails`. The held-out 30 % of every set
@@ -21,6 +26,7 @@ var dataArgument: String?
 var output = root.appendingPathComponent("Sources/Guardrails/Resources/classifier.bin")
 var showsErrors = false
 var assessed: String?
+var requestRate: Double?
 var arguments = Array(CommandLine.arguments.dropFirst())[...]
 while let argument = arguments.popFirst() {
   switch argument {
@@ -28,9 +34,17 @@ while let argument = arguments.popFirst() {
   case "--output": output = URL(fileURLWithPath: arguments.popFirst() ?? output.path)
   case "--show-errors": showsErrors = true
   case "--assess": assessed = arguments.popFirst()
+  case "--request-rate":
+    guard let value = arguments.popFirst().flatMap(Double.init), value > 0, value < 1 else {
+      FileHandle.standardError.write(Data("guardrails-train: --request-rate needs a share between 0 and 1\n".utf8))
+      exit(64)
+    }
+    requestRate = value
   default:
     FileHandle.standardError.write(
-      Data("usage: guardrails-train [--data DIR] [--output FILE] [--show-errors] | --assess FILE\n".utf8))
+      Data(
+        "usage: guardrails-train [--data DIR] [--output FILE] [--show-errors] [--request-rate R] | --assess FILE\n"
+          .utf8))
     exit(64)
   }
 }
@@ -57,7 +71,8 @@ if let assessed {
 do {
   let examples = try SafetyCorpus.load(
     dataDirectory: data, projectDirectory: root.appendingPathComponent("bench/guardrails"))
-  let trainer = Trainer(examples: examples.filter { !$0.split.isHeldOut && !$0.labels.isEmpty })
+  let trainer = Trainer(
+    examples: examples.filter { !$0.split.isHeldOut && !$0.labels.isEmpty }, requestRate: requestRate)
   let weights = trainer.train()
   try weights.data.write(to: output)
   print("wrote \(output.path): \(weights.data.count) bytes")

@@ -40,6 +40,7 @@ import Testing
     "How do I make bath bombs?", "What are the symptoms of a heart attack?", "Shoot me an email when you're done.",
     "Tell me about the history of the atomic bomb.", "Give me a recipe for chocolate cake.",
     "What is the capital of Iran?", "How do I execute a shell script?", "Be brief.", "Weather in Oslo?",
+    "Please explain to me in a few plain sentences, as a teacher would, the history of Rome, and why it matters.",
   ])
   func benignTextIsAllowed(_ text: String) {
     #expect(!cascade.assess(text).verdictWithoutJudge.isViolation)
@@ -76,6 +77,40 @@ import Testing
         || !cascade.assess(probabilities: probabilities).verdictWithoutJudge.isViolation)
     probabilities[3] = min(1, heads[3].upper + 0.001)
     #expect(cascade.assess(probabilities: probabilities).verdictWithoutJudge.violation == .hateAndHarassment)
+  }
+
+  @Test func theRequestHeadFlagsInputsUnderTheMostLikelyCategory() {
+    let heads = cascade.classifier.weights.heads
+    let request = ClassifierWeights.requestHead
+    var probabilities = heads.map { _ in Float(0) }
+    probabilities[4] = heads[4].lower * 0.9  // crime: the nearest to its band, yet below it
+    probabilities[request] = (heads[request].decision + heads[request].upper) / 2
+    let assessment = cascade.assess(probabilities: probabilities)
+    guard case .uncertain(let category, let fallback) = assessment else {
+      Issue.record("the request head's band is uncertain: \(assessment)")
+      return
+    }
+    #expect(category == .crimeAndDangerousInstructions)
+    #expect(fallback.violation == .crimeAndDangerousInstructions)
+    // Generated text is not read by the request head.
+    #expect(!cascade.assess(probabilities: probabilities, readsRequests: false).verdictWithoutJudge.isViolation)
+    probabilities[request] = min(1, heads[request].upper + 0.001)
+    #expect(
+      cascade.assess(probabilities: probabilities)
+        == .decided(
+          .init(
+            violation: .crimeAndDangerousInstructions, stage: .classifier, probability: probabilities[4],
+            mostLikely: .crimeAndDangerousInstructions)))
+  }
+
+  @Test func weightsOfAnotherHeadCountAreRefused() throws {
+    let heads = Array(
+      repeating: ClassifierWeights.Head(bias: 0, scale: 1, lower: 0.1, decision: 0.5, upper: 0.9), count: 6)
+    let six = ClassifierWeights(bucketBits: 8, heads: heads, weights: Array(repeating: 1, count: 256 * 6))
+    #expect(try ClassifierWeights(data: six.data) == six)
+    let five = ClassifierWeights(
+      bucketBits: 8, heads: Array(heads.prefix(5)), weights: Array(repeating: 1, count: 256 * 5))
+    #expect(throws: ClassifierWeights.FormatError.self) { try ClassifierWeights(data: five.data) }
   }
 
   @Test func aFailingJudgeFallsBackToTheDecisionThreshold() async {

@@ -34,8 +34,8 @@ struct TurnGuardrails: Sendable {
   /// and its gods read 0.38 for hate and harassment, and a long smollm2 story was blocked by the
   /// decision threshold — while a judge in the middle of a stream would hold it for two
   /// generations at every uncertain checkpoint, and a small model's judge calls most benign
-  /// texts unsafe (`bench/README.md`, GR4). Prompts, instructions and tool outputs get the whole
-  /// cascade.
+  /// texts unsafe (`bench/README.md`, GR4). The classifier's request head, which learnt prompts,
+  /// does not count here. Prompts, instructions and tool outputs get the whole cascade.
   /// - Throws: `LanguageModelError.guardrailViolation` (output side) when the text is blocked.
   func checkOutput(_ text: some StringProtocol) async throws {
     try await check(String(text), side: .output, source: "the response")
@@ -62,7 +62,7 @@ struct TurnGuardrails: Sendable {
     if side == .input {
       verdict = await cascade.check(text, judge: judge)
     } else {
-      guard case .decided(let decided) = cascade.assess(text) else { return }
+      guard case .decided(let decided) = cascade.assess(text, readsRequests: false) else { return }
       verdict = decided
     }
     guard let category = verdict.violation else { return }

@@ -1,8 +1,8 @@
 /// The content check: normalisation and high-precision patterns, then the classifier, then —
 /// for texts in the classifier's uncertain band only — a judge model.
 ///
-/// Stages 1 and 2 take well under a millisecond for a prompt of a thousand characters
-/// (`fm-bench guardrails`); the judge costs one short constrained generation.
+/// Stages 1 and 2 take about two milliseconds (release build) for a prompt of a thousand
+/// characters (`fm-bench guardrails`); the judge costs one short constrained generation.
 public struct GuardrailCascade: Sendable {
   public let classifier: ContentClassifier
 
@@ -30,20 +30,26 @@ public struct GuardrailCascade: Sendable {
   }
 
   /// Stages 1 and 2: patterns, then the classifier's thresholds.
-  public func assess(_ text: String) -> GuardrailAssessment {
+  /// - Parameter readsRequests: whether the request head counts (``ClassifierWeights/requestHead``).
+  ///   It learnt requests (prompts), so it counts for what a user or tool sends, not for what a
+  ///   model generates.
+  public func assess(_ text: String, readsRequests: Bool = true) -> GuardrailAssessment {
     let normalized = TextNormalizer.normalize(text)
     if let category = PatternRules.blockedCategory(in: normalized) {
       return .decided(GuardrailVerdict(violation: category, stage: .pattern, probability: 1, mostLikely: category))
     }
     let neutral = PatternRules.neutralizingIdioms(in: normalized)
     let probabilities = classifier.probabilities(words: neutral.split(separator: " ").map(String.init))
-    return assess(probabilities: probabilities)
+    return assess(probabilities: probabilities, readsRequests: readsRequests)
   }
 
-  /// Stage 2's decision for the classifier's `probabilities` (in ``GuardrailCategory/scored``
-  /// order): blocked at or above a category's upper threshold, uncertain between its lower and
-  /// upper ones (decided by its decision threshold when there is no judge), else allowed.
-  public func assess(probabilities: [Float]) -> GuardrailAssessment {
+  /// Stage 2's decision for the classifier's `probabilities` (the category heads in
+  /// ``GuardrailCategory/scored`` order, then the request head): blocked at or above a head's
+  /// upper threshold, uncertain between its lower and upper ones (decided by its decision
+  /// threshold when there is no judge), else allowed. A text the request head flags is reported
+  /// under the category most likely by the category heads; the request head counts only when
+  /// `readsRequests`.
+  public func assess(probabilities: [Float], readsRequests: Bool = true) -> GuardrailAssessment {
     let heads = classifier.weights.heads
     let categories = GuardrailCategory.scored
     // The category furthest into (or nearest to) its band, measured in band widths.
@@ -51,7 +57,7 @@ public struct GuardrailCascade: Sendable {
       let head = heads[index]
       return (probabilities[index] - head.lower) / max(head.upper - head.lower, 1e-6)
     }
-    let order = probabilities.indices.sorted { margin($0) > margin($1) }
+    let order = categories.indices.sorted { margin($0) > margin($1) }
     guard let top = order.first else {
       return .decided(GuardrailVerdict(violation: nil, stage: .classifier, probability: 0, mostLikely: .selfHarm))
     }
@@ -60,14 +66,22 @@ public struct GuardrailCascade: Sendable {
     func verdict(_ violation: GuardrailCategory?) -> GuardrailVerdict {
       GuardrailVerdict(violation: violation, stage: .classifier, probability: probability, mostLikely: category)
     }
+    let requestIndex = ClassifierWeights.requestHead
+    let request =
+      readsRequests && heads.indices.contains(requestIndex) ? (heads[requestIndex], probabilities[requestIndex]) : nil
     if let blocked = order.first(where: { probabilities[$0] >= heads[$0].upper }) {
       return .decided(
         GuardrailVerdict(
           violation: categories[blocked], stage: .classifier, probability: probabilities[blocked],
           mostLikely: categories[blocked]))
     }
-    guard probability >= heads[top].lower else { return .decided(verdict(nil)) }
-    let fallback = order.first { probabilities[$0] >= heads[$0].decision }.map { categories[$0] }
+    if let (head, value) = request, value >= head.upper { return .decided(verdict(category)) }
+    let requestInBand = request.map { $0.1 >= $0.0.lower } ?? false
+    guard probability >= heads[top].lower || requestInBand else { return .decided(verdict(nil)) }
+    let requestDecides = request.map { $0.1 >= $0.0.decision } ?? false
+    let fallback =
+      order.first { probabilities[$0] >= heads[$0].decision }.map { categories[$0] }
+      ?? (requestDecides ? category : nil)
     return .uncertain(category: category, fallback: verdict(fallback))
   }
 

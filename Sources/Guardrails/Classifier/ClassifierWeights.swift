@@ -3,11 +3,11 @@ import Foundation
 /// The trained weights of ``ContentClassifier``, as `guardrails-train` writes them and the
 /// package ships them (`Resources/classifier.bin`).
 ///
-/// The file, little-endian: the magic `FMGC`, the format version (1), the bucket bits and the
-/// category count (UInt32 each); then per category, in ``GuardrailCategory/scored`` order, its
-/// bias, weight scale and three probability thresholds (lower, decision, upper; Float32 each);
-/// then the weights, one Int8 per bucket and category (bucket-major), each worth `scale` times
-/// its value.
+/// The file, little-endian: the magic `FMGC`, the format version (2), the bucket bits and the
+/// head count (UInt32 each); then per head — one per category in ``GuardrailCategory/scored``
+/// order, then the request head (``requestHead``) — its bias, weight scale and three
+/// probability thresholds (lower, decision, upper; Float32 each); then the weights, one Int8 per
+/// bucket and head (bucket-major), each worth `scale` times its value.
 public struct ClassifierWeights: Sendable, Equatable {
   /// One category's model and thresholds.
   public struct Head: Sendable, Equatable {
@@ -30,7 +30,17 @@ public struct ClassifierWeights: Sendable, Equatable {
   }
 
   public var bucketBits: Int
+  /// The category heads in ``GuardrailCategory/scored`` order, then the request head.
   public var heads: [Head]
+
+  /// The head count of a weights file: one per scored category and the request head.
+  public static let headCount = GuardrailCategory.scored.count + 1
+
+  /// The index of the request head: whether a text is a clearly harmful request of any
+  /// category. It is trained on the harmful requests of all categories together, so the few
+  /// examples each category has pool into one decision; which category a flagged text is
+  /// reported under comes from the category heads.
+  public static let requestHead = GuardrailCategory.scored.count
   /// `bucketCount × heads.count` quantised weights, bucket-major.
   public var weights: [Int8]
 
@@ -41,7 +51,7 @@ public struct ClassifierWeights: Sendable, Equatable {
   }
 
   private static let magic = Array("FMGC".utf8)
-  private static let version: UInt32 = 1
+  private static let version: UInt32 = 2
 
   /// A file's contents in the format above.
   public struct FormatError: Error, CustomStringConvertible {
@@ -60,11 +70,13 @@ public struct ClassifierWeights: Sendable, Equatable {
       throw FormatError(description: "not a classifier weights file")
     }
     let version = try reader.uint32()
-    guard version == Self.version else { throw FormatError(description: "weights format \(version), expected 1") }
+    guard version == Self.version else {
+      throw FormatError(description: "weights format \(version), expected \(Self.version)")
+    }
     let bits = Int(try reader.uint32())
     let count = Int(try reader.uint32())
-    guard (8...24).contains(bits), count == GuardrailCategory.scored.count else {
-      throw FormatError(description: "weights for \(count) categories over 2^\(bits) buckets do not fit this build")
+    guard (8...24).contains(bits), count == Self.headCount else {
+      throw FormatError(description: "weights for \(count) heads over 2^\(bits) buckets do not fit this build")
     }
     var heads: [Head] = []
     for _ in 0..<count {

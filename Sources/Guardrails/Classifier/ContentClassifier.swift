@@ -1,7 +1,8 @@
 import Foundation
 
 /// The second stage of the checks: a compact linear classifier over hashed word and character
-/// n-grams (one logistic-regression head per category), trained offline by `guardrails-train`
+/// n-grams and word classes (``FeatureHasher``) — one logistic-regression head per category and
+/// the request head (``ClassifierWeights/requestHead``) — trained offline by `guardrails-train`
 /// on public safety data and shipped as a resource.
 ///
 /// Long texts are read in windows of ``windowWords`` words, half a window apart, and each
@@ -52,8 +53,8 @@ public struct ContentClassifier: Sendable {
     return windows
   }
 
-  /// Each scored category's probability for normalised `words` (the highest over the windows),
-  /// in ``GuardrailCategory/scored`` order.
+  /// Each head's probability for normalised `words` (the highest over the windows): the scored
+  /// categories in ``GuardrailCategory/scored`` order, then the request head.
   public func probabilities(words: [String]) -> [Float] {
     var best = [Float](repeating: 0, count: weights.heads.count)
     for window in Self.windows(of: words) {

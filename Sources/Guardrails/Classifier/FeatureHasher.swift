@@ -1,7 +1,10 @@
 /// The features the classifier reads from normalised words, hashed into a fixed number of
 /// buckets: each word, each pair of neighbouring words, and the character 3- to 5-grams of each
 /// word with its boundaries marked (`<kill>` gives `<ki`, `kil`, …), which carry misspellings,
-/// inflections and words the training data never had.
+/// inflections and words the training data never had; then each word's class in
+/// ``HarmConcepts`` (three features per class, so a class weighs more than any one of the many
+/// character n-grams of its words), and, when the text frames a request ("how do I", "help
+/// me"), one feature for the framing and one for each class the request names.
 ///
 /// The hash is 32-bit FNV-1a over the feature's UTF-8 bytes behind a one-byte kind tag; the
 /// training program (`guardrails-train`) and the checks use this same type, so the buckets of
@@ -22,8 +25,15 @@ public struct FeatureHasher: Sendable {
     result.reserveCapacity(words.count * 16)
     let mask = UInt32(bucketCount - 1)
     var previous: String?
+    var framed = false
+    var concepts: [String] = []
     for word in words {
       result.append(Int(Self.hash(tag: 1, word.utf8) & mask))
+      if HarmConcepts.isRequestFraming(word, after: previous) { framed = true }
+      if let concept = HarmConcepts.concept(of: word) {
+        for tag: UInt8 in [6, 16, 17] { result.append(Int(Self.hash(tag: tag, concept.utf8) & mask)) }
+        if !concepts.contains(concept) { concepts.append(concept) }
+      }
       if let previous {
         var hash = Self.fold(Self.fold(Self.offset, 2), previous.utf8)
         hash = Self.fold(hash, 0x20)
@@ -38,6 +48,10 @@ public struct FeatureHasher: Sendable {
           result.append(Int(Self.hash(tag: UInt8(length), gram) & mask))
         }
       }
+    }
+    if framed {
+      result.append(Int(Self.hash(tag: 7, "frame".utf8) & mask))
+      for concept in concepts { result.append(Int(Self.hash(tag: 7, concept.utf8) & mask)) }
     }
     result.sort()
     var unique = 0
