@@ -5,9 +5,9 @@ import Foundation
 ///
 /// Its own thread is the only one that touches the llama.cpp context (its `BatchDecoder`), so
 /// slots never lock it: a slot's `evaluate` hands a `BatchEvaluation` over and blocks until the
-/// decode that finished it is done. A cancelled evaluation leaves the waiting set before the next decode
-/// and the decode in flight is never aborted for it, since the others' tokens are in it too;
-/// so cancelling waits for at most one decode.
+/// decode that finished it is done. A cancelled evaluation leaves the waiting set before the
+/// next decode and the decode in flight is never aborted for it, since the others' tokens are
+/// in it too; so cancelling waits for at most one decode.
 final class BatchScheduler: @unchecked Sendable {
   private let decoder: any BatchDecoder
   /// The rows of the decode being built, kept to reuse their storage.
@@ -111,8 +111,8 @@ final class BatchScheduler: @unchecked Sendable {
 
   /// How long a decode waits for the running sequences that have not asked yet: a quarter of
   /// the last decode, at most `longestGathering` (5 ms). Sampling a token takes well under a
-  /// millisecond, masking one for a schema about one; a sequence busy for longer (a tool call, a slow consumer)
-  /// costs the others no more than this.
+  /// millisecond, masking one for a schema about one; a sequence busy for longer (a tool call,
+  /// a slow consumer) costs the others no more than this.
   private var gatheringWindow: Double { min(longestGathering, lastDecodeSeconds / 4) }
 
   /// Runs one decode of `chunks` and answers the evaluations it finished or failed.

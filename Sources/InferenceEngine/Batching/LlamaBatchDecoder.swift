@@ -5,7 +5,7 @@ import CLlama
 ///
 /// Created on the caller's thread, then used and freed on the scheduler's thread only.
 final class LlamaBatchDecoder: BatchDecoder {
-  // Declared before the context: the context is freed first, while the model is still loaded.
+  /// Held so that the model stays loaded while its context lives (llama_free needs it).
   private let model: LlamaModel
   private let context: LlamaContext
   private let batch: LlamaBatch
