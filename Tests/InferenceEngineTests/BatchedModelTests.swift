@@ -62,6 +62,22 @@ import Testing
     #expect(batched.busySlots == 0)
   }
 
+  /// A new request's prompt goes to the scheduler in one evaluation, so its first token waits
+  /// for one decode (under the token budget), not one per prompt part; the slot it leaves
+  /// still ends a part where the prompt ended, so the same prompt again finds it.
+  @Test func aFreshPromptIsOneEvaluation() async throws {
+    let batched = try batched(slots: 2)
+    let tokens = prompt(Self.questions[0])
+    let system = tokens.count / 2
+    let request = GenerationRequest(promptTokens: tokens, promptBoundaries: [system], maximumTokens: 1)
+    let result = try await session(on: batched).record(request)
+    #expect(result.tokens.count == 1)
+    #expect(batched.statistics.evaluations == 1, "\(batched.statistics)")
+    let again = try await session(on: batched).record(request)
+    #expect(again.summary.usage.cachedPromptTokens == tokens.count - 1)
+    #expect(batched.statistics.evaluations == 2, "\(batched.statistics)")
+  }
+
   /// More sessions than slots: the extra ones wait for a slot, and all complete.
   @Test func sessionsBeyondTheSlotsWaitForOne() async throws {
     let batched = try batched(slots: 1)

@@ -199,6 +199,25 @@ private final class OpenList: TokenConstraint, @unchecked Sendable {
     #expect(shifted.reused == 0 && shifted.parts.map(\.range) == [0..<5, 5..<9, 9..<10])
   }
 
+  /// Where parts are not worth a decode each (a batched backend), a fresh prompt is one
+  /// part, whose end is marked; a kept cache gives everything it shares, boundaries or not.
+  @Test func withoutExactPartsAPromptIsOnePart() {
+    let fresh = DecodeSteps.promptPlan(
+      prompt: Array(0..<10), boundaries: [4], cachedTokens: [], cachedBoundaries: PartBoundaries(), exactParts: false)
+    #expect(fresh.reused == 0)
+    #expect(fresh.parts == [DecodeSteps.PromptPart(range: 0..<10, endsPart: true)])
+    var kept = PartBoundaries()
+    for position in [4, 9, 10] { kept.mark(position) }
+    let other: [Token] = Array(0..<6) + [40, 41, 42, 43]
+    let shared = DecodeSteps.promptPlan(
+      prompt: other, boundaries: [5], cachedTokens: Array(0..<10), cachedBoundaries: kept, exactParts: false)
+    #expect(shared.reused == 6)
+    #expect(shared.parts == [DecodeSteps.PromptPart(range: 6..<10, endsPart: true)])
+    let same = DecodeSteps.promptPlan(
+      prompt: Array(0..<10), boundaries: [4], cachedTokens: Array(0..<10), cachedBoundaries: kept, exactParts: false)
+    #expect(same.reused == 9 && same.parts.map(\.range) == [9..<10])
+  }
+
   /// A session's next turn continues its cache past the last part: all it shares is reused and
   /// the rest is one decode that ends no part.
   @Test func aSessionsNextTurnReusesEverythingItShares() {

@@ -1,18 +1,17 @@
-import CLlama
 import Foundation
 
 /// Runs one `llama_decode` for everything the slots of a shared context wait for: each
 /// running sequence's next tokens and chunks of waiting prompts, as `BatchPlan` chooses them.
 ///
-/// Its own thread is the only one that touches the llama.cpp context, so slots never lock it:
-/// a slot's `evaluate` hands a `BatchEvaluation` over and blocks until the decode that
-/// finished it is done. A cancelled evaluation leaves the waiting set before the next decode
-/// and the decode in flight is never aborted for it, since the others' tokens are in it too;
-/// so cancelling waits for at most one decode.
+/// Its own thread is the only one that touches the llama.cpp context (its `BatchDecoder`), so
+/// slots never lock it: a slot's `evaluate` hands a `BatchEvaluation` over and blocks until the
+/// decode that finished it is done. A cancelled evaluation leaves the waiting set before the
+/// next decode and the decode in flight is never aborted for it, since the others' tokens are
+/// in it too; so cancelling waits for at most one decode.
 final class BatchScheduler: @unchecked Sendable {
-  private let model: LlamaModel
-  private let context: LlamaContext
-  private let batch: LlamaBatch
+  private let decoder: any BatchDecoder
+  /// The rows of the decode being built, kept to reuse their storage.
+  private var rows: [BatchRow] = []
   /// Guards `pending`, `stopping` and `counts`; the thread waits on it for work.
   private let condition = NSCondition()
   private var pending: [BatchEvaluation] = []
@@ -22,26 +21,28 @@ final class BatchScheduler: @unchecked Sendable {
   private let runningSequences: @Sendable () -> Int
   /// How long the last decode took, which bounds how long the next one waits to gather.
   private var lastDecodeSeconds = 0.0
+  /// The longest a decode waits to gather (see `gatheringWindow`).
+  private let longestGathering: Double
 
-  /// Creates the shared context and starts the scheduler's thread.
-  /// - Parameter runningSequences: how many sequences run a request now.
-  /// - Throws: `EngineError.Code.contextCreationFailed` with llama.cpp's reason.
-  init(model: LlamaModel, configuration: BatchingConfiguration, runningSequences: @escaping @Sendable () -> Int) throws
-  {
-    self.model = model
+  /// Starts the scheduler's thread on `decoder`, which from then on only that thread uses.
+  /// - Parameters:
+  ///   - runningSequences: how many sequences run a request now.
+  ///   - longestGathering: the longest a decode waits for running sequences that have not
+  ///     asked yet, in seconds (see `gatheringWindow`).
+  init(
+    decoder: any BatchDecoder, runningSequences: @escaping @Sendable () -> Int, longestGathering: Double = 0.005
+  ) {
+    self.decoder = decoder
     self.runningSequences = runningSequences
-    context = try LlamaContext(model: model, configuration: configuration.context, sequences: configuration.slots)
-    batch = LlamaBatch(capacity: context.batchSize)
-    // The thread holds the scheduler until `stop()` ends its loop; the context is freed then,
-    // on that thread, before the model (which the scheduler holds) can be.
+    self.longestGathering = longestGathering
+    rows.reserveCapacity(decoder.capacity)
+    // The thread holds the scheduler until `stop()` ends its loop; the decoder (the context) is
+    // freed then, on that thread.
     let thread = Thread { [self] in run() }
     thread.name = "BatchScheduler"
     thread.qualityOfService = .userInitiated
     thread.start()
   }
-
-  /// Tokens the shared cache holds at most, all slots together.
-  var cacheSize: Int { context.size }
 
   /// Ends the thread once nothing waits; called when the model that owns it ends.
   func stop() {
@@ -53,6 +54,9 @@ final class BatchScheduler: @unchecked Sendable {
 
   /// What the scheduler has done so far.
   var statistics: BatchStatistics { condition.withLock { counts } }
+
+  /// Evaluations handed over and not answered yet, the decode in flight's included.
+  var unansweredEvaluations: Int { condition.withLock { pending.count } }
 
   /// Evaluates `evaluation` in the next decodes and returns when it is finished, failed or
   /// cancelled (see its `failure`).
@@ -96,7 +100,7 @@ final class BatchScheduler: @unchecked Sendable {
           let waiting = pending.enumerated().map { index, evaluation in
             BatchPlan.Pending(id: index, remaining: evaluation.remaining, outputs: evaluation.outputs)
           }
-          let plan = BatchPlan.next(waiting, budget: batch.capacity)
+          let plan = BatchPlan.next(waiting, budget: decoder.capacity)
           return plan.map { (pending[$0.id], $0) }
         }
         if stopping { return nil }
@@ -106,14 +110,14 @@ final class BatchScheduler: @unchecked Sendable {
   }
 
   /// How long a decode waits for the running sequences that have not asked yet: a quarter of
-  /// the last decode, at most 5 ms. Sampling a token takes well under a millisecond, masking
-  /// one for a schema about one; a sequence busy for longer (a tool call, a slow consumer)
-  /// costs the others no more than this.
-  private var gatheringWindow: Double { min(0.005, lastDecodeSeconds / 4) }
+  /// the last decode, at most `longestGathering` (5 ms). Sampling a token takes well under a
+  /// millisecond, masking one for a schema about one; a sequence busy for longer (a tool call,
+  /// a slow consumer) costs the others no more than this.
+  private var gatheringWindow: Double { min(longestGathering, lastDecodeSeconds / 4) }
 
   /// Runs one decode of `chunks` and answers the evaluations it finished or failed.
   private func decode(_ chunks: [(evaluation: BatchEvaluation, chunk: BatchPlan.Chunk)]) {
-    batch.clear()
+    rows.removeAll(keepingCapacity: true)
     var outputs = 0
     var outputsWithCandidates = 0
     for (evaluation, chunk) in chunks {
@@ -121,13 +125,14 @@ final class BatchScheduler: @unchecked Sendable {
       if first == 0 {
         // What the slot's cache holds past this evaluation's start (an earlier request's
         // reply, drafts the model did not confirm, a token healing replaced) goes first.
-        // llama_memory_seq_rm(seq, [p0, ∞)): removing a tail never fails for a KV cache.
-        _ = llama_memory_seq_rm(context.memory, evaluation.sequence, Int32(evaluation.startPosition), -1)
+        decoder.removeCells(of: evaluation.sequence, from: evaluation.startPosition)
       }
       for offset in first..<first + chunk.count {
-        batch.append(
-          evaluation.tokens[offset], position: evaluation.startPosition + offset, sequence: evaluation.sequence,
-          output: chunk.isLast && offset >= evaluation.tokens.count - evaluation.outputs)
+        rows.append(
+          BatchRow(
+            token: evaluation.tokens[offset], position: evaluation.startPosition + offset,
+            sequence: evaluation.sequence,
+            output: chunk.isLast && offset >= evaluation.tokens.count - evaluation.outputs))
       }
       if chunk.isLast {
         outputs += evaluation.outputs
@@ -138,36 +143,32 @@ final class BatchScheduler: @unchecked Sendable {
     // The tap stands in for the output layer of a whole decode or not at all. When any
     // sequence wants all logits, every one gets them, and a constrained one reads its few
     // among them: the output layer runs for the batch once, whose cost is shared.
-    context.outputLayer.prepare(skipping: outputs > 0 && outputsWithCandidates == outputs)
-    // llama_decode: 0 ok; 2 aborted and <-1 fatal keep processed ubatches; others restore state.
     let started = DispatchTime.now()
-    let status = llama_decode(context.handle, batch.batch)
+    let status = decoder.decode(rows, skippingOutputLayer: outputs > 0 && outputsWithCandidates == outputs)
     let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
     var answered: [BatchEvaluation] = []
     if status != 0 {
       for (evaluation, chunk) in chunks {
-        // llama_memory_seq_pos_max: the sequence's last position in the cache, or -1.
+        // A failed decode may have kept some of its rows (llama.cpp keeps the ubatches it
+        // processed): what the cache holds of this chunk counts as evaluated, the rest goes.
         let base = evaluation.startPosition + evaluation.evaluated
-        let held = Int(llama_memory_seq_pos_max(context.memory, evaluation.sequence)) + 1
-        let kept = max(0, min(held - base, chunk.count))
+        let kept = max(0, min(decoder.cachedCount(of: evaluation.sequence) - base, chunk.count))
         evaluation.evaluated += kept
-        _ = llama_memory_seq_rm(context.memory, evaluation.sequence, Int32(base + kept), -1)
+        decoder.removeCells(of: evaluation.sequence, from: base + kept)
         evaluation.failure = EngineError(.decodeFailed, "llama_decode failed with status \(status)")
         answered.append(evaluation)
       }
     } else {
-      if let padding {
-        _ = llama_memory_seq_rm(context.memory, padding.sequence, Int32(padding.position), -1)
-      }
+      if let padding { decoder.removeCells(of: padding.sequence, from: padding.position) }
       answered = readOutputs(of: chunks)
-      model.unusedPages.releaseAfterEvaluation()
+      decoder.finishedDecode()
     }
     condition.withLock {
       pending.removeAll { evaluation in answered.contains { $0 === evaluation } }
       lastDecodeSeconds = seconds
       counts.decodes += 1
       counts.decodeSeconds += seconds
-      counts.tokens += batch.count - (padding == nil ? 0 : 1)
+      counts.tokens += rows.count - (padding == nil ? 0 : 1)
       counts.evaluations += answered.count
       counts.widestDecode = max(counts.widestDecode, Set(chunks.map(\.evaluation.sequence)).count)
     }
@@ -183,12 +184,13 @@ final class BatchScheduler: @unchecked Sendable {
   private func pad(after last: (evaluation: BatchEvaluation, chunk: BatchPlan.Chunk)?) -> (
     sequence: Int32, position: Int
   )? {
-    guard let (evaluation, chunk) = last, batch.count % 4 == 3, batch.count < batch.capacity else { return nil }
+    guard let (evaluation, chunk) = last, rows.count % 4 == 3, rows.count < decoder.capacity else { return nil }
     let end = evaluation.evaluated + chunk.count
     let position = evaluation.startPosition + end
     // Within the slot's own share of the cache, so that it never takes another slot's cell.
     guard position < evaluation.limit else { return nil }
-    batch.append(evaluation.tokens[end - 1], position: position, sequence: evaluation.sequence, output: false)
+    rows.append(
+      BatchRow(token: evaluation.tokens[end - 1], position: position, sequence: evaluation.sequence, output: false))
     return (evaluation.sequence, position)
   }
 
@@ -205,15 +207,9 @@ final class BatchScheduler: @unchecked Sendable {
       guard chunk.isLast else { continue }
       for index in 0..<evaluation.outputs {
         let target = evaluation.logits[index]
-        if context.outputLayer.skipped, let candidates = evaluation.candidates {
-          // The tap's hidden states are the decode's outputs in batch order (one ubatch).
-          context.outputLayer.logits(of: candidates[index], output: output + index, into: target)
-        } else if let logits = llama_get_logits_ith(context.handle, Int32(row - evaluation.outputs + index)),
-          let base = target.baseAddress
-        {
-          // llama_get_logits_ith(i): the logits after batch row i, n_vocab floats.
-          base.update(from: logits, count: min(target.count, model.vocabularySize))
-        } else {
+        if decoder.skippedOutputLayer, let candidates = evaluation.candidates {
+          decoder.copyLogits(of: candidates[index], output: output + index, into: target)
+        } else if !decoder.copyLogits(ofRow: row - evaluation.outputs + index, into: target) {
           evaluation.failure = EngineError(.decodeFailed, "llama.cpp returned no logits")
         }
       }

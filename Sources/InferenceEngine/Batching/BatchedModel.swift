@@ -46,7 +46,9 @@ public final class BatchedModel: TokenModel, Sendable {
     self.configuration = configuration
     let slots = SlotPool(count: configuration.slots)
     self.slots = slots
-    scheduler = try BatchScheduler(model: model, configuration: configuration) { slots.busyCount }
+    scheduler = BatchScheduler(decoder: try LlamaBatchDecoder(model: model, configuration: configuration)) {
+      slots.busyCount
+    }
   }
 
   deinit {

@@ -55,6 +55,9 @@ final class BatchedSlotBackend: TokenBackend {
 
   func markPartBoundary() { partBoundaries.mark(cachedTokens.count) }
 
+  /// False: every decode holds the other slots' rows too, so a prompt goes in one evaluation.
+  var evaluatesPartsExactly: Bool { false }
+
   func evaluate(
     _ tokens: ArraySlice<Token>, outputs: Int, candidates: [[Token]]?, cancellation flag: CancellationFlag
   ) throws -> [UnsafeBufferPointer<Float>] {

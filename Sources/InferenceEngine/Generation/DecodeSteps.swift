@@ -90,10 +90,13 @@ struct DecodeSteps {
   /// - Parameters:
   ///   - cachedTokens: the tokens in the sequence's cache now.
   ///   - boundaries: where the prompt parts evaluated into that cache end.
-  mutating func start(cachedTokens: [Token], boundaries: PartBoundaries = PartBoundaries()) -> DecodeStep {
+  ///   - exactParts: whether parts are worth a decode each (`TokenBackend.evaluatesPartsExactly`).
+  mutating func start(
+    cachedTokens: [Token], boundaries: PartBoundaries = PartBoundaries(), exactParts: Bool = true
+  ) -> DecodeStep {
     let plan = Self.promptPlan(
       prompt: request.promptTokens, boundaries: request.promptBoundaries, cachedTokens: cachedTokens,
-      cachedBoundaries: boundaries)
+      cachedBoundaries: boundaries, exactParts: exactParts)
     cachedPromptTokens = plan.reused
     cacheLength = plan.reused
     pendingParts = plan.parts
@@ -110,13 +113,20 @@ struct DecodeSteps {
   /// (`PartBoundaries` says why that matters). Where the prompt continues past those parts,
   /// as a session's next turn continues its last reply, everything in common is reused and
   /// the rest is one part: a session's own turns are not evaluated again.
+  ///
+  /// Without `exactParts` (a backend whose decodes are shared, where no split gives that cache)
+  /// everything in common is reused and the rest is one part that ends at the prompt's end:
+  /// one decode to the first token, the fewest the token budget allows, and the end marked
+  /// for the slot choice (`SlotTable`).
   /// - Returns: the reused count, at most all but the last token (there must be logits), and
   ///   the parts after it, each ending a prompt part only where `endsPart` says so.
   static func promptPlan(
-    prompt: [Token], boundaries: [Int], cachedTokens: [Token], cachedBoundaries: PartBoundaries
+    prompt: [Token], boundaries: [Int], cachedTokens: [Token], cachedBoundaries: PartBoundaries,
+    exactParts: Bool = true
   ) -> (reused: Int, parts: [PromptPart]) {
     let count = prompt.count
     let common = min(commonPrefixLength(cachedTokens, prompt), count - 1)
+    guard exactParts else { return (common, [PromptPart(range: common..<count, endsPart: true)]) }
     if common > cachedBoundaries.last {
       return (common, [PromptPart(range: common..<count, endsPart: false)])
     }

@@ -23,7 +23,9 @@ struct Generator {
     var steps = try DecodeSteps(request: request, model: model, contextLength: backend.contextLength)
     try backend.beginRequest(prompt: request.promptTokens, cancellation: cancellation)
     defer { backend.endRequest() }
-    var step = steps.start(cachedTokens: backend.cachedTokens, boundaries: backend.partBoundaries)
+    var step = steps.start(
+      cachedTokens: backend.cachedTokens, boundaries: backend.partBoundaries,
+      exactParts: backend.evaluatesPartsExactly)
     var prefilled: DispatchTime?
     var firstToken: DispatchTime?
     while true {

@@ -9,6 +9,14 @@ public protocol TokenBackend: AnyObject {
   var cachedTokens: [Token] { get }
   /// Where prompt parts evaluated into the cache end (see `PartBoundaries`).
   var partBoundaries: PartBoundaries { get }
+  /// Whether a prompt part evaluated on its own leaves the cache as a fresh evaluation of it
+  /// would, to the bit (`PartBoundaries` says why that matters), so that a prompt is worth
+  /// evaluating part by part, one decode each (`DecodeSteps.promptPlan`).
+  ///
+  /// A backend whose decodes hold other sequences' rows beside a part (`BatchedModel`'s) gives
+  /// no such cache however the prompt is split: there a part only costs a decode, and a new
+  /// request's first token would wait for one per part. The default is true.
+  var evaluatesPartsExactly: Bool { get }
   /// Drops cached tokens from position `count` on, and the part boundaries after it.
   func truncateCache(to count: Int)
   /// Records that the tokens evaluated last end a prompt part (see `DecodeSteps.promptPlan`).
@@ -38,6 +46,8 @@ public protocol TokenBackend: AnyObject {
 }
 
 extension TokenBackend {
+  public var evaluatesPartsExactly: Bool { true }
+
   public func beginRequest(prompt: [Token], cancellation flag: CancellationFlag) throws {}
 
   public func endRequest() {}
