@@ -6,8 +6,9 @@ import GuidedDecoding
 /// levels of required `{"n":…}`) walked token by token through a fresh matcher, timing what
 /// the decode loop asks for each token — the mask, the forced bytes, the closing reserve — and
 /// accepting the token. The way down and back up is forced text, accepted as bytes as the
-/// decode loop accepts it (as tokens, `{"n":` fifty times over would be a loop to end). One JSON line per depth: median and mean per payload token, cold
-/// states included (each run starts from a new automaton).
+/// decode loop accepts it (as tokens, `{"n":` fifty times over would be a loop to end). One
+/// JSON line per depth: median and mean per payload token, cold states included (each run
+/// starts from a new automaton).
 struct DepthRun {
   var vocabulary: Vocabulary
   var runs: Int

@@ -121,6 +121,10 @@ import Testing
     #expect(matcher.allowedTokens().contains(44))  // `]` is not allowed yet, so nothing is restricted
   }
 
+  /// An array of `{"n": integer}` items, which `countingItems` fills.
+  let countingSchema =
+    #"{"type":"array","items":{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"],"additionalProperties":false}}"#
+
   /// Items that are the same but for their numbers, `{"n":10},{"n":11},…` counting up, until
   /// `limit` or until a loop is being ended; the output then stands after an item.
   /// - Returns: the items written.
@@ -141,9 +145,7 @@ import Testing
   }
 
   @Test func itemsThatDifferOnlyInTheirNumbersAreEndedAfterALongerRun() throws {
-    let a = try automaton(
-      #"{"type":"array","items":{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"],"additionalProperties":false}}"#
-    )
+    let a = try automaton(countingSchema)
     let matcher = TokenMatcher(automaton: a, vocabulary: vocabulary, loopRun: 12)
     let written = try countingItems(matcher, upTo: 99)
     #expect(matcher.isEndingLoop)
@@ -157,9 +159,7 @@ import Testing
   }
 
   @Test func numbersThatNeverRepeatTheirShapeLongEnoughAreNoLoop() throws {
-    let a = try automaton(
-      #"{"type":"array","items":{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"],"additionalProperties":false}}"#
-    )
+    let a = try automaton(countingSchema)
     // With a long run the same items are content.
     let matcher = TokenMatcher(automaton: a, vocabulary: vocabulary, loopRun: 64)
     #expect(try countingItems(matcher, upTo: 40) == 30)

@@ -105,11 +105,13 @@ enum NumberShape: UInt8, Sendable {
   /// `2024-05-01`, `10:30`), itself otherwise.
   case joiner
 
+  private static let joiners = Array(".-:+".utf8)
+
   /// The shape of a token's bytes.
   init(_ bytes: [UInt8]) {
     if !bytes.isEmpty, bytes.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
       self = .digits
-    } else if bytes.count == 1, Array(".-:+".utf8).contains(bytes[0]) {
+    } else if bytes.count == 1, Self.joiners.contains(bytes[0]) {
       self = .joiner
     } else {
       self = .other

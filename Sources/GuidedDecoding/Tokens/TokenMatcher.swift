@@ -86,8 +86,13 @@ public final class TokenMatcher {
   /// The tokens that end the looping value, when the state is where it can end and some
   /// allowed token does; nil when no restriction applies.
   private func loopEnding(_ mask: TokenMask) -> TokenMask? {
-    guard let loop, automaton.depth(of: state) == loop.depth,
-      automaton.valueEnd(of: state, atDepth: loop.depth) == loop.end
+    loop.flatMap { ending(mask, of: $0) }
+  }
+
+  /// The tokens of `mask` that end the value `loop` runs in, when the state stands in that
+  /// value and some of them do; nil otherwise.
+  private func ending(_ mask: TokenMask, of loop: Loop) -> TokenMask? {
+    guard automaton.depth(of: state) == loop.depth, automaton.valueEnd(of: state, atDepth: loop.depth) == loop.end
     else { return nil }
     let enders: TokenMask?
     switch loop.end {
@@ -103,7 +108,8 @@ public final class TokenMatcher {
   /// While a loop is being ended from inside one of its members, the tokens that would pass
   /// through the looping value's level and go on there where it could have ended, left out:
   /// `"},{"` ends an item and opens the next in one token, and after a number a lone `,` ends
-  /// the number and goes on in one byte, so the state never rests where `loopEnding` applies. Nil when no such token is allowed, or when the state is not deeper.
+  /// the number and goes on in one byte, so the state never rests where `loopEnding` applies.
+  /// Nil when no such token is allowed, or when the state is not deeper.
   ///
   /// Why only tokens with a comma are tried: at an array's or object's level, after a member,
   /// the only way on is `,`.
@@ -184,10 +190,7 @@ public final class TokenMatcher {
   /// The tokens that end the number open in the output, when one is open and some allowed
   /// token ends it; nil otherwise.
   private func numberEnding(_ mask: TokenMask) -> TokenMask? {
-    guard automaton.valueEnd(of: state, atDepth: automaton.depth(of: state)) == .number else { return nil }
-    var ending = mask
-    ending.formIntersection(vocabulary.numberEndMask)
-    return ending.isEmpty ? nil : ending
+    ending(mask, of: Loop(depth: automaton.depth(of: state), end: .number))
   }
 
   /// The tokens the schema allows, loops aside.

@@ -73,7 +73,8 @@ public final class Vocabulary: Sendable {
     for id in text where tokens[id].contains(UInt8(ascii: ",")) { commas.insert(id) }
     commaMask = commas
     var numberEnds = TokenMask(count: tokens.count)
-    for id in text where tokens[id].first.map({ Array(",]}".utf8).contains($0) }) ?? false { numberEnds.insert(id) }
+    let afterNumber = Array(",]}".utf8)
+    for id in text where tokens[id].first.map(afterNumber.contains) ?? false { numberEnds.insert(id) }
     for id in endOfSequenceTokens where tokens.indices.contains(id) { numberEnds.insert(id) }
     numberEndMask = numberEnds
     numberShapes = tokens.map { NumberShape($0) }
