@@ -67,6 +67,14 @@ public final class RawHTTPConnection {
     return count > 0
   }
 
+  /// The bytes that arrive next, whatever was buffered first; empty once the server has closed
+  /// the connection. For a body that is neither chunked nor of a known length.
+  public func readAvailable() throws -> [UInt8] {
+    if buffer.isEmpty { _ = try fill() }
+    defer { buffer = [] }
+    return buffer
+  }
+
   /// Whether the server has closed the connection (reads until EOF, timing out otherwise).
   public func isClosedByServer() -> Bool {
     (try? fill()) == false

@@ -74,16 +74,25 @@ struct ChatCompletionsRequest {
 
   /// The transcript as chat messages. A response followed by tool calls is one assistant
   /// message; reasoning is not sent back (servers do not take it as input).
+  ///
+  /// With a schema and `includeSchemaInPrompt` (true unless set false), the last prompt asks
+  /// for JSON of the schema in the words a local model's prompt does: servers constrain the
+  /// output to `response_format` but do not show it to the model (llama-server, vLLM, `fm serve`).
   func messages() throws -> [[String: Any]] {
     var messages: [[String: Any]] = []
     var previousWasResponse = false
-    for entry in request.transcript {
+    let lastPrompt = request.transcript.lastIndex { if case .prompt = $0 { true } else { false } }
+    for (index, entry) in zip(request.transcript.indices, request.transcript) {
       var isResponse = false
       switch entry {
       case .instructions(let instructions):
         messages.append(["role": "system", "content": try text(instructions.segments, of: entry)])
       case .prompt(let prompt):
-        messages.append(["role": "user", "content": try text(prompt.segments, of: entry)])
+        var content = try text(prompt.segments, of: entry)
+        if index == lastPrompt, let schema = request.schema, request.contextOptions.includeSchemaInPrompt != false {
+          content += "\n\n" + schema.promptInstruction
+        }
+        messages.append(["role": "user", "content": content])
       case .response(let response):
         messages.append(["role": "assistant", "content": try text(response.segments, of: entry)])
         isResponse = true

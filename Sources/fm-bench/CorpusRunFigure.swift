@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Benchmarks) import FoundationModels
+import FoundationModels
 import GuidedDecoding
 
 /// The end-to-end corpus run: the accepted schemas of one maskbench-dev subset, each generated

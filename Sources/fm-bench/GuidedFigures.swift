@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Benchmarks) import FoundationModels
+import FoundationModels
 import GuidedDecoding
 import InferenceEngine
 

@@ -1,10 +1,7 @@
+import FMTestSupport
 import Foundation
 import GuidedDecoding
 import RemoteModel
-
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
 
 /// One streamed OpenAI chat completion as a client sees it: when the first content arrived,
 /// how long the whole stream took, the text and the tokens generated (the usage chunk's count,
@@ -18,40 +15,53 @@ struct StreamedCompletion: Sendable {
 
   /// Posts `body` (with `stream` and usage asked for) to `server`'s `/v1/chat/completions` and
   /// reads the stream to `[DONE]`.
+  ///
+  /// The client is a blocking socket on a thread of its own, not `URLSession`: on Linux the
+  /// latter's streaming (libcurl under a delegate queue) took about 40 % of a 2-core machine
+  /// for 8 streams, which the servers measured then lacked.
   static func request(_ body: [JSONValue.Member], to server: URL) async -> StreamedCompletion {
-    var outcome = StreamedCompletion()
-    var request = URLRequest(url: server.appendingPathComponent("v1/chat/completions"))
-    request.httpMethod = "POST"
-    request.setValue("application/json", forHTTPHeaderField: "Content-Type")
     let streaming: [JSONValue.Member] = [
       .init(key: "stream", value: .bool(true)),
       .init(key: "stream_options", value: .object([.init(key: "include_usage", value: .bool(true))])),
     ]
-    request.httpBody = Data(JSONValue.object(body + streaming).compactText.utf8)
+    let text = RawHTTPConnection.post("/v1/chat/completions", JSONValue.object(body + streaming).compactText)
+    let port = server.port ?? 80
+    do {
+      return try await onThread { try read(text, port: port) }
+    } catch {
+      return StreamedCompletion(error: "\(error)")
+    }
+  }
+
+  private static func read(_ request: String, port: Int) throws -> StreamedCompletion {
+    var outcome = StreamedCompletion()
     let start = DispatchTime.now()
     var parser = ServerSentEventParser()
     var chunks = 0
     var usage: Int?
-    do {
-      for try await part in HTTPStream.parts(of: request, timeout: 600) {
-        switch part {
-        case .head(let head) where head.statusCode != 200:
-          outcome.error = "HTTP \(head.statusCode)"
-        case .head:
-          break
-        case .body(let data):
-          for event in parser.feed(data) where event != "[DONE]" {
-            let chunk = try JSONValue(parsing: event)
-            if let error = chunk["error"] { outcome.error = error.compactText }
-            if let tokens = chunk["usage"]?["completion_tokens"]?.intValue { usage = tokens }
-            let delta = chunk["choices"]?.arrayValue?.first?["delta"]?["content"]?.stringValue ?? ""
-            guard !delta.isEmpty else { continue }
-            if outcome.timeToFirstToken == nil { outcome.timeToFirstToken = elapsed(since: start) }
-            outcome.content += delta
-            chunks += 1
-          }
-        }
+    func take(_ events: [String]) throws {
+      for event in events where event != "[DONE]" {
+        let chunk = try JSONValue(parsing: event)
+        if let error = chunk["error"] { outcome.error = error.compactText }
+        if let tokens = chunk["usage"]?["completion_tokens"]?.intValue { usage = tokens }
+        let delta = chunk["choices"]?.arrayValue?.first?["delta"]?["content"]?.stringValue ?? ""
+        guard !delta.isEmpty else { continue }
+        if outcome.timeToFirstToken == nil { outcome.timeToFirstToken = elapsed(since: start) }
+        outcome.content += delta
+        chunks += 1
       }
+    }
+    do {
+      let connection = try RawHTTPConnection(port: port, timeout: 600)
+      try connection.send(request)
+      let head = try connection.readHead()
+      if head.status != 200 { outcome.error = "HTTP \(head.status)" }
+      if head.headers["transfer-encoding"] == "chunked" {
+        while case let chunk = try connection.readChunk(), !chunk.isEmpty { try take(parser.feed(chunk)) }
+      } else {
+        while case let bytes = try connection.readAvailable(), !bytes.isEmpty { try take(parser.feed(bytes)) }
+      }
+      try take(parser.finish())
     } catch {
       outcome.error = "\(error)"
     }

@@ -62,6 +62,22 @@ import Testing
     #expect(batched.busySlots == 0)
   }
 
+  /// A slot drafts as a context of its own would while it runs alone, and not at all while
+  /// another slot runs a request: a draft row would then cost as much as that one's token.
+  @Test func draftsOnlyWhileNoOtherSlotRuns() throws {
+    let batched = try batched(slots: 2)
+    let first = try batched.makeBackend(batched.configuration.context)
+    let second = try batched.makeBackend(batched.configuration.context)
+    try first.beginRequest(prompt: prompt(Self.questions[0]), cancellation: CancellationFlag())
+    #expect(first.draftTokenLimit == DecodeSteps.maximumDrafts)
+    try second.beginRequest(prompt: prompt(Self.questions[1]), cancellation: CancellationFlag())
+    #expect(first.draftTokenLimit == 0)
+    #expect(second.draftTokenLimit == 0)
+    first.endRequest()
+    #expect(second.draftTokenLimit == DecodeSteps.maximumDrafts)
+    second.endRequest()
+  }
+
   /// A new request's prompt goes to the scheduler in one evaluation, so its first token waits
   /// for one decode (under the token budget), not one per prompt part; the slot it leaves
   /// still ends a part where the prompt ended, so the same prompt again finds it.

@@ -138,6 +138,21 @@ private final class OpenList: TokenConstraint, @unchecked Sendable {
     #expect(steps.usage.confirmedDraftTokens == 1)
   }
 
+  /// The driver's draft limit bounds the drafts: one of them, or none at all, where three
+  /// would be proposed (`TokenBackend.draftTokenLimit`).
+  @Test func theDraftLimitBoundsTheDrafts() throws {
+    for (limit, expected) in [(1, "xy"), (0, "x")] {
+      var steps = try decodeSteps(prompt: tokens("xyxyxy"), constraint: Shaped(model: model, shape: "LLLLLLLL"))
+      _ = try startAtPromptEnd(&steps)
+      steps.draftLimit = limit
+      let step = try next(&steps, preferring: ["x"])
+      let outputs = expected.count
+      #expect(
+        step.action
+          == .evaluate(tokens(expected), outputs: outputs, candidates: Array(repeating: tokens("xy"), count: outputs)))
+    }
+  }
+
   /// The logits before a forced token, the first of two outputs of its batch, may choose a
   /// longer token: it replaces the forced one, which leaves the cache.
   @Test func aHealedForcedTokenLeavesTheCache() throws {

@@ -16,11 +16,11 @@ import Testing
 @Suite struct RemoteModelUnitTests {
   func request(
     transcript: [Transcript.Entry], schema: GenerationSchema? = nil, tools: [Transcript.ToolDefinition] = [],
-    options: GenerationOptions = GenerationOptions()
+    options: GenerationOptions = GenerationOptions(), context: ContextOptions = ContextOptions()
   ) -> LanguageModelExecutorGenerationRequest {
     LanguageModelExecutorGenerationRequest(
       id: UUID(), transcript: Transcript(entries: transcript), enabledTools: tools, schema: schema,
-      generationOptions: options, contextOptions: ContextOptions(), metadata: [:])
+      generationOptions: options, contextOptions: context, metadata: [:])
   }
 
   func body(_ request: LanguageModelExecutorGenerationRequest) throws -> [String: Any] {
@@ -58,6 +58,25 @@ import Testing
     let format = try #require(json["response_format"] as? [String: Any])
     #expect(format["type"] as? String == "json_schema")
     #expect((format["json_schema"] as? [String: Any])?["strict"] as? Bool == true)
+  }
+
+  /// `includeSchemaInPrompt` (true unless set false) asks for JSON of the schema in the last
+  /// prompt, as a local model's prompt does; servers constrain to `response_format` only.
+  @Test func theSchemaGoesInTheLastPromptUnlessLeftOut() throws {
+    let prompt = { (text: String) in Transcript.Entry.prompt(Transcript.Prompt(segments: [.text(.init(content: text))])) }
+    let answer = Transcript.Entry.response(Transcript.Response(assetIDs: [], segments: [.text(.init(content: "ok"))]))
+    let entries = [prompt("First"), answer, prompt("Second")]
+    let instruction = Verdict.generationSchema.promptInstruction
+    func userTexts(_ context: ContextOptions) throws -> [String] {
+      let json = try body(request(transcript: entries, schema: Verdict.generationSchema, context: context))
+      let messages = try #require(json["messages"] as? [[String: Any]])
+      return messages.filter { $0["role"] as? String == "user" }.compactMap { $0["content"] as? String }
+    }
+    #expect(try userTexts(ContextOptions()) == ["First", "Second\n\n" + instruction])
+    #expect(try userTexts(ContextOptions(includeSchemaInPrompt: true)) == ["First", "Second\n\n" + instruction])
+    #expect(try userTexts(ContextOptions(includeSchemaInPrompt: false)) == ["First", "Second"])
+    let plain = try body(request(transcript: entries))
+    #expect((plain["messages"] as? [[String: Any]])?.last?["content"] as? String == "Second")
   }
 
   @Test func structuredOutputIsCheckedAgainstTheSchema() throws {

@@ -66,10 +66,17 @@ struct ChatCompletionRequest: Sendable {
   }
 
   /// The request the model's executor answers.
+  ///
+  /// The response format's schema constrains the decoding and is not added to the prompt,
+  /// unlike a session's default (`includeSchemaInPrompt: true`): an OpenAI-compatible server's
+  /// prompt is the messages the client sent (llama-server and vLLM do the same), so
+  /// `prompt_tokens` counts them and a client that wants the model to read the schema puts it
+  /// in a message. The schema would also cost every request its tokens twice over: evaluated
+  /// with the prompt, then attended to by every token generated.
   var executorRequest: LanguageModelExecutorGenerationRequest {
     LanguageModelExecutorGenerationRequest(
       id: UUID(), transcript: transcript, enabledTools: enabledTools, schema: schema, generationOptions: options,
-      contextOptions: ContextOptions(), metadata: [:])
+      contextOptions: ContextOptions(includeSchemaInPrompt: false), metadata: [:])
   }
 
   /// The body as JSON.

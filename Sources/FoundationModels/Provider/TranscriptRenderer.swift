@@ -97,9 +97,10 @@ extension Transcript.Entry {
 }
 
 extension GenerationSchema {
-  /// The text `includeSchemaInPrompt` adds to the prompt, for benchmarks that give another
-  /// engine exactly the prompt this framework renders.
-  @_spi(Benchmarks) public var promptInstruction: String {
+  /// The text `includeSchemaInPrompt` adds to the prompt: for a server model, which sends
+  /// it in the last user message, and for benchmarks that give another engine exactly the
+  /// prompt this framework renders.
+  package var promptInstruction: String {
     TranscriptRenderer.schemaInstruction(self)
   }
 }

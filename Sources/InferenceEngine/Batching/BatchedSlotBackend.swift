@@ -58,6 +58,13 @@ final class BatchedSlotBackend: TokenBackend {
   /// False: every decode holds the other slots' rows too, so a prompt goes in one evaluation.
   var evaluatesPartsExactly: Bool { false }
 
+  /// None while another slot runs a request: its decodes then hold that sequence's rows too,
+  /// so a draft row costs as much as a running sequence's token (on a 2-core CPU, 8 streams of
+  /// SmolLM2 135M with prompt-lookup drafts read 10–20 rows per decode instead of 8, each
+  /// decode taking longer by as much, with most drafts not confirmed). Alone, as many as a
+  /// context of its own would take.
+  var draftTokenLimit: Int { owner.slots.busyCount > 1 ? 0 : DecodeSteps.maximumDrafts }
+
   func evaluate(
     _ tokens: ArraySlice<Token>, outputs: Int, candidates: [[Token]]?, cancellation flag: CancellationFlag
   ) throws -> [UnsafeBufferPointer<Float>] {

@@ -31,6 +31,9 @@ struct DecodeSteps {
   private var pendingParts: [PromptPart] = []
   /// Text decoded since the last step.
   private var text: [String] = []
+  /// The most draft tokens the next steps may propose; the driver sets it from its backend
+  /// (`TokenBackend.draftTokenLimit`).
+  var draftLimit = maximumDrafts
 
   /// A token tried after a sampled one, with the tokens allowed after it when few.
   private struct Draft {
@@ -302,7 +305,7 @@ struct DecodeSteps {
   /// - Parameter budget: what is left of the budget after the batch.
   private func draft(budget: Int) -> [Draft] {
     guard state.isGreedy, let constraint = request.constraint, let snapshot = constraint.snapshot() else { return [] }
-    let room = min(Self.maximumDrafts, spare(budget), contextLength - cacheLength - batch.count - 1)
+    let room = min(draftLimit, spare(budget), contextLength - cacheLength - batch.count - 1)
     var drafts: [Draft] = []
     for token in PromptLookup.draft(in: request.promptTokens + state.generated, count: room) {
       // Forced text comes next, or the token is not allowed: the draft ends.

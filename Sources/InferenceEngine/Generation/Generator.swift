@@ -40,6 +40,7 @@ struct Generator {
           tokens[...], outputs: outputs, candidates: candidates, cancellation: cancellation)
         if step.endsPromptPart { backend.markPartBoundary() }
         if prefilled == nil { prefilled = .now() }
+        steps.draftLimit = backend.draftTokenLimit
         step = try steps.next(after: logits, cancellation: cancellation)
       case .finish(let reason):
         let ended = DispatchTime.now()

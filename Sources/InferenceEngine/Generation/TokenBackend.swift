@@ -17,6 +17,15 @@ public protocol TokenBackend: AnyObject {
   /// no such cache however the prompt is split: there a part only costs a decode, and a new
   /// request's first token would wait for one per part. The default is true.
   var evaluatesPartsExactly: Bool { get }
+  /// The most draft tokens worth evaluating after the next sampled one (see
+  /// `DecodeSteps.draft(budget:)`), asked before every step.
+  ///
+  /// Where a decode holds this sequence's rows only, a few more rows cost little beside
+  /// reading all the weights, and the default, `DecodeSteps.maximumDrafts`, is right. Where
+  /// it holds other sequences' rows as well (`BatchedModel`'s), the weights are read for them
+  /// anyway and each draft row costs as much as a running sequence's token while every one of
+  /// them waits for it.
+  var draftTokenLimit: Int { get }
   /// Drops cached tokens from position `count` on, and the part boundaries after it.
   func truncateCache(to count: Int)
   /// Records that the tokens evaluated last end a prompt part (see `DecodeSteps.promptPlan`).
@@ -47,6 +56,8 @@ public protocol TokenBackend: AnyObject {
 
 extension TokenBackend {
   public var evaluatesPartsExactly: Bool { true }
+
+  public var draftTokenLimit: Int { DecodeSteps.maximumDrafts }
 
   public func beginRequest(prompt: [Token], cancellation flag: CancellationFlag) throws {}
 
