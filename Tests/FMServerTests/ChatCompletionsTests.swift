@@ -111,7 +111,8 @@ struct ChatCompletionsTests {
     #expect(try SchemaValidator(document: document).validate(value, against: document.root))
     // The prompt is the messages as sent: the schema constrains, it is not added to the prompt.
     let plain = try Self.post(server, TestServer.chat("Describe a person", maxTokens: 1))
-    let usage = { (response: RawHTTPConnection.Response) in (response.json["usage"] as? [String: Int])?["prompt_tokens"] }
+    let usage = { (response: RawHTTPConnection.Response) in (response.json["usage"] as? [String: Int])?["prompt_tokens"]
+    }
     #expect(usage(response) != nil)
     #expect(usage(response) == usage(plain))
     await server.stop()

@@ -63,7 +63,8 @@ import Testing
   /// `includeSchemaInPrompt` (true unless set false) asks for JSON of the schema in the last
   /// prompt, as a local model's prompt does; servers constrain to `response_format` only.
   @Test func theSchemaGoesInTheLastPromptUnlessLeftOut() throws {
-    let prompt = { (text: String) in Transcript.Entry.prompt(Transcript.Prompt(segments: [.text(.init(content: text))])) }
+    let prompt = { (text: String) in Transcript.Entry.prompt(Transcript.Prompt(segments: [.text(.init(content: text))]))
+    }
     let answer = Transcript.Entry.response(Transcript.Response(assetIDs: [], segments: [.text(.init(content: "ok"))]))
     let entries = [prompt("First"), answer, prompt("Second")]
     let instruction = Verdict.generationSchema.promptInstruction
