@@ -71,8 +71,8 @@ import Testing
     #expect(decoder.finishedDecodes == 2)
   }
 
-  /// Running sequences' next tokens go in whole and first; a long prompt gets what is left of
-  /// the budget, decode after decode, and its output comes from its last row only.
+  /// Running sequences' next tokens go in whole; a long prompt gets what is left of the
+  /// budget, decode after decode, and its output comes from its last row only.
   @Test func aPromptIsChunkedUnderTheBudgetAfterTheRunningTokens() throws {
     let decoder = ScriptedBatchDecoder(capacity: 16)
     let scheduler = scheduler(decoder)
@@ -91,7 +91,7 @@ import Testing
 
     let decodes = decoder.decodes
     #expect(decodes.allSatisfy { $0.rows.count <= 16 })
-    #expect(Set(decodes[1].rows.prefix(2).map(\.sequence)) == [2, 3])
+    #expect(decodes[1].rows.filter { $0.sequence != 1 }.map(\.token) == [50, 60])
     #expect(decodes[1].rows.count == 16)
     let promptRows = decodes.flatMap { $0.rows.filter { $0.sequence == 1 } }
     #expect(promptRows.map(\.token) == promptTokens)
@@ -228,29 +228,28 @@ import Testing
     #expect(waitUntil { weakScheduler == nil })
   }
 
-  /// A decode of 4k + 3 rows gets one more row that asks for no logits: the last token of its
-  /// last sequence again, at the next position, removed from the cache after the decode and
+  /// A decode of 4k + 3 rows of one sequence gets one more row that asks for no logits: its
+  /// last token again, at the next position, removed from the cache after the decode and
   /// counted in no statistics.
-  @Test func aDecodeOf4kPlus3RowsIsPaddedAndThePadRemoved() throws {
+  @Test func aDecodeOf4kPlus3RowsOfOneSequenceIsPaddedAndThePadRemoved() throws {
     let decoder = ScriptedBatchDecoder(capacity: 64)
     let scheduler = scheduler(decoder)
     defer { scheduler.stop() }
     let first = try busy(scheduler, decoder)
-    let threads = (1...3).map { SlotThread(scheduler, sequence: Int32($0), tokens: [Token(10 * $0)], startPosition: 5) }
-    try #require(waitUntil { scheduler.unansweredEvaluations == 4 })
+    let thread = SlotThread(scheduler, sequence: 1, tokens: [10, 11, 12], startPosition: 5)
+    try #require(waitUntil { scheduler.unansweredEvaluations == 2 })
     decoder.release()
-    for thread in [first] + threads { #expect(thread.waitReturned()) }
+    for thread in [first, thread] { #expect(thread.waitReturned()) }
 
     let rows = decoder.decodes[1].rows
     #expect(rows.count == 4)
-    let last = rows[2]
-    #expect(rows[3] == BatchRow(token: last.token, position: 6, sequence: last.sequence, output: false))
+    #expect(rows[3] == BatchRow(token: 12, position: 8, sequence: 1, output: false))
     let events = decoder.events
     let decodeIndex = try #require(events.firstIndex(of: .decode(index: 1)))
-    #expect(events[(decodeIndex + 1)...].contains(.removal(sequence: last.sequence, from: 6)))
-    #expect(!decoder.positions(of: last.sequence).contains(6))
+    #expect(events[(decodeIndex + 1)...].contains(.removal(sequence: 1, from: 8)))
+    #expect(!decoder.positions(of: 1).contains(8))
     #expect(scheduler.statistics.tokens == 4)
-    for thread in threads { #expect(thread.logits()[0] == Float(thread.evaluation.tokens[0])) }
+    #expect(thread.logits()[0] == 12)
   }
 
   /// No pad where it would pass the slot's own share of the cache.
@@ -259,13 +258,30 @@ import Testing
     let scheduler = scheduler(decoder)
     defer { scheduler.stop() }
     let first = try busy(scheduler, decoder)
-    let threads = (1...3).map {
-      SlotThread(scheduler, sequence: Int32($0), tokens: [Token(10 * $0)], startPosition: 5, limit: 6)
+    let thread = SlotThread(scheduler, sequence: 1, tokens: [10, 11, 12], startPosition: 5, limit: 8)
+    try #require(waitUntil { scheduler.unansweredEvaluations == 2 })
+    decoder.release()
+    for thread in [first, thread] { #expect(thread.waitReturned()) }
+    #expect(decoder.decodes[1].rows.count == 3)
+  }
+
+  /// The rows of several sequences go in sequence order, whatever order they came in, and get
+  /// no pad: llama.cpp decodes the rows of consecutive sequences in increasing order as one
+  /// ubatch, and a sequence with a row more than the others would split it.
+  @Test func severalSequencesGoInSequenceOrderUnpadded() throws {
+    let decoder = ScriptedBatchDecoder(capacity: 64)
+    let scheduler = scheduler(decoder)
+    defer { scheduler.stop() }
+    let first = try busy(scheduler, decoder)
+    var threads: [SlotThread] = []
+    for sequence in [3, 1, 2] as [Int32] {
+      threads.append(SlotThread(scheduler, sequence: sequence, tokens: [Token(10 * sequence)], startPosition: 5))
+      try #require(waitUntil { scheduler.unansweredEvaluations == 1 + threads.count })
     }
-    try #require(waitUntil { scheduler.unansweredEvaluations == 4 })
     decoder.release()
     for thread in [first] + threads { #expect(thread.waitReturned()) }
-    #expect(decoder.decodes[1].rows.count == 3)
+    #expect(decoder.decodes[1].rows.map(\.sequence) == [1, 2, 3])
+    for thread in threads { #expect(thread.logits()[0] == Float(thread.evaluation.tokens[0])) }
   }
 
   /// The output layer is skipped only when every output of the decode comes with candidates,

@@ -110,6 +110,7 @@ extension LanguageModelSession {
         continuation.finish(throwing: SessionErrors.reported(error.error, generationErrors: reportsGenerationErrors))
       }
     }
+    outcome.task = task
     continuation.onTermination = { [weak self] termination in
       guard case .cancelled = termination else { return }
       task.cancel()

@@ -60,12 +60,18 @@ extension LanguageModelSession.ResponseStream: AsyncSequence {
     let outcome: TurnOutcome<Content>
 
     public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async throws -> Snapshot? {
-      while let event = try await base.next(isolation: actor) {
-        switch event {
-        case .snapshot(let snapshot): return snapshot
-        case .completed(let response): outcome.response = response
+      do {
+        while let event = try await base.next(isolation: actor) {
+          switch event {
+          case .snapshot(let snapshot): return snapshot
+          case .completed(let response): outcome.response = response
+          }
         }
+      } catch {
+        await outcome.turnEnded()
+        throw error
       }
+      await outcome.turnEnded()
       return nil
     }
 
@@ -79,11 +85,29 @@ extension LanguageModelSession.ResponseStream: AsyncSequence {
   }
 }
 
-/// The final response of a turn, kept where every copy of its stream can find it.
+/// The final response of a turn, kept where every copy of its stream can find it, and the
+/// turn's task.
 final class TurnOutcome<Content: Generable>: @unchecked Sendable {
   // Written once by the consumer's iterator and read after it; the mutex orders the two (the
   // response itself is only ever used by one task at a time, hence the unchecked Sendable).
   private let stored = Mutex<UncheckedResponse?>(nil)
+  private let turnTask = Mutex<Task<Void, Never>?>(nil)
+
+  /// The task that runs the turn, set when it starts.
+  var task: Task<Void, Never>? {
+    get { turnTask.withLock { $0 } }
+    set { turnTask.withLock { $0 = newValue } }
+  }
+
+  /// Waits until the turn's task has ended, once its stream has: the task holds the session
+  /// (and through it the engine's context) until then, a moment after its last event. Why:
+  /// an app that lets the session go when `respond` returns and opens the next one at once
+  /// must find the context back with the model, its cache there for the next session to reuse.
+  /// A consumer that was cancelled does not wait.
+  func turnEnded() async {
+    guard !Task.isCancelled else { return }
+    await task?.value
+  }
 
   private struct UncheckedResponse: @unchecked Sendable {
     let response: LanguageModelSession.Response<Content>

@@ -116,7 +116,11 @@ final class BatchScheduler: @unchecked Sendable {
   private var gatheringWindow: Double { min(longestGathering, lastDecodeSeconds / 4) }
 
   /// Runs one decode of `chunks` and answers the evaluations it finished or failed.
-  private func decode(_ chunks: [(evaluation: BatchEvaluation, chunk: BatchPlan.Chunk)]) {
+  ///
+  /// The rows go in sequence order: llama.cpp decodes the rows of consecutive sequences, in
+  /// increasing order, as one ubatch, and starts another at each step back or gap.
+  private func decode(_ planned: [(evaluation: BatchEvaluation, chunk: BatchPlan.Chunk)]) {
+    let chunks = planned.sorted { $0.evaluation.sequence < $1.evaluation.sequence }
     rows.removeAll(keepingCapacity: true)
     var outputs = 0
     var outputsWithCandidates = 0
@@ -175,16 +179,20 @@ final class BatchScheduler: @unchecked Sendable {
     for evaluation in answered { evaluation.done.signal() }
   }
 
-  /// Adds a token that asks for no logits to a decode of 4k + 3 rows, after the last chunk of
-  /// its sequence, and says where it went (the caller removes it from the cache afterwards).
+  /// Adds a token that asks for no logits to a decode of 4k + 3 rows of one sequence, after
+  /// its chunk, and says where it went (the caller removes it from the cache afterwards).
   ///
   /// Why: llama.cpp's CPU kernels for repacked weights multiply four rows at a time and each
-  /// leftover row on its own, reading all the weights again, whichever sequences the rows
-  /// belong to (see `LlamaTokenBackend`'s padding: Qwen 1.5B, 3 tokens 134 ms, 4 tokens 109 ms).
+  /// leftover row on its own, reading all the weights again (see `LlamaTokenBackend`'s padding:
+  /// Qwen 1.5B, 3 tokens 134 ms, 4 tokens 109 ms). Only for one sequence: a row more for one
+  /// of several would give it more rows than the others, and llama.cpp would split the decode
+  /// in two (see `decode(_:)`).
   private func pad(after last: (evaluation: BatchEvaluation, chunk: BatchPlan.Chunk)?) -> (
     sequence: Int32, position: Int
   )? {
-    guard let (evaluation, chunk) = last, rows.count % 4 == 3, rows.count < decoder.capacity else { return nil }
+    guard let (evaluation, chunk) = last, rows.count % 4 == 3, rows.count < decoder.capacity,
+      rows.allSatisfy({ $0.sequence == evaluation.sequence })
+    else { return nil }
     let end = evaluation.evaluated + chunk.count
     let position = evaluation.startPosition + end
     // Within the slot's own share of the cache, so that it never takes another slot's cell.

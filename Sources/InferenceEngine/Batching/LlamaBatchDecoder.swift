@@ -33,12 +33,24 @@ final class LlamaBatchDecoder: BatchDecoder {
   func decode(_ rows: [BatchRow], skippingOutputLayer: Bool) -> Int32 {
     batch.clear()
     for row in rows { batch.append(row.token, position: row.position, sequence: row.sequence, output: row.output) }
-    context.outputLayer.prepare(skipping: skippingOutputLayer)
+    // The tap reads the outputs of one ubatch, in batch order.
+    context.outputLayer.prepare(skipping: skippingOutputLayer && Self.isOneUbatch(rows))
     // llama_decode: 0 ok; 2 aborted and <-1 fatal keep processed ubatches; others restore state.
     return llama_decode(context.handle, batch.batch)
   }
 
   var skippedOutputLayer: Bool { context.outputLayer.skipped }
+
+  /// Whether llama.cpp decodes `rows` as one ubatch in their order, given a batch of at most
+  /// n_ubatch rows: with a stream per sequence it splits a batch "equal" — each ubatch takes
+  /// sequences of consecutive ids, in increasing order, the same number of rows from each,
+  /// and holds them sequence after sequence — so it is one ubatch in order exactly when the
+  /// rows are k of one sequence, then k of the next id, and so on.
+  static func isOneUbatch(_ rows: [BatchRow]) -> Bool {
+    guard let first = rows.first?.sequence else { return true }
+    let run = rows.prefix { $0.sequence == first }.count
+    return rows.count % run == 0 && rows.indices.allSatisfy { rows[$0].sequence == first + Int32($0 / run) }
+  }
 
   func copyLogits(ofRow row: Int, into buffer: UnsafeMutableBufferPointer<Float>) -> Bool {
     // llama_get_logits_ith(i): the logits after batch row i, n_vocab floats.
