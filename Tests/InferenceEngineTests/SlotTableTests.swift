@@ -59,4 +59,21 @@ import Testing
     #expect(table.choice(for: [9]) == a.index)
     #expect(table.choice(for: [2, 5, 6]) == b.index)
   }
+
+  /// Among slots equal otherwise, one next to a busy slot goes before the least recently used,
+  /// so that running requests keep to consecutive slots (one ubatch per run of them).
+  @Test func aSlotNextToABusyOneGoesFirst() throws {
+    var table = SlotTable(count: 6)
+    for token in 1...6 { _ = table.take(for: [Token(token)]) }
+    for index in 0..<6 { table.release(index, tokens: [Token(index + 1), 9], boundaries: PartBoundaries()) }
+    // Slot 0 was used least recently; taken, its neighbour 1 goes next, then 2.
+    #expect(table.take(for: [20])?.index == 0)
+    #expect(table.take(for: [21])?.index == 1)
+    #expect(table.take(for: [22])?.index == 2)
+    table.release(1, tokens: [21, 9], boundaries: PartBoundaries())
+    // Slots 1 and 3 are both next to a busy slot: the least recently used of them.
+    #expect(table.choice(for: [23]) == 3)
+    // A prefix still comes first.
+    #expect(table.choice(for: [5, 9, 7]) == 4)
+  }
 }

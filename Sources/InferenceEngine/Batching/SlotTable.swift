@@ -10,6 +10,11 @@
 /// prompt with a slot would save those few tokens and throw away a whole conversation that may
 /// return, while the same request sent again (a client's retry, a benchmark's next round)
 /// begins with the slot's whole prompt, however long the reply the slot also holds.
+///
+/// Among free slots equal by that measure, one next to a busy slot goes first, then the least
+/// recently used: llama.cpp decodes the rows of consecutive slots as one ubatch and starts
+/// another at every gap (see `BatchScheduler.decode`), so running requests on scattered slots
+/// would read all the weights once per run of them in every decode.
 struct SlotTable {
   /// One slot's state.
   struct Slot {
@@ -41,8 +46,14 @@ struct SlotTable {
       return 2 * common >= slot.tokens.count || (lastPrompt > 0 && common >= lastPrompt) ? common : 0
     }
     guard let longest = common.max() else { return nil }
-    // Among equals (no prefix in common, or the same one), the least recently used.
-    return zip(free, common).filter { $0.1 == longest }.min { slots[$0.0].lastUsed < slots[$1.0].lastUsed }?.0
+    // Among equals (no prefix in common, or the same one): next to a busy slot, then the least
+    // recently used.
+    let rank = { (index: Int) in (self.isNextToBusy(index) ? 0 : 1, self.slots[index].lastUsed) }
+    return zip(free, common).filter { $0.1 == longest }.map(\.0).min { rank($0) < rank($1) }
+  }
+
+  private func isNextToBusy(_ index: Int) -> Bool {
+    (index > 0 && slots[index - 1].isBusy) || (index + 1 < slots.count && slots[index + 1].isBusy)
   }
 
   /// Takes the slot `choice(for:)` gives, if any.
