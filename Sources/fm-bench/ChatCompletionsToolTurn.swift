@@ -2,10 +2,6 @@ import FMTestSupport
 import Foundation
 import GuidedDecoding
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 /// One turn of the tool-use set on llama-server's OpenAI chat completions (P12's reference):
 /// the prompt with the set's tools; while the answer has `tool_calls`, the fake tools' outputs
 /// go back as `tool` messages and the server is asked again.
@@ -93,18 +89,24 @@ struct ChatCompletionsToolTurn {
   }
 
   /// POSTs `body` to the server's chat completions and parses the JSON answer.
+  ///
+  /// A blocking socket on a thread of its own, not `URLSession`: on Linux the latter (libcurl
+  /// under dispatch sources) kept a core busy while it waited, which llama-server then lacked
+  /// (its turns took 12–24 s where alone they take 3–4 s).
   /// - Throws: `BenchError` with the status and body when the server answers with an error.
   private func post(_ body: JSONValue) async throws -> JSONValue {
-    var request = URLRequest(url: server.baseURL.appendingPathComponent("v1/chat/completions"))
-    request.httpMethod = "POST"
-    request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-    request.httpBody = Data(body.compactText.utf8)
-    request.timeoutInterval = 600
-    let (data, response) = try await URLSession.shared.data(for: request)
-    let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-    guard status == 200 else {
-      throw BenchError("llama-server answered \(status): \(String(decoding: data.prefix(500), as: UTF8.self))")
+    let request = RawHTTPConnection.post("/v1/chat/completions", body.compactText)
+    let port = server.baseURL.port ?? 80
+    let response = try await onThread {
+      let connection = try RawHTTPConnection(port: port, timeout: 600)
+      defer { connection.close() }
+      try connection.send(request)
+      return try connection.readResponse()
     }
-    return try JSONValue(parsing: data)
+    guard response.status == 200 else {
+      throw BenchError(
+        "llama-server answered \(response.status): \(String(decoding: response.body.prefix(500), as: UTF8.self))")
+    }
+    return try JSONValue(parsing: response.body)
   }
 }
