@@ -5,8 +5,10 @@ import InferenceEngine
 /// structured request, the answer's JSON — until the model writes the call marker; from there
 /// the call is generated under constraint: the name is one of the enabled tools and the
 /// arguments are JSON of that tool's schema, every guide enforced as in guided generation, with
-/// the fixed text in between forced. After a call come only another call or the end of the turn.
-/// A call that breaks its tool's schema cannot be produced.
+/// the fixed text in between forced. After a call come only another call or the end of the turn;
+/// the line break that separates two calls leaves that choice open until the next marker, so
+/// a model that writes a line break after its call is not made to call again. A call that
+/// breaks its tool's schema cannot be produced.
 ///
 /// `toolCallingMode`: `.required` forces the marker first, `.disallowed` bans every token that
 /// would complete it, `.allowed` (the default) leaves the choice to the model.
@@ -32,9 +34,11 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
     case arguments(SchemaConstraint)
     /// After a call: the first token of the next call, or the end of the turn.
     case between
+    /// After the separator that follows a call: the next call's marker, or the end of the turn.
+    case separated
   }
 
-  private enum Next { case name, arguments(Int), between }
+  private enum Next { case name, arguments(Int), between, separated }
 
   private let model: any TokenModel
   private let vocabulary: Vocabulary
@@ -49,6 +53,7 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
   /// a prefix of it; nil once it is not (or where the alias does not open calls).
   private var aliasMatched: Int?
   private let aliasBytes = Array(ToolCallFormat.openingAlias.utf8)
+  private let namePrefixBytes = Array(ToolCallFormat.namePrefix.utf8)
   /// Per matched length, the tokens that would complete the alias and go on past it.
   private var aliasOvershooting: [Int: [Int]] = [:]
   private let markerTokens: [Token]
@@ -86,14 +91,19 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
     mode == .allowed && !hasAnswer
   }
 
-  /// The tokens that would complete the alias from `matched` bytes and go on past it: banned,
-  /// so that a call opened by the alias starts at a token boundary.
+  /// The tokens that would complete the alias from `matched` bytes and go on past it with the
+  /// start of a call (the beginning of `ToolCallFormat.namePrefix`): banned, so that a call
+  /// opened by the alias starts at a token boundary. A token that goes on with anything else
+  /// (`<tools></tools>`, an empty block) is text: the model is not opening a call, and banning
+  /// it sent Qwen2.5-Coder into `<tools/>` repeated to the end of the budget.
   private func aliasOvershootingTokens(from matched: Int) -> [Int] {
     if let known = aliasOvershooting[matched] { return known }
     let rest = aliasBytes[matched...]
     let found = vocabulary.tokens.indices.filter { id in
       let piece = vocabulary.tokens[id]
-      return piece.count > rest.count && piece.starts(with: rest)
+      guard piece.count > rest.count && piece.starts(with: rest) else { return false }
+      let beyond = piece.dropFirst(rest.count)
+      return namePrefixBytes.starts(with: beyond) || beyond.starts(with: namePrefixBytes)
     }
     aliasOvershooting[matched] = found
     return found
@@ -113,7 +123,7 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
     case .free(let state) where answer != nil && state > 0:
       // A structured answer cannot contain the marker's text: once begun, the marker is forced.
       model.tokenize(String(decoding: scanner.marker[state...], as: UTF8.self), parseSpecial: true)
-    case .free, .between: []
+    case .free, .between, .separated: []
     }
   }
 
@@ -143,6 +153,9 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
     case .between:
       let allowed = Set([Int(separatorTokens.first ?? markerTokens[0])] + vocabulary.endOfSequenceTokens)
       for index in 0..<logits.count where !allowed.contains(index) { logits[index] = -.infinity }
+    case .separated:
+      let allowed = Set([Int(markerTokens[0])] + vocabulary.endOfSequenceTokens)
+      for index in 0..<logits.count where !allowed.contains(index) { logits[index] = -.infinity }
     case .literal(let tokens, _):
       for index in 0..<logits.count where index != Int(tokens[0]) { logits[index] = -.infinity }
     }
@@ -163,6 +176,9 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
       for token in Set([separatorTokens.first ?? markerTokens[0], markerTokens[0]]) where Int(token) < logits.count {
         logits[Int(token)] = -.infinity
       }
+    case .separated:
+      guard markerTokens.count + namePrefixTokens.count + shortestCall(after: []).count > budget else { return }
+      if Int(markerTokens[0]) < logits.count { logits[Int(markerTokens[0])] = -.infinity }
     default:
       return
     }
@@ -219,11 +235,22 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
       if inner.mustEnd { phase = .literal(suffixTokens, then: .between) }
     case .between:
       if model.isEndOfGeneration(token) { return }
-      let start = separatorTokens.isEmpty ? markerTokens : separatorTokens
-      guard token == start[0] else { throw ToolCallConstraintError("only another call may follow a call") }
-      let rest = Array((separatorTokens + markerTokens).dropFirst()) + namePrefixTokens
-      phase = .literal(rest, then: .name)
+      guard let first = separatorTokens.first else {
+        try acceptMarker(token)
+        return
+      }
+      guard token == first else { throw ToolCallConstraintError("only another call may follow a call") }
+      phase = separatorTokens.count > 1 ? .literal(Array(separatorTokens.dropFirst()), then: .separated) : .separated
+    case .separated:
+      if model.isEndOfGeneration(token) { return }
+      try acceptMarker(token)
     }
+  }
+
+  /// `token` as the first of the next call's marker: the rest of the call's fixed text follows.
+  private func acceptMarker(_ token: Token) throws {
+    guard token == markerTokens[0] else { throw ToolCallConstraintError("only another call may follow a call") }
+    phase = .literal(Array(markerTokens.dropFirst()) + namePrefixTokens, then: .name)
   }
 
   /// The phase that `next` names.
@@ -236,6 +263,8 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
       return .arguments(try SchemaConstraint(document: tools[index].parameters.guidedDocument, model: model))
     case .between:
       return .between
+    case .separated:
+      return .separated
     }
   }
 
@@ -243,7 +272,7 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
     switch phase {
     case .free: answer == nil
     case .answer: answer?.isComplete ?? true
-    case .between: true
+    case .between, .separated: true
     case .literal, .name, .arguments: false
     }
   }
@@ -257,11 +286,11 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
   /// name and the shortest arguments its schema allows.
   func tokensToClose() -> [Token] {
     switch phase {
-    case .free, .between: []
+    case .free, .between, .separated: []
     case .answer: answer?.tokensToClose() ?? []
     case .literal(let tokens, .name): tokens + shortestCall(after: [])
     case .literal(let tokens, .arguments(let index)): tokens + shortestArguments(of: index) + suffixTokens
-    case .literal(let tokens, .between): tokens
+    case .literal(let tokens, .between), .literal(let tokens, .separated): tokens
     case .name(_, let bytes):
       shortestCall(after: bytes)
     case .arguments(let inner): inner.tokensToClose() + suffixTokens

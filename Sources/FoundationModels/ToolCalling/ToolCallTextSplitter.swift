@@ -26,11 +26,13 @@ struct ToolCallTextSplitter {
     pending += text
     var pieces: [Piece] = []
     if aliasMayOpen {
-      let alias = ToolCallFormat.openingAlias
-      if alias.hasPrefix(pending) && pending.count < alias.count { return [] }
+      // The alias opens a call when the call's fixed text follows it, as the constraint forces;
+      // anything else after it (`<tools></tools>`) is text.
+      let opening = ToolCallFormat.openingAlias + ToolCallFormat.namePrefix
+      if opening.hasPrefix(pending) && pending.count < opening.count { return [] }
       aliasMayOpen = false
-      if pending.hasPrefix(alias) {
-        pending.removeFirst(alias.count)
+      if pending.hasPrefix(opening) {
+        pending.removeFirst(ToolCallFormat.openingAlias.count)
         inCall = true
       }
     }

@@ -35,6 +35,18 @@ struct ClockTool: Tool {
   }
 }
 
+/// ``ClockTool`` that counts its calls.
+final class CountingClock: Tool, Sendable {
+  let name = "getTime"
+  let description = "The time in a time zone."
+  let calls = Mutex(0)
+
+  func call(arguments: Zone) async throws -> String {
+    calls.withLock { $0 += 1 }
+    return "noon"
+  }
+}
+
 /// A tool that always fails.
 struct BrokenTool: Tool {
   struct Offline: Error {}
@@ -101,6 +113,25 @@ func toolCall(_ name: String, _ arguments: String) -> String {
     #expect(outputs == ["getWeather", "getTime"])
   }
 
+  /// A model that writes a line break after its call and then ends its turn makes one call: the
+  /// line break does not commit it to another (it forced a second, unwanted call before).
+  @Test(arguments: [qwenLike, []])
+  func aLineBreakAfterACallStillLetsTheTurnEnd(tokens: [String]) async throws {
+    let weather = WeatherTool()
+    let clock = CountingClock()
+    let session = LanguageModelSession(
+      model: model(calling: [toolCall("getWeather", #"{"city":"Paris"}"#) + "\n"], tokens: tokens),
+      tools: [weather, clock])
+    let response = try await session.respond(to: "Weather in Paris?")
+    #expect(response.content == "It is sunny.")
+    #expect(weather.cities.withLock { $0 } == ["Paris"])
+    #expect(clock.calls.withLock { $0 } == 0)
+    let calls = session.transcript.compactMap { entry -> Transcript.ToolCalls? in
+      if case .toolCalls(let calls) = entry { calls } else { nil }
+    }
+    #expect(calls.map { $0.map(\.toolName) } == [["getWeather"]])
+  }
+
   /// A model that would call again and again: near the end of the budget no call is begun that
   /// could not be finished, so the turn ends with whole calls only (it ended inside one before).
   @Test(arguments: [qwenLike, []])
@@ -132,6 +163,18 @@ func toolCall(_ name: String, _ arguments: String) -> String {
       to: "Weather in Paris?", options: GenerationOptions(maximumResponseTokens: 12, toolCallingMode: .disallowed))
     #expect(text.content.hasPrefix("<tools>"))
     #expect(!disallowed.transcript.contains { if case .toolCalls = $0 { true } else { false } })
+  }
+
+  /// An empty `<tools></tools>` block is text, written as the model writes it: a token that
+  /// goes on past the tag with anything but a call is not banned (banning it sent Qwen2.5-Coder
+  /// into `<tools/>` repeated to the end of the budget).
+  @Test func anEmptyToolsBlockIsTextAndEndsTheTurn() async throws {
+    let weather = WeatherTool()
+    let session = LanguageModelSession(
+      model: model(calling: ["<tools></tools>"], tokens: Self.qwenLike + ["<tools", "></", "tools>"]), tools: [weather])
+    let response = try await session.respond(to: "Weather in Paris?")
+    #expect(response.content == "<tools></tools>")
+    #expect(weather.cities.withLock { $0 }.isEmpty)
   }
 
   @Test func aCallThatWouldBreakTheSchemaCannotBeProduced() async throws {

@@ -42,6 +42,13 @@ import Testing
     var short = ToolCallTextSplitter(aliasOpensCalls: true)
     #expect(short.feed("<to") == [])
     #expect(try short.finish() == [.text("<to")])
+    // An empty block is no call: only the call's fixed text after the alias opens one.
+    var empty = ToolCallTextSplitter(aliasOpensCalls: true)
+    #expect(empty.feed("<tools>") == [])
+    #expect(empty.feed("</tools>") == [.text("<tools></tools>")])
+    var bare = ToolCallTextSplitter(aliasOpensCalls: true)
+    #expect(bare.feed("<tools>") == [])
+    #expect(try bare.finish() == [.text("<tools>")])
   }
 
   @Test func anOutputThatEndsInsideACallIsAnError() {
