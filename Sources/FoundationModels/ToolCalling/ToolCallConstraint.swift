@@ -54,7 +54,8 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
   private var aliasMatched: Int?
   private let aliasBytes = Array(ToolCallFormat.openingAlias.utf8)
   private let namePrefixBytes = Array(ToolCallFormat.namePrefix.utf8)
-  /// Per matched length, the tokens that would complete the alias and go on past it.
+  /// Per matched length, the tokens that would complete the alias and go on past the call's
+  /// fixed text.
   private var aliasOvershooting: [Int: [Int]] = [:]
   private let markerTokens: [Token]
   private let namePrefixTokens: [Token]
@@ -91,28 +92,33 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
     mode == .allowed && !hasAnswer
   }
 
-  /// The tokens that would complete the alias from `matched` bytes and go on past it with the
-  /// start of a call (the beginning of `ToolCallFormat.namePrefix`): banned, so that a call
-  /// opened by the alias starts at a token boundary. A token that goes on with anything else
-  /// (`<tools></tools>`, an empty block) is text: the model is not opening a call, and banning
-  /// it sent Qwen2.5-Coder into `<tools/>` repeated to the end of the budget.
+  /// How many bytes of the call's fixed text (`ToolCallFormat.namePrefix`) `piece` writes when
+  /// it completes the alias from `matched` bytes and so opens a call (`<tools>` or `<tools>\n`);
+  /// nil when it does not open one. A piece that completes the alias and goes on with anything
+  /// else (`<tools></tools>`, an empty block) is text: the model is not opening a call.
+  private func aliasOpening(_ piece: some Collection<UInt8>, from matched: Int) -> Int? {
+    let rest = aliasBytes[matched...]
+    guard piece.starts(with: rest) else { return nil }
+    let beyond = piece.dropFirst(rest.count)
+    return beyond.count < namePrefixBytes.count && namePrefixBytes.starts(with: beyond) ? beyond.count : nil
+  }
+
+  /// The tokens that would complete the alias from `matched` bytes and go on past the call's
+  /// fixed text into its name: banned, since the name is generated under the constraint.
   private func aliasOvershootingTokens(from matched: Int) -> [Int] {
     if let known = aliasOvershooting[matched] { return known }
     let rest = aliasBytes[matched...]
     let found = vocabulary.tokens.indices.filter { id in
       let piece = vocabulary.tokens[id]
-      guard piece.count > rest.count && piece.starts(with: rest) else { return false }
-      let beyond = piece.dropFirst(rest.count)
-      return namePrefixBytes.starts(with: beyond) || beyond.starts(with: namePrefixBytes)
+      return piece.starts(with: rest) && piece.dropFirst(rest.count).starts(with: namePrefixBytes)
     }
     aliasOvershooting[matched] = found
     return found
   }
 
-  /// The tokens that complete the alias exactly from `matched` bytes.
-  private func aliasCompletingTokens(from matched: Int) -> [Int] {
-    let rest = Array(aliasBytes[matched...])
-    return vocabulary.tokens.indices.filter { vocabulary.tokens[$0] == rest }
+  /// The tokens that open a call through the alias from `matched` bytes.
+  private func aliasOpeningTokens(from matched: Int) -> [Int] {
+    vocabulary.tokens.indices.filter { aliasOpening(vocabulary.tokens[$0], from: matched) != nil }
   }
 
   func forcedTokens() -> [Token] {
@@ -168,7 +174,7 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
     case .free(let state) where mode != .disallowed:
       guard markerTokens.count + namePrefixTokens.count + shortestCall(after: []).count > budget else { return }
       var starts = answer != nil ? Array(scanner.prefixTokens) : scanner.completions(from: state).exact
-      if let matched = aliasMatched { starts += aliasCompletingTokens(from: matched) }
+      if let matched = aliasMatched { starts += aliasOpeningTokens(from: matched) }
       for token in starts where token < logits.count { logits[token] = -.infinity }
     case .between:
       let call = separatorTokens.count + markerTokens.count + namePrefixTokens.count + shortestCall(after: []).count
@@ -196,14 +202,19 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
       }
       if let matched = aliasMatched {
         let piece = model.piece(of: token)
-        let rest = aliasBytes[matched...]
-        aliasMatched =
-          !piece.isEmpty && piece.count <= rest.count && rest.starts(with: piece) ? matched + piece.count : nil
-        if aliasMatched == aliasBytes.count {
+        if let written = aliasOpening(piece, from: matched) {
+          // The rest of the call's fixed text, forced from where the token left it.
           aliasMatched = nil
-          phase = .literal(namePrefixTokens, then: .name)
+          phase =
+            written == 0
+            ? .literal(namePrefixTokens, then: .name)
+            : .literal(
+              model.tokenize(String(decoding: namePrefixBytes[written...], as: UTF8.self), parseSpecial: false),
+              then: .name)
           return
         }
+        let rest = aliasBytes[matched...]
+        aliasMatched = !piece.isEmpty && piece.count < rest.count && rest.starts(with: piece) ? matched + piece.count : nil
       }
       let (next, completedAt) = scanner.advance(state, over: model.piece(of: token))
       guard let completedAt else {

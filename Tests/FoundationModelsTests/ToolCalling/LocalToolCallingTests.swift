@@ -177,6 +177,20 @@ func toolCall(_ name: String, _ arguments: String) -> String {
     #expect(weather.cities.withLock { $0 }.isEmpty)
   }
 
+  /// Qwen writes `<tools>` and the line break after it as one token (`>\n`): that opens a call,
+  /// the rest of the call's fixed text forced from there (it was banned, and the model fell
+  /// back to an empty block).
+  @Test func theToolsTagAndItsLineBreakInOneTokenOpenACall() async throws {
+    let aliased = "<tools>\n{\"name\": \"getWeather\", \"arguments\": {\"city\":\"Paris\"}}\n</tools>"
+    let weather = WeatherTool()
+    let session = LanguageModelSession(
+      model: model(calling: [aliased, "<tools></tools>"], tokens: Self.qwenLike + ["<tools", ">\n", "></"]),
+      tools: [weather])
+    let response = try await session.respond(to: "Weather in Paris?")
+    #expect(weather.cities.withLock { $0 } == ["Paris"])
+    #expect(response.content == "It is sunny.")
+  }
+
   @Test func aCallThatWouldBreakTheSchemaCannotBeProduced() async throws {
     // The model's first choice names a tool that does not exist, its second passes a number
     // out of the guide's range, its third a string where an integer belongs: the constraint
