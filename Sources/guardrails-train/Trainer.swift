@@ -54,6 +54,8 @@ struct Trainer {
   }
 
   struct Text {
+    /// The text itself, for the listing of out-of-fold errors.
+    var text: String
     var windows: [[Int]]
     /// Short runs of a benign text's words (see ``fragmentsPerBenignText``).
     var fragments: [[Int]] = []
@@ -76,6 +78,9 @@ struct Trainer {
   let hasher = FeatureHasher(bucketBits: Trainer.bucketBits)
   let categories = GuardrailCategory.scored
   let headCount = ClassifierWeights.headCount
+  /// Whether training lists the training split's out-of-fold errors at the chosen thresholds
+  /// (`--show-training-errors`): what to work on without looking at the held-out texts.
+  var showsTrainingErrors = false
 
   /// - Parameter requestRate: the request head's decision rate (its band starts there too);
   ///   ``requestRates``' when nil.
@@ -98,7 +103,7 @@ struct Trainer {
       // social-media posts, which are not requests, to the category heads.
       let isRequest = example.group.isClearlyHarmful || example.group == .trainingHarmfulRequests
       var text = Text(
-        windows: windows,
+        text: example.text, windows: windows,
         labels: GuardrailCategory.scored.map { example.labels[$0] } + [
           isRequest ? true : example.isBenign ? false : nil
         ],
@@ -160,7 +165,20 @@ struct Trainer {
           format: "%@: %d positives; thresholds %.3f / %.3f / %.3f; out-of-fold detection %.1f %% / %.1f %% / %.1f %%",
           name, positives.count, lower, decision, upper, caught(lower), caught(decision), caught(upper)))
     }
+    if showsTrainingErrors { listErrors(outOfFold, decisions: heads.map(\.decision)) }
     return ClassifierWeights(bucketBits: Self.bucketBits, heads: heads, weights: quantised)
+  }
+
+  /// Prints the measured benign texts some head flags out of fold and the clearly harmful
+  /// requests none flags, with the request head's probability.
+  func listErrors(_ outOfFold: [[Float]], decisions: [Float]) {
+    for index in texts.indices where texts[index].isMeasuredBenign || texts[index].isClearlyHarmful {
+      let flagged = decisions.indices.contains { outOfFold[index][$0] >= decisions[$0] }
+      guard flagged == texts[index].isMeasuredBenign else { continue }
+      let text = texts[index].text.prefix(140).replacingOccurrences(of: "\n", with: " ")
+      let request = outOfFold[index][ClassifierWeights.requestHead]
+      print(flagged ? "out of fold, false positive" : "out of fold, missed", String(format: "%.3f", request), text)
+    }
   }
 
   /// Prints the out-of-fold trade-off on the training split: for each pair of benign rates

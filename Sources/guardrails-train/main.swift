@@ -6,12 +6,14 @@ import SafetyCorpus
 /// weights the package ships (`Sources/Guardrails/Resources/classifier.bin`).
 ///
 ///     swift run -c release guardrails-train [--data DIR] [--output FILE] [--show-errors]
-///         [--request-rate R]
+///         [--show-training-errors] [--request-rate R]
 ///     swift run -c release guardrails-train --assess FILE
 ///
 /// The shipped weights are `swift run -c release guardrails-train --data DIR` (the default
 /// output). After training it prints the out-of-fold trade-off on the training split and the
-/// held-out flag rates without a judge (`--show-errors` lists the held-out texts it gets wrong).
+/// held-out flag rates without a judge (`--show-errors` lists the held-out texts it gets wrong,
+/// `--show-training-errors` the training texts it gets wrong out of fold: the ones to look at
+/// when improving it, so the held-out texts stay unseen).
 /// `--request-rate R` sets the request head's decision threshold to the share R of benign
 /// training texts (0.03 by default) — with `--output` elsewhere, to measure another point of
 /// the trade-off. `--assess FILE` prints the shipped cascade's assessment of each line of FILE,
@@ -25,6 +27,7 @@ let root = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
 var dataArgument: String?
 var output = root.appendingPathComponent("Sources/Guardrails/Resources/classifier.bin")
 var showsErrors = false
+var showsTrainingErrors = false
 var assessed: String?
 var requestRate: Double?
 var arguments = Array(CommandLine.arguments.dropFirst())[...]
@@ -33,6 +36,7 @@ while let argument = arguments.popFirst() {
   case "--data": dataArgument = arguments.popFirst()
   case "--output": output = URL(fileURLWithPath: arguments.popFirst() ?? output.path)
   case "--show-errors": showsErrors = true
+  case "--show-training-errors": showsTrainingErrors = true
   case "--assess": assessed = arguments.popFirst()
   case "--request-rate":
     guard let value = arguments.popFirst().flatMap(Double.init), value > 0, value < 1 else {
@@ -43,7 +47,7 @@ while let argument = arguments.popFirst() {
   default:
     FileHandle.standardError.write(
       Data(
-        "usage: guardrails-train [--data DIR] [--output FILE] [--show-errors] [--request-rate R] | --assess FILE\n"
+        "usage: guardrails-train [--data DIR] [--output FILE] [--show-errors] [--show-training-errors] [--request-rate R] | --assess FILE\n"
           .utf8))
     exit(64)
   }
@@ -71,8 +75,9 @@ if let assessed {
 do {
   let examples = try SafetyCorpus.load(
     dataDirectory: data, projectDirectory: root.appendingPathComponent("bench/guardrails"))
-  let trainer = Trainer(
+  var trainer = Trainer(
     examples: examples.filter { !$0.split.isHeldOut && !$0.labels.isEmpty }, requestRate: requestRate)
+  trainer.showsTrainingErrors = showsTrainingErrors
   let weights = trainer.train()
   try weights.data.write(to: output)
   print("wrote \(output.path): \(weights.data.count) bytes")

@@ -214,7 +214,8 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
           return
         }
         let rest = aliasBytes[matched...]
-        aliasMatched = !piece.isEmpty && piece.count < rest.count && rest.starts(with: piece) ? matched + piece.count : nil
+        let goesOn = !piece.isEmpty && piece.count < rest.count && rest.starts(with: piece)
+        aliasMatched = goesOn ? matched + piece.count : nil
       }
       let (next, completedAt) = scanner.advance(state, over: model.piece(of: token))
       guard let completedAt else {
