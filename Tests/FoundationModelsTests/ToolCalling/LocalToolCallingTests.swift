@@ -186,7 +186,10 @@ func toolCall(_ name: String, _ arguments: String) -> String {
     let session = LanguageModelSession(
       model: model(calling: [aliased, "<tools></tools>"], tokens: Self.qwenLike + ["<tools", ">\n", "></"]),
       tools: [weather])
-    let response = try await session.respond(to: "Weather in Paris?")
+    // Greedy: the script prefers the call (logit 10) to the empty block (9), which sampling
+    // would pick about one time in four.
+    let response = try await session.respond(
+      to: "Weather in Paris?", options: GenerationOptions(samplingMode: .greedy))
     #expect(weather.cities.withLock { $0 } == ["Paris"])
     #expect(response.content == "It is sunny.")
   }
