@@ -173,7 +173,7 @@ struct Trainer {
   /// requests none flags, with the request head's probability.
   func listErrors(_ outOfFold: [[Float]], decisions: [Float]) {
     for index in texts.indices where texts[index].isMeasuredBenign || texts[index].isClearlyHarmful {
-      let flagged = decisions.indices.contains { outOfFold[index][$0] >= decisions[$0] }
+      let flagged = Self.isFlagged(outOfFold[index], limits: decisions)
       guard flagged == texts[index].isMeasuredBenign else { continue }
       let text = texts[index].text.prefix(140).replacingOccurrences(of: "\n", with: " ")
       let request = outOfFold[index][ClassifierWeights.requestHead]
@@ -194,7 +194,7 @@ struct Trainer {
             benign.map { outOfFold[$0][head] },
             rate: head == ClassifierWeights.requestHead ? requestRate : categoryRate)
         }
-        func flagged(_ index: Int) -> Bool { limits.indices.contains { outOfFold[index][$0] >= limits[$0] } }
+        func flagged(_ index: Int) -> Bool { Self.isFlagged(outOfFold[index], limits: limits) }
         let falsePositives = Double(benign.filter(flagged).count) / Double(benign.count) * 100
         let detection = Double(harmful.filter(flagged).count) / Double(harmful.count) * 100
         let everyday = texts.indices.filter { texts[$0].isEveryday }
@@ -206,6 +206,11 @@ struct Trainer {
             requestRate, categoryRate, falsePositives, everydayRate, detection))
       }
     }
+  }
+
+  /// Whether some head's score is at or above its limit.
+  static func isFlagged(_ scores: [Float], limits: [Float]) -> Bool {
+    limits.indices.contains { scores[$0] >= limits[$0] }
   }
 
   /// The probability from which at most `rate` of `scores` lie at or above it.
