@@ -157,14 +157,18 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
     case .name(let inner, _), .arguments(let inner):
       inner.mask(logits)
     case .between:
-      let allowed = Set([Int(separatorTokens.first ?? markerTokens[0])] + vocabulary.endOfSequenceTokens)
-      for index in 0..<logits.count where !allowed.contains(index) { logits[index] = -.infinity }
+      keepOnly(separatorTokens.first ?? markerTokens[0], orTheEndIn: logits)
     case .separated:
-      let allowed = Set([Int(markerTokens[0])] + vocabulary.endOfSequenceTokens)
-      for index in 0..<logits.count where !allowed.contains(index) { logits[index] = -.infinity }
+      keepOnly(markerTokens[0], orTheEndIn: logits)
     case .literal(let tokens, _):
       for index in 0..<logits.count where index != Int(tokens[0]) { logits[index] = -.infinity }
     }
+  }
+
+  /// Bans every token but `token` and the end of the turn.
+  private func keepOnly(_ token: Token, orTheEndIn logits: UnsafeMutableBufferPointer<Float>) {
+    let allowed = Set([Int(token)] + vocabulary.endOfSequenceTokens)
+    for index in 0..<logits.count where !allowed.contains(index) { logits[index] = -.infinity }
   }
 
   /// Near the budget's end, no call is begun that could not be finished: the shortest call
