@@ -75,10 +75,10 @@ let package = Package(
     .target(name: "GuidedDecoding"),
     // Content checks (guardrails): normalisation and patterns, the shipped classifier, the judge
     // protocol, streaming checkpoints. Pure Swift; FoundationModels runs them for every model.
-    .target(name: "Guardrails", resources: [.copy("Resources/classifier.bin")]),
+    .target(name: "Guardrails", resources: [.copy("Resources/classifier.bin"), .copy("Resources/probe.bin")]),
     // The safety data's examples, labels and split: the training program's and fm-bench's, never the product's.
     .target(name: "SafetyCorpus", dependencies: ["Guardrails"]),
-    .executableTarget(name: "guardrails-train", dependencies: ["Guardrails", "SafetyCorpus"]),
+    .executableTarget(name: "guardrails-train", dependencies: ["Guardrails", "SafetyCorpus", "InferenceEngine"]),
     // The schema test-case files of the corpus checks and how instances are judged; the
     // harness of maskbench and the corpus tests, not part of decoding.
     .target(name: "SchemaCorpus", dependencies: ["GuidedDecoding"]),

@@ -120,8 +120,9 @@ struct Trainer {
     }
   }
 
-  /// Trains, chooses thresholds, and returns the quantised weights.
-  func train() -> ClassifierWeights {
+  /// Trains, chooses thresholds, and returns the quantised weights and each training text's
+  /// out-of-fold probabilities (what the probe is mixed and chosen with).
+  func train() -> (weights: ClassifierWeights, outOfFold: [[Float]]) {
     var outOfFold = [[Float]](repeating: [], count: texts.count)
     var average = Model(
       weights: [Float](repeating: 0, count: hasher.bucketCount * headCount),
@@ -143,9 +144,9 @@ struct Trainer {
       let rates = head == ClassifierWeights.requestHead ? requestHeadRates : Self.categoryRates
       let benign = benignTexts.map { outOfFold[$0][head] }
       let positives = texts.indices.filter { texts[$0].labels[head] == true }.map { outOfFold[$0][head] }
-      let decision = threshold(benign, rate: rates.decision)
-      let upper = max(threshold(benign, rate: rates.upper), decision)
-      let lower = min(threshold(benign, rate: rates.lower), decision)
+      let decision = Self.threshold(benign, rate: rates.decision)
+      let upper = max(Self.threshold(benign, rate: rates.upper), decision)
+      let lower = min(Self.threshold(benign, rate: rates.lower), decision)
       var largest: Float = 1e-9
       for bucket in 0..<hasher.bucketCount {
         largest = max(largest, abs(average.weights[bucket * headCount + head]))
@@ -166,7 +167,7 @@ struct Trainer {
           name, positives.count, lower, decision, upper, caught(lower), caught(decision), caught(upper)))
     }
     if showsTrainingErrors { listErrors(outOfFold, decisions: heads.map(\.decision)) }
-    return ClassifierWeights(bucketBits: Self.bucketBits, heads: heads, weights: quantised)
+    return (ClassifierWeights(bucketBits: Self.bucketBits, heads: heads, weights: quantised), outOfFold)
   }
 
   /// Prints the measured benign texts some head flags out of fold and the clearly harmful
@@ -190,7 +191,7 @@ struct Trainer {
     for requestRate in [0.01, 0.02, 0.03, 0.04, 0.05, 0.07, 0.1] {
       for categoryRate in [0.0, 0.002, 0.005] {
         let limits = (0..<headCount).map { head in
-          threshold(
+          Self.threshold(
             benign.map { outOfFold[$0][head] },
             rate: head == ClassifierWeights.requestHead ? requestRate : categoryRate)
         }
@@ -214,7 +215,7 @@ struct Trainer {
   }
 
   /// The probability from which at most `rate` of `scores` lie at or above it.
-  private func threshold(_ scores: [Float], rate: Double) -> Float {
+  static func threshold(_ scores: [Float], rate: Double) -> Float {
     let sorted = scores.sorted(by: >)
     let allowed = Int((Double(sorted.count) * rate).rounded(.down))
     guard allowed < sorted.count else { return 0 }

@@ -12,10 +12,12 @@
 /// let session = LanguageModelSession(model: model)
 /// ```
 ///
-/// The local model is judged by itself (the same weights, on a context of its own); another
-/// model has no judge unless it is given one here — the session does not spend a provider's
-/// requests on its own checks — and texts in the uncertain band are then decided by the
-/// classifier's decision threshold. The wrapper runs on the base model's executor type and
+/// The requests in the classifier's uncertain band are settled by the embedding probe when its
+/// model (`smollm2-135m`) is in the model store, for every model; a judge given here takes its
+/// place. Without the probe's model, the local model is judged by itself (the same weights, on
+/// a context of its own); another model has no judge unless it is given one here — the session
+/// does not spend a provider's requests on its own checks — and texts in the uncertain band are
+/// then decided by the classifier's decision threshold. The wrapper runs on the base model's executor type and
 /// configuration, so it behaves as the base model in everything else.
 public struct GuardrailedLanguageModel<Base: LanguageModel>: LanguageModel {
   /// The model that answers.
@@ -82,6 +84,8 @@ protocol GuardrailsConfiguring {
   var configuredGuardrails: SystemLanguageModel.Guardrails { get }
   /// The runner that judges texts the classifier is unsure of, if any.
   func judgeRunner() -> ModelRunner?
+  /// Whether the judge is one the user chose, which then takes the place of the embedding probe.
+  var hasChosenJudge: Bool { get }
 }
 
 extension GuardrailedLanguageModel: GuardrailsConfiguring {
@@ -90,10 +94,13 @@ extension GuardrailedLanguageModel: GuardrailsConfiguring {
   func judgeRunner() -> ModelRunner? {
     judge ?? ModelRunner.judgeRunner(for: base)
   }
+
+  var hasChosenJudge: Bool { judge != nil || (base as? any GuardrailsConfiguring)?.hasChosenJudge == true }
 }
 
 extension SystemLanguageModel: GuardrailsConfiguring {
   var configuredGuardrails: SystemLanguageModel.Guardrails { guardrails }
+  var hasChosenJudge: Bool { false }
 
   /// A sibling on the same weights (loaded once, shared) with a small context of its own, so
   /// judging never touches a conversation's KV cache and costs little memory.

@@ -4,6 +4,8 @@ import Guardrails
 ///
 /// In `.default` mode every text the model reads (instructions, the prompt, tool outputs) is
 /// checked before the model is called, and the text it generates is checked while it streams.
+/// The third stage of an input check is the embedding probe (``GuardrailProbe``) when its model
+/// is in the model store and no judge was chosen for the model, else the model's judge.
 /// In `.permissiveContentTransformations` mode a `String` request runs no check at all, so it
 /// never fails with a guardrail violation; a request for any other type is checked as in
 /// `.default` mode.
@@ -11,10 +13,13 @@ struct TurnGuardrails: Sendable {
   /// Whether the checks run for this request.
   let isActive: Bool
   private let judge: (any GuardrailJudge)?
+  /// The embedding probe, unless the model was given a judge of the user's choice.
+  private let probe: GuardrailProbe?
 
   init(runner: ModelRunner, generatesString: Bool) {
     isActive = !(runner.guardrails.isPermissive && generatesString)
     judge = runner.judge
+    probe = runner.hasChosenJudge ? nil : GuardrailProbe.shared
   }
 
   /// The shipped cascade, or the error that says why it cannot run.
@@ -59,7 +64,9 @@ struct TurnGuardrails: Sendable {
         .init(debugDescription: "The guardrails cannot run: \(error)"))
     }
     let verdict: GuardrailVerdict
-    if side == .input {
+    if side == .input, let probe {
+      verdict = await cascade.check(text, probe: probe.probe) { try probe.embedding(of: $0) }
+    } else if side == .input {
       verdict = await cascade.check(text, judge: judge)
     } else {
       guard case .decided(let decided) = cascade.assess(text, readsRequests: false) else { return }
@@ -71,7 +78,7 @@ struct TurnGuardrails: Sendable {
 
   /// The error of a blocked text: its side, category and source in words and in the metadata
   /// (`side`: `input`/`output`; `category`: a `GuardrailCategory` name such as
-  /// `violenceAndWeapons`; `stage`: `pattern`, `classifier` or `judge`; `source`).
+  /// `violenceAndWeapons`; `stage`: `pattern`, `classifier`, `probe` or `judge`; `source`).
   static func violation(category: GuardrailCategory, side: GuardrailSide, source: String, stage: GuardrailVerdict.Stage)
     -> LanguageModelError
   {

@@ -23,6 +23,9 @@ struct ModelRunner: Sendable {
   let guardrails: SystemLanguageModel.Guardrails
   /// Judges texts the guardrail classifier is unsure of (see ``GuardrailedLanguageModel``).
   let judge: ModelJudge?
+  /// Whether the model was given a judge of the user's choice (``GuardrailedLanguageModel``),
+  /// which then settles the uncertain band instead of the embedding probe.
+  let hasChosenJudge: Bool
   private let respondBody:
     @Sendable (LanguageModelExecutorGenerationRequest, LanguageModelExecutorGenerationChannel)
       async throws -> Void
@@ -33,6 +36,7 @@ struct ModelRunner: Sendable {
     capabilities = model.capabilities
     guardrails = (model as? any GuardrailsConfiguring)?.configuredGuardrails ?? .default
     judge = (model is any GuardrailsConfiguring) ? ModelJudge { ModelRunner.judgeRunner(for: model) } : nil
+    hasChosenJudge = (model as? any GuardrailsConfiguring)?.hasChosenJudge ?? false
     let executor = LazyExecutor<Model.Executor>(configuration: model.executorConfiguration)
     respondBody = { request, channel in
       try await executor.get().respond(to: request, model: model, streamingInto: channel)

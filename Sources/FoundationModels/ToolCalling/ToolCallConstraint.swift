@@ -57,6 +57,8 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
   /// Per matched length, the tokens that would complete the alias and go on past the call's
   /// fixed text.
   private var aliasOvershooting: [Int: [Int]] = [:]
+  /// Per matched length, the tokens that open a call through the alias.
+  private var aliasOpenings: [Int: [Int]] = [:]
   private let markerTokens: [Token]
   private let namePrefixTokens: [Token]
   private let argumentsPrefixTokens: [Token]
@@ -118,7 +120,10 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
 
   /// The tokens that open a call through the alias from `matched` bytes.
   private func aliasOpeningTokens(from matched: Int) -> [Int] {
-    vocabulary.tokens.indices.filter { aliasOpening(vocabulary.tokens[$0], from: matched) != nil }
+    if let known = aliasOpenings[matched] { return known }
+    let found = vocabulary.tokens.indices.filter { aliasOpening(vocabulary.tokens[$0], from: matched) != nil }
+    aliasOpenings[matched] = found
+    return found
   }
 
   func forcedTokens() -> [Token] {

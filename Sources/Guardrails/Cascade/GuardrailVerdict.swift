@@ -8,6 +8,8 @@ public struct GuardrailVerdict: Sendable, Equatable {
     case classifier
     /// The judge model, asked about a text in the classifier's uncertain band.
     case judge
+    /// The embedding probe (``EmbeddingProbe``), reading a request in its band.
+    case probe
   }
 
   /// The category of the violation, or nil when the text is allowed.

@@ -65,7 +65,7 @@ public struct ClassifierWeights: Sendable, Equatable {
   /// Reads weights from the file format above.
   /// - Throws: ``FormatError`` for a file of another format, version or size.
   public init(data: Data) throws {
-    var reader = Reader(bytes: [UInt8](data))
+    var reader = BinaryReader(bytes: [UInt8](data))
     guard Array(try reader.bytes(4)) == Self.magic else {
       throw FormatError(description: "not a classifier weights file")
     }
@@ -102,26 +102,5 @@ public struct ClassifierWeights: Sendable, Equatable {
     }
     bytes.append(contentsOf: weights.map { UInt8(bitPattern: $0) })
     return Data(bytes)
-  }
-
-  private struct Reader {
-    let bytes: [UInt8]
-    var offset = 0
-
-    var isAtEnd: Bool { offset == bytes.count }
-
-    mutating func bytes(_ count: Int) throws -> ArraySlice<UInt8> {
-      guard offset + count <= bytes.count else { throw FormatError(description: "weights file is cut short") }
-      defer { offset += count }
-      return bytes[offset..<(offset + count)]
-    }
-
-    mutating func uint32() throws -> UInt32 {
-      try bytes(4).reversed().reduce(0) { $0 << 8 | UInt32($1) }
-    }
-
-    mutating func float() throws -> Float {
-      Float(bitPattern: try uint32())
-    }
   }
 }

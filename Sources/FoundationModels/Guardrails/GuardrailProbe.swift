@@ -1,0 +1,45 @@
+import Foundation
+import Guardrails
+import InferenceEngine
+import ModelStore
+import Synchronization
+
+/// The guardrails' third stage for every model, local or plugged in: the shipped
+/// ``EmbeddingProbe`` reading its model's embedding of a request in the probe's band.
+///
+/// The probe's model (the catalogue's `smollm2-135m`, 98 MB) is used when it is in the model
+/// store; a check never fetches it (`fm models pull smollm2-135m` does). Without it, the texts
+/// in the classifier's uncertain band go to the session model's yes-or-no judge, as before the
+/// probe. The model is loaded on the first text that reaches the probe, once per process, with
+/// a small context of its own.
+final class GuardrailProbe: Sendable {
+  let probe: EmbeddingProbe
+  private let modelPath: String
+  private let embedder = Mutex<Result<LlamaEmbedder, any Error>?>(nil)
+
+  init(probe: EmbeddingProbe, modelPath: String) {
+    self.probe = probe
+    self.modelPath = modelPath
+  }
+
+  /// The probe with its model from the default model store, or nil when the model is not there.
+  static let shared: GuardrailProbe? = {
+    guard let probe = try? EmbeddingProbe.shipped.get(), let model = ModelCatalog.model(named: probe.modelName)
+    else { return nil }
+    let store = ModelStore(directory: ModelStore.defaultDirectory(environment: ProcessInfo.processInfo.environment))
+    guard store.isPresent(model) else { return nil }
+    return GuardrailProbe(probe: probe, modelPath: store.path(for: model).path)
+  }()
+
+  /// The text's embedding on the probe's model.
+  /// - Throws: the engine's error when the model cannot be loaded or the text evaluated.
+  func embedding(of text: String) throws -> [Float] {
+    let loaded = embedder.withLock { stored in
+      if let stored { return stored }
+      let made = Result { try LlamaEmbedder(model: LlamaModel(path: modelPath)) }
+      stored = made
+      return made
+    }
+    return try loaded.get().embedding(of: text)
+  }
+}
