@@ -16,8 +16,9 @@ import SafetyCorpus
 /// `--probe-model` also trains the third stage, the embedding probe (`Resources/probe.bin`,
 /// ``ProbeTrainer``), on that model's embeddings of the texts — kept in `--probe-cache`
 /// (`.build/guardrails-embeddings.bin`), as embedding four thousand texts takes half an hour on
-/// two cores — and prints the held-out figures of the whole cascade with it. After training it prints the out-of-fold trade-off on the training split and the
-/// held-out flag rates without a judge (`--show-errors` lists the held-out texts it gets wrong,
+/// two cores — and prints the held-out figures of the whole cascade with it (``ProbeRun``).
+/// After training it prints the out-of-fold trade-off on the training split and the held-out
+/// flag rates without a judge (`--show-errors` lists the held-out texts it gets wrong,
 /// `--show-training-errors` the training texts it gets wrong out of fold: the ones to look at
 /// when improving it, so the held-out texts stay unseen).
 /// `--request-rate R` sets the request head's decision threshold to the share R of benign
@@ -105,39 +106,12 @@ do {
   print("wrote \(output.path): \(weights.data.count) bytes")
   if let probeModel {
     let embedder = try LlamaEmbedder(model: try LlamaModel(path: probeModel))
+    var run = ProbeRun(trainer: trainer, weights: weights, outOfFold: outOfFold, modelName: probeModelName)
     var cache = EmbeddingCache(file: probeCache, embedder: embedder)
-    let heldOut = GuardrailEvaluation.heldOut(examples)
-    let embeddings = try cache.embeddings(of: trainer.texts.map(\.text) + heldOut.map(\.text))
-    let probe = ProbeTrainer(
-      trainer: trainer, embeddings: Array(embeddings.prefix(trainer.texts.count)), outOfFold: outOfFold,
-      classifier: weights, modelName: probeModelName
-    ).train()
+    let probe = try run.train(heldOut: GuardrailEvaluation.heldOut(examples), cache: &cache)
     try probe.data.write(to: probeOutput)
     print("wrote \(probeOutput.path): \(probe.data.count) bytes")
-    // The held-out figures of the whole cascade with the probe as its third stage.
-    let cascade = GuardrailCascade(classifier: ContentClassifier(weights: weights))
-    var flagged: [Bool] = []
-    var probed: [String] = []
-    for (example, embedding) in zip(heldOut, embeddings.suffix(heldOut.count)) {
-      let verdict = await cascade.check(example.text, probe: probe) { _ in embedding }
-      flagged.append(verdict.isViolation)
-      if verdict.stage == .probe { probed.append(example.text) }
-    }
-    print("with the probe:")
-    for line in GuardrailEvaluation(examples: heldOut, flagged: flagged).lines { print(line) }
-    // What the probe costs a request that reaches it: a fresh embedding (model loaded).
-    var times: [Double] = []
-    for text in probed.prefix(50) {
-      let start = ContinuousClock.now
-      _ = try embedder.embedding(of: text)
-      let elapsed = ContinuousClock.now - start
-      times.append(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
-    }
-    let median = times.isEmpty ? 0 : times.sorted()[times.count / 2] * 1000
-    print(
-      String(
-        format: "probe: %d of %d held-out texts reach it; embedding one takes %.0f ms (median of %d)", probed.count,
-        heldOut.count, median, times.count))
+    try await run.report(probe, embedder: embedder)
   }
   // The held-out figures without a judge, for a first look (fm-bench guardrails measures them all).
   let cascade = GuardrailCascade(classifier: ContentClassifier(weights: weights))

@@ -86,17 +86,20 @@ public struct ContentClassifier: Sendable {
 
 extension Bundle {
   /// The shipped weights file (`classifier.bin` in the target's resource bundle).
+  public static var guardrailWeights: URL? { guardrailResource("classifier") }
+
+  /// The shipped resource `name.bin` of the Guardrails target.
   ///
   /// The resource bundle (`<package>_Guardrails.resources`) is looked for next to the
   /// executable first: `Bundle.module` stops the process when it finds the bundle neither there
   /// nor in the build folder it was built in.
-  public static var guardrailWeights: URL? {
+  public static func guardrailResource(_ name: String) -> URL? {
     let folder = Bundle.main.bundleURL
     let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-    for name in names where name.hasSuffix("_Guardrails.resources") {
-      let url = folder.appendingPathComponent(name).appendingPathComponent("classifier.bin")
+    for bundle in names where bundle.hasSuffix("_Guardrails.resources") {
+      let url = folder.appendingPathComponent(bundle).appendingPathComponent(name + ".bin")
       if FileManager.default.fileExists(atPath: url.path) { return url }
     }
-    return Bundle.module.url(forResource: "classifier", withExtension: "bin")
+    return Bundle.module.url(forResource: name, withExtension: "bin")
   }
 }

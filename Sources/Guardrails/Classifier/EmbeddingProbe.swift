@@ -80,7 +80,7 @@ public struct EmbeddingProbe: Sendable, Equatable {
 
   /// The probe the package ships, loaded once on first use.
   public static let shipped: Result<EmbeddingProbe, any Error> = Result {
-    guard let url = Bundle.module.url(forResource: "probe", withExtension: "bin") else {
+    guard let url = Bundle.guardrailResource("probe") else {
       throw ClassifierWeights.FormatError(description: "the Guardrails resource probe.bin is missing")
     }
     return try EmbeddingProbe(data: Data(contentsOf: url))

@@ -28,7 +28,8 @@ public final class LlamaEmbedder: Sendable {
   /// (no special tokens added); all zeros for a text with no tokens.
   /// - Throws: `EngineError.Code.decodeFailed` when llama.cpp cannot evaluate the tokens.
   public func embedding(of text: String) throws -> [Float] {
-    let tokens = model.tokenize(text, parseSpecial: false).prefix(Self.tokenLimit)
+    // No token is longer than 16 characters in practice: a long text is not tokenized whole.
+    let tokens = model.tokenize(String(text.prefix(Self.tokenLimit * 16)), parseSpecial: false).prefix(Self.tokenLimit)
     guard !tokens.isEmpty else { return [Float](repeating: 0, count: dimension) }
     return try context.withLock { try $0.embedding(of: tokens, dimension: dimension) }
   }
