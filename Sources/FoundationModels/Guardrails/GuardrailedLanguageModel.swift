@@ -17,8 +17,8 @@
 /// place. Without the probe's model, the local model is judged by itself (the same weights, on
 /// a context of its own); another model has no judge unless it is given one here — the session
 /// does not spend a provider's requests on its own checks — and texts in the uncertain band are
-/// then decided by the classifier's decision threshold. The wrapper runs on the base model's executor type and
-/// configuration, so it behaves as the base model in everything else.
+/// then decided by the classifier's decision threshold. The wrapper runs on the base model's
+/// executor type and configuration, so it behaves as the base model in everything else.
 public struct GuardrailedLanguageModel<Base: LanguageModel>: LanguageModel {
   /// The model that answers.
   public let base: Base
@@ -28,8 +28,8 @@ public struct GuardrailedLanguageModel<Base: LanguageModel>: LanguageModel {
   let judge: ModelRunner?
 
   /// - Parameter judge: the model asked, with a yes-or-no answer under guided generation,
-  ///   about texts the classifier is unsure of; nil for the base model's default (itself for the
-  ///   local model, none for others).
+  ///   about texts the classifier is unsure of; nil for the default (the embedding probe when
+  ///   its model is in the store, else itself for the local model and none for others).
   public init(_ base: Base, guardrails: SystemLanguageModel.Guardrails, judge: (any LanguageModel)? = nil) {
     self.base = base
     self.guardrails = guardrails
