@@ -1,4 +1,5 @@
 import Foundation
+import Guardrails
 import InferenceEngine
 
 /// The probe model's embeddings of the safety texts, kept in a file between runs: embedding
@@ -15,17 +16,11 @@ struct EmbeddingCache {
     self.file = file
     self.embedder = embedder
     guard let data = try? Data(contentsOf: file) else { return }
-    let recordSize = 8 + 4 * embedder.dimension
-    var offset = 0
-    while offset + recordSize <= data.count {
-      let record = data[(data.startIndex + offset)..<(data.startIndex + offset + recordSize)]
-      let hash = record.prefix(8).reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-      let values = stride(from: 8, to: recordSize, by: 4).map { start -> Float in
-        let bytes = record.dropFirst(start).prefix(4)
-        return Float(bitPattern: bytes.reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
-      }
+    var reader = BinaryReader(bytes: [UInt8](data))
+    while reader.remaining >= 8 + 4 * embedder.dimension, let hash = try? reader.uint64(),
+      let values = try? (0..<embedder.dimension).map({ _ in try reader.float() })
+    {
       known[hash] = values
-      offset += recordSize
     }
   }
 

@@ -48,10 +48,9 @@ struct ProbeTrainer {
       bandLower: 1)
     let benign = texts.indices.filter { texts[$0].isMeasuredBenign }
     probe.bandLower = Trainer.threshold(benign.map { outOfFold[$0][request] }, rate: Self.bandRate)
-    // Out of fold, each text's probe score is its fold probe's, mixed as the shipped probe mixes.
+    // Out of fold, each text's probe logit is its fold probe's, mixed as the shipped probe mixes.
     let scores = texts.indices.map { index in
-      Self.probeShare * (probeLogits[index] - probeMean) / probeSpread + (1 - Self.probeShare)
-        * (requestLogits[index] - requestMean) / requestSpread
+      probe.score(probeLogit: probeLogits[index], requestProbability: outOfFold[index][request])
     }
     // Per text, out of fold: flagged or not by stages 1–2, or left to the probe (nil).
     let cascade = GuardrailCascade(classifier: ContentClassifier(weights: classifier))

@@ -7,12 +7,11 @@ extension GuardrailCascade {
   public func check(_ text: String, probe: EmbeddingProbe, embed: (String) async throws -> [Float]) async
     -> GuardrailVerdict
   {
-    let normalized = TextNormalizer.normalize(text)
-    if let category = PatternRules.blockedCategory(in: normalized) {
-      return GuardrailVerdict(violation: category, stage: .pattern, probability: 1, mostLikely: category)
+    let probabilities: [Float]
+    switch scored(text) {
+    case .pattern(let verdict): return verdict
+    case .classifier(let scores): probabilities = scores
     }
-    let neutral = PatternRules.neutralizingIdioms(in: normalized)
-    let probabilities = classifier.probabilities(words: neutral.split(separator: " ").map(String.init))
     let assessment = assess(probabilities: probabilities)
     switch decision(probabilities: probabilities, probe: probe, assessment: assessment) {
     case .decided(let verdict): return verdict

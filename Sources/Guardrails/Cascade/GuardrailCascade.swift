@@ -34,13 +34,27 @@ public struct GuardrailCascade: Sendable {
   ///   It learnt requests (prompts), so it counts for what a user or tool sends, not for what a
   ///   model generates.
   public func assess(_ text: String, readsRequests: Bool = true) -> GuardrailAssessment {
+    switch scored(text) {
+    case .pattern(let verdict): .decided(verdict)
+    case .classifier(let probabilities): assess(probabilities: probabilities, readsRequests: readsRequests)
+    }
+  }
+
+  /// What stage 1 found, or stage 2's probabilities when no pattern decided.
+  enum Scoring {
+    case pattern(GuardrailVerdict)
+    case classifier([Float])
+  }
+
+  /// Stage 1 on `text`, then, when no pattern blocks it, the classifier's probabilities for its
+  /// normalised words with benign idioms neutralised.
+  func scored(_ text: String) -> Scoring {
     let normalized = TextNormalizer.normalize(text)
     if let category = PatternRules.blockedCategory(in: normalized) {
-      return .decided(GuardrailVerdict(violation: category, stage: .pattern, probability: 1, mostLikely: category))
+      return .pattern(GuardrailVerdict(violation: category, stage: .pattern, probability: 1, mostLikely: category))
     }
     let neutral = PatternRules.neutralizingIdioms(in: normalized)
-    let probabilities = classifier.probabilities(words: neutral.split(separator: " ").map(String.init))
-    return assess(probabilities: probabilities, readsRequests: readsRequests)
+    return .classifier(classifier.probabilities(words: neutral.split(separator: " ").map(String.init)))
   }
 
   /// Stage 2's decision for the classifier's `probabilities` (the category heads in

@@ -1,12 +1,19 @@
-/// Reads the little-endian fields of the guardrails' weight files, throwing
-/// ``ClassifierWeights/FormatError`` when the bytes run out.
-struct BinaryReader {
+/// Reads the little-endian fields of the guardrails' weight files (and `guardrails-train`'s
+/// embedding cache), throwing ``ClassifierWeights/FormatError`` when the bytes run out.
+public struct BinaryReader {
   let bytes: [UInt8]
   var offset = 0
 
-  var isAtEnd: Bool { offset == bytes.count }
+  public init(bytes: [UInt8]) {
+    self.bytes = bytes
+  }
 
-  mutating func bytes(_ count: Int) throws -> ArraySlice<UInt8> {
+  public var isAtEnd: Bool { offset == bytes.count }
+
+  /// Bytes not read yet.
+  public var remaining: Int { bytes.count - offset }
+
+  public mutating func bytes(_ count: Int) throws -> ArraySlice<UInt8> {
     guard offset + count <= bytes.count else {
       throw ClassifierWeights.FormatError(description: "weights file is cut short")
     }
@@ -14,11 +21,15 @@ struct BinaryReader {
     return bytes[offset..<(offset + count)]
   }
 
-  mutating func uint32() throws -> UInt32 {
+  public mutating func uint32() throws -> UInt32 {
     try bytes(4).reversed().reduce(0) { $0 << 8 | UInt32($1) }
   }
 
-  mutating func float() throws -> Float {
+  public mutating func uint64() throws -> UInt64 {
+    try bytes(8).reversed().reduce(0) { $0 << 8 | UInt64($1) }
+  }
+
+  public mutating func float() throws -> Float {
     Float(bitPattern: try uint32())
   }
 }

@@ -62,8 +62,14 @@ public struct EmbeddingProbe: Sendable, Equatable {
   /// The mixed score of a text: the probe's and the request head's logits, each standardised
   /// over the training texts, weighed by ``probeShare``.
   public func score(embedding: [Float], requestProbability: Float) -> Float {
+    score(probeLogit: logit(embedding: embedding), requestProbability: requestProbability)
+  }
+
+  /// The mixed score for the probe's logit (``logit(embedding:)``, or a fold probe's when the
+  /// threshold is chosen out of fold) and the request head's probability.
+  public func score(probeLogit: Float, requestProbability: Float) -> Float {
     let request = Self.logit(probability: requestProbability)
-    let probe = (logit(embedding: embedding) - probeMean) / probeSpread
+    let probe = (probeLogit - probeMean) / probeSpread
     return probeShare * probe + (1 - probeShare) * (request - requestMean) / requestSpread
   }
 
