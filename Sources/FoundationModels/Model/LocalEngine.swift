@@ -73,7 +73,8 @@ final class LocalEngine: Sendable {
         maximumTokens: request.generationOptions.maximumResponseTokens, constraint: constraint)
       let splitter = toolMode.map { mode in
         ToolCallTextSplitter(
-          aliasOpensCalls: ToolCallConstraint.opensWithAlias(mode: mode, hasAnswer: request.schema != nil))
+          opening: ToolCallConstraint.opensCallsInOwnForm(mode: mode, hasAnswer: request.schema != nil)
+            ? CallOpening(toolNames: request.enabledToolDefinitions.map(\.name)) : nil)
       }
       var output = LocalOutput(channel: channel, splitter: splitter)
       var finished = false

@@ -49,16 +49,12 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
   private let answer: SchemaConstraint?
   private let scanner: MarkerScanner
   private var phase: Phase
-  /// How many bytes of `ToolCallFormat.openingAlias` the turn's output is so far, while it is
-  /// a prefix of it; nil once it is not (or where the alias does not open calls).
-  private var aliasMatched: Int?
-  private let aliasBytes = Array(ToolCallFormat.openingAlias.utf8)
-  private let namePrefixBytes = Array(ToolCallFormat.namePrefix.utf8)
-  /// Per matched length, the tokens that would complete the alias and go on past the call's
-  /// fixed text.
-  private var aliasOvershooting: [Int: [Int]] = [:]
-  /// Per matched length, the tokens that open a call through the alias.
-  private var aliasOpenings: [Int: [Int]] = [:]
+  /// At the start of the turn, while its text may still open a call in the model's own form
+  /// (`CallOpening`); nil once it cannot, or where calls do not open so.
+  private var opening: CallOpening?
+  /// Per state of `opening`, the tokens that would open a call from it.
+  private var openingTokens: [CallOpening: OpeningTokens] = [:]
+  private let argumentsPrefixBytes = Array(ToolCallFormat.argumentsPrefix.utf8)
   private let markerTokens: [Token]
   private let namePrefixTokens: [Token]
   private let argumentsPrefixTokens: [Token]
@@ -85,45 +81,42 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
       + model.tokenize(ToolCallFormat.closing, parseSpecial: true)
     separatorTokens = model.tokenize(ToolCallFormat.separator, parseSpecial: false)
     phase = mode == .required ? .literal(markerTokens + namePrefixTokens, then: .name) : .free(state: 0)
-    aliasMatched = Self.opensWithAlias(mode: mode, hasAnswer: answer != nil) ? 0 : nil
+    opening = Self.opensCallsInOwnForm(mode: mode, hasAnswer: answer != nil) ? CallOpening(encodedNames: encodedNames) : nil
   }
 
-  /// Whether `ToolCallFormat.openingAlias` at the start of the turn opens a call: in free text
-  /// where calls are allowed (a structured answer starts with JSON, never with it).
-  static func opensWithAlias(mode: Mode, hasAnswer: Bool) -> Bool {
+  /// Whether a call may open in the model's own form (`CallOpening`) at the start of the turn:
+  /// in free text where calls are allowed (a structured answer starts with JSON of its own).
+  static func opensCallsInOwnForm(mode: Mode, hasAnswer: Bool) -> Bool {
     mode == .allowed && !hasAnswer
   }
 
-  /// How many bytes of the call's fixed text (`ToolCallFormat.namePrefix`) `piece` writes when
-  /// it completes the alias from `matched` bytes and so opens a call (`<tools>` or `<tools>\n`);
-  /// nil when it does not open one. A piece that completes the alias and goes on with anything
-  /// else (`<tools></tools>`, an empty block) is text: the model is not opening a call.
-  private func aliasOpening(_ piece: some Collection<UInt8>, from matched: Int) -> Int? {
-    let rest = aliasBytes[matched...]
-    guard piece.starts(with: rest) else { return nil }
-    let beyond = piece.dropFirst(rest.count)
-    return beyond.count < namePrefixBytes.count && namePrefixBytes.starts(with: beyond) ? beyond.count : nil
+  /// The tokens that complete a tool's name from `opening`'s state, and so open a call.
+  struct OpeningTokens {
+    /// Those that write, past the name, nothing or the start of the call's fixed text that
+    /// follows it (`, "arguments": `).
+    var opening: [Int] = []
+    /// Those that write anything else past the name: banned, so that the call goes on in the
+    /// one format.
+    var overshooting: [Int] = []
   }
 
-  /// The tokens that would complete the alias from `matched` bytes and go on past the call's
-  /// fixed text into its name: banned, since the name is generated under the constraint.
-  private func aliasOvershootingTokens(from matched: Int) -> [Int] {
-    if let known = aliasOvershooting[matched] { return known }
-    let rest = aliasBytes[matched...]
-    let found = vocabulary.tokens.indices.filter { id in
-      let piece = vocabulary.tokens[id]
-      return piece.starts(with: rest) && piece.dropFirst(rest.count).starts(with: namePrefixBytes)
+  private func openingTokens(from opening: CallOpening) -> OpeningTokens {
+    if let known = openingTokens[opening] { return known }
+    var found = OpeningTokens()
+    let fewest = opening.fewestBytesToOpen
+    for (id, piece) in vocabulary.tokens.enumerated() where !piece.isEmpty && piece.count >= fewest {
+      var copy = opening
+      guard case .opened(_, let overshoot) = copy.feed(piece) else { continue }
+      if continuesTheCall(overshoot) { found.opening.append(id) } else { found.overshooting.append(id) }
     }
-    aliasOvershooting[matched] = found
+    openingTokens[opening] = found
     return found
   }
 
-  /// The tokens that open a call through the alias from `matched` bytes.
-  private func aliasOpeningTokens(from matched: Int) -> [Int] {
-    if let known = aliasOpenings[matched] { return known }
-    let found = vocabulary.tokens.indices.filter { aliasOpening(vocabulary.tokens[$0], from: matched) != nil }
-    aliasOpenings[matched] = found
-    return found
+  /// Whether `overshoot`, written past a name that opened a call, is the start of the fixed
+  /// text that follows the name.
+  private func continuesTheCall(_ overshoot: [UInt8]) -> Bool {
+    overshoot.count <= argumentsPrefixBytes.count && argumentsPrefixBytes.starts(with: overshoot)
   }
 
   func forcedTokens() -> [Token] {
@@ -151,8 +144,8 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
       }
       let completions = scanner.completions(from: state)
       for token in completions.overshooting where token < logits.count { logits[token] = -.infinity }
-      if let matched = aliasMatched {
-        for token in aliasOvershootingTokens(from: matched) where token < logits.count { logits[token] = -.infinity }
+      if let opening {
+        for token in openingTokens(from: opening).overshooting where token < logits.count { logits[token] = -.infinity }
       }
       if mode == .disallowed {
         for token in completions.exact where token < logits.count { logits[token] = -.infinity }
@@ -183,7 +176,7 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
     case .free(let state) where mode != .disallowed:
       guard markerTokens.count + namePrefixTokens.count + shortestCall(after: []).count > budget else { return }
       var starts = answer != nil ? Array(scanner.prefixTokens) : scanner.completions(from: state).exact
-      if let matched = aliasMatched { starts += aliasOpeningTokens(from: matched) }
+      if let opening { starts += openingTokens(from: opening).opening }
       for token in starts where token < logits.count { logits[token] = -.infinity }
     case .between:
       let call = separatorTokens.count + markerTokens.count + namePrefixTokens.count + shortestCall(after: []).count
@@ -209,22 +202,25 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
           return
         }
       }
-      if let matched = aliasMatched {
-        let piece = model.piece(of: token)
-        if let written = aliasOpening(piece, from: matched) {
+      if var opened = opening {
+        switch opened.feed(model.piece(of: token)) {
+        case .undecided:
+          opening = opened
+        case .text:
+          opening = nil
+        case .opened(let tool, let overshoot):
           // The rest of the call's fixed text, forced from where the token left it.
-          aliasMatched = nil
+          guard continuesTheCall(overshoot) else {
+            throw ToolCallConstraintError("token \(token) writes past the name of the call it opens")
+          }
+          opening = nil
+          let rest = String(decoding: argumentsPrefixBytes[overshoot.count...], as: UTF8.self)
           phase =
-            written == 0
-            ? .literal(namePrefixTokens, then: .name)
-            : .literal(
-              model.tokenize(String(decoding: namePrefixBytes[written...], as: UTF8.self), parseSpecial: false),
-              then: .name)
+            rest.isEmpty
+            ? try enter(.arguments(tool))
+            : .literal(model.tokenize(rest, parseSpecial: false), then: .arguments(tool))
           return
         }
-        let rest = aliasBytes[matched...]
-        let goesOn = !piece.isEmpty && piece.count < rest.count && rest.starts(with: piece)
-        aliasMatched = goesOn ? matched + piece.count : nil
       }
       let (next, completedAt) = scanner.advance(state, over: model.piece(of: token))
       guard let completedAt else {

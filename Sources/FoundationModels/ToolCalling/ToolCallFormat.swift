@@ -8,15 +8,12 @@
 ///     {"name": "getWeather", "arguments": {"city":"Paris"}}
 ///     </tool_call>
 ///
-/// Several calls follow one another, each on its own line; nothing follows the last one.
+/// Several calls follow one another, each on its own line; nothing follows the last one. A
+/// model may also open its first call in a form of its own (`CallOpening`); the call is then
+/// written on in this format.
 enum ToolCallFormat {
   /// What starts a call. In Qwen's vocabulary it is one token.
   static let marker = "<tool_call>"
-  /// What also starts a call at the very start of a turn: Qwen2.5-Coder, told of its tools
-  /// "within <tools></tools> XML tags", opens its calls with `<tools>` (llama-server then
-  /// returns the call as text). An answer never starts so, so there it means a call; the call
-  /// is then written and kept in the one format above.
-  static let openingAlias = "<tools>"
   /// What ends a call.
   static let closing = "</tool_call>"
   /// Between the marker and the tool's name (a JSON string).

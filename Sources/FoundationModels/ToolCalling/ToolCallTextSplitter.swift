@@ -11,29 +11,35 @@ struct ToolCallTextSplitter {
   private var pending = ""
   private var inCall = false
   private var sawCall = false
-  /// Whether `ToolCallFormat.openingAlias` may still open a call: at the start of the output,
-  /// where the constraint lets it (`ToolCallConstraint.opensWithAlias`).
-  private var aliasMayOpen: Bool
+  /// While the output may still open a call in the model's own form (`CallOpening`): at its
+  /// start, where the constraint lets it (`ToolCallConstraint.opensCallsInOwnForm`).
+  private var opening: CallOpening?
 
-  /// - Parameter aliasOpensCalls: whether the output may open its first call with
-  ///   `ToolCallFormat.openingAlias`, as the constraint allows for it.
-  init(aliasOpensCalls: Bool = false) {
-    aliasMayOpen = aliasOpensCalls
+  /// - Parameter opening: how the output may open its first call in the model's own form, as
+  ///   the constraint allows for it; nil where only the marker opens calls.
+  init(opening: CallOpening? = nil) {
+    self.opening = opening
   }
 
   /// The pieces `text` completes.
   mutating func feed(_ text: String) -> [Piece] {
     pending += text
     var pieces: [Piece] = []
-    if aliasMayOpen {
-      // The alias opens a call when the call's fixed text follows it, as the constraint forces;
-      // anything else after it (`<tools></tools>`) is text.
-      let opening = ToolCallFormat.openingAlias + ToolCallFormat.namePrefix
-      if opening.hasPrefix(pending) && pending.count < opening.count { return [] }
-      aliasMayOpen = false
-      if pending.hasPrefix(opening) {
-        pending.removeFirst(ToolCallFormat.openingAlias.count)
-        inCall = true
+    if var matcher = opening {
+      // Held until decided. Once the name is whole the constraint has written the call in the
+      // one format from its object on: the call is that object, up to the closing marker.
+      switch matcher.feed(text.utf8) {
+      case .undecided:
+        opening = matcher
+        return []
+      case .text:
+        opening = nil
+      case .opened:
+        opening = nil
+        if let object = pending.firstIndex(of: "{") {
+          pending = String(pending[object...])
+          inCall = true
+        }
       }
     }
     while true {
@@ -61,7 +67,7 @@ struct ToolCallTextSplitter {
   /// - Throws: `ToolCallSplitError` when the output ends inside a call (the token budget ran out).
   mutating func finish() throws -> [Piece] {
     guard !inCall else { throw ToolCallSplitError(partialCall: pending) }
-    aliasMayOpen = false
+    opening = nil
     var pieces: [Piece] = []
     emit(pending, into: &pieces)
     pending = ""

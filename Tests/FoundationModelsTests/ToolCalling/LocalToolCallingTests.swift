@@ -194,6 +194,37 @@ func toolCall(_ name: String, _ arguments: String) -> String {
     #expect(response.content == "It is sunny.")
   }
 
+  /// Qwen2.5-Coder writes most of its calls as a JSON object in a fenced block: at the start of
+  /// the turn, once the object names a tool, that is a call, the rest written in the one format
+  /// (a token that would go on past the name in the model's own spacing, `",\n`, is banned).
+  @Test(arguments: [qwenLike + ["```", "json", "\",\n"], []])
+  func aFencedObjectThatNamesAToolIsACall(tokens: [String]) async throws {
+    let fenced = "```json\n{\n  \"name\": \"getWeather\",\n  \"arguments\": {\"city\":\"Paris\"}}\n```"
+    let compact = "```json\n{\n  \"name\": \"getWeather\", \"arguments\": {\"city\":\"Paris\"}}\n```"
+    let weather = WeatherTool()
+    let session = LanguageModelSession(
+      model: model(calling: [fenced, compact], tokens: tokens), tools: [weather, ClockTool()])
+    let response = try await session.respond(
+      to: "Weather in Paris?", options: GenerationOptions(samplingMode: .greedy))
+    #expect(weather.cities.withLock { $0 } == ["Paris"])
+    #expect(response.content == "It is sunny.")
+    let calls = session.transcript.compactMap { entry -> Transcript.ToolCalls? in
+      if case .toolCalls(let calls) = entry { calls } else { nil }
+    }
+    #expect(calls.count == 1)
+    #expect(calls.first?.first?.arguments.jsonString == #"{"city":"Paris"}"#)
+  }
+
+  /// An answer that starts like a call but names no tool stays the answer, as written.
+  @Test func aFencedObjectThatNamesNoToolIsTheAnswer() async throws {
+    let example = "```json\n{\"name\": \"getter\", \"age\": 3}\n```"
+    let weather = WeatherTool()
+    let session = LanguageModelSession(model: model(calling: [example]), tools: [weather])
+    let response = try await session.respond(to: "A JSON example, please.")
+    #expect(response.content == example)
+    #expect(weather.cities.withLock { $0 }.isEmpty)
+  }
+
   @Test func aCallThatWouldBreakTheSchemaCannotBeProduced() async throws {
     // The model's first choice names a tool that does not exist, its second passes a number
     // out of the guide's range, its third a string where an integer belongs: the constraint

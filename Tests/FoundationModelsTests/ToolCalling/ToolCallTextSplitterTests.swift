@@ -28,27 +28,64 @@ import Testing
     #expect(pieces == [.call(name: "f", arguments: "{}"), .call(name: "f", arguments: "{}")])
   }
 
-  /// `<tools>` opens a call at the start of the output only, and only where it may.
-  @Test func theOpeningAliasOpensACallAtTheStartOnly() throws {
-    var opening = ToolCallTextSplitter(aliasOpensCalls: true)
-    #expect(opening.feed("<to") == [])
+  /// A splitter that lets the output open its call in the model's own form, with tools `f`
+  /// and `getWeather`.
+  func ownForm() -> ToolCallTextSplitter {
+    ToolCallTextSplitter(opening: CallOpening(toolNames: ["f", "getWeather"]))
+  }
+
+  /// `<tools>`, a fenced or a bare JSON object opens a call at the start of the output only,
+  /// once the name is a tool's, and only where it may.
+  @Test func theModelsOwnOpeningsOpenACallAtTheStartOnly() throws {
+    var tagged = ownForm()
+    #expect(tagged.feed("<to") == [])
+    #expect(tagged.feed("ols>\n{\"name\": \"f") == [])
+    #expect(tagged.feed("\", \"arguments\": {}}\n</tool_call>") == [.call(name: "f", arguments: "{}")])
+    #expect(try tagged.finish().isEmpty)
+    var fenced = ownForm()
+    #expect(fenced.feed("```json\n{\n  \"name\": \"getWeather\"") == [])
     #expect(
-      opening.feed("ols>\n{\"name\": \"f\", \"arguments\": {}}\n</tool_call>") == [.call(name: "f", arguments: "{}")])
-    #expect(try opening.finish().isEmpty)
-    var later = ToolCallTextSplitter(aliasOpensCalls: true)
+      fenced.feed(", \"arguments\": {\"city\":\"Paris\"}}\n</tool_call>")
+        == [.call(name: "getWeather", arguments: #"{"city":"Paris"}"#)])
+    var bare = ownForm()
+    #expect(
+      bare.feed("{\"name\":\"f\", \"arguments\": {}}\n</tool_call>\n<tool_call>\n{\"name\": \"f\", \"arguments\": {}}\n</tool_call>")
+        == [.call(name: "f", arguments: "{}"), .call(name: "f", arguments: "{}")])
+
+    var later = ownForm()
     #expect(later.feed("Use <tools> here.") == [.text("Use <tools> here.")])
     var notAllowed = ToolCallTextSplitter()
-    #expect(notAllowed.feed("<tools>x") == [.text("<tools>x")])
-    var short = ToolCallTextSplitter(aliasOpensCalls: true)
+    #expect(notAllowed.feed("<tools>\n{\"name\": \"f\"") == [.text("<tools>\n{\"name\": \"f\"")])
+    var short = ownForm()
     #expect(short.feed("<to") == [])
     #expect(try short.finish() == [.text("<to")])
-    // An empty block is no call: only the call's fixed text after the alias opens one.
-    var empty = ToolCallTextSplitter(aliasOpensCalls: true)
+    var empty = ownForm()
     #expect(empty.feed("<tools>") == [])
     #expect(empty.feed("</tools>") == [.text("<tools></tools>")])
-    var bare = ToolCallTextSplitter(aliasOpensCalls: true)
-    #expect(bare.feed("<tools>") == [])
-    #expect(try bare.finish() == [.text("<tools>")])
+  }
+
+  /// An answer that starts like a call but names no tool is text: a JSON example the user
+  /// asked for, a fence of another language.
+  @Test func anObjectThatNamesNoToolIsText() throws {
+    var person = ownForm()
+    #expect(person.feed("```json\n{\"name\": \"get") == [])
+    #expect(person.feed("ter\", \"age\": 3}\n```") == [.text("```json\n{\"name\": \"getter\", \"age\": 3}\n```")])
+    var swift = ownForm()
+    #expect(swift.feed("```swift\nlet x = 1\n```") == [.text("```swift\nlet x = 1\n```")])
+    var otherKey = ownForm()
+    #expect(otherKey.feed("{\"city\": \"f\"}") == [.text("{\"city\": \"f\"}")])
+  }
+
+  /// The opening's grammar, byte by byte: undecided until a tool's whole name, then open with
+  /// what the bytes wrote past it.
+  @Test func theOpeningIsDecidedAtTheNamesClosingQuote() {
+    var opening = CallOpening(toolNames: ["getWeather", "getTime"])
+    #expect(opening.feed(Array("```\n{ \"name\" :\n \"get".utf8)) == .undecided)
+    #expect(opening.fewestBytesToOpen == 5)
+    #expect(opening.feed(Array("Time\",\n".utf8)) == .opened(tool: 1, overshoot: Array(",\n".utf8)))
+    var tag = CallOpening(toolNames: ["f"])
+    #expect(tag.fewestBytesToOpen == "{\"name\":\"f\"".utf8.count)
+    #expect(tag.feed(Array("```jsx".utf8)) == .text)
   }
 
   @Test func anOutputThatEndsInsideACallIsAnError() {

@@ -1,0 +1,128 @@
+/// Recognises, at the very start of a turn, a call that the model writes in a form of its own
+/// instead of with the `<tool_call>` marker. Qwen2.5-Coder, told of its tools, writes most of
+/// its calls as a bare JSON object, mostly in a fenced code block, and some after `<tools>`:
+///
+///     [ "<tools>" | "```" ["json"] ] ws "{" ws "\"name\"" ws ":" ws NAME
+///
+/// where `ws` is any run of spaces and line breaks and NAME one of the enabled tools' names as a
+/// JSON string. The call is open once the name is whole and names a tool: until then nothing is
+/// decided, so an answer that merely starts the same way (`{"name": "Ada", …}`, a JSON example
+/// the user asked for) stays text. From there `ToolCallConstraint` writes the rest of the call
+/// in the one format (`ToolCallFormat`), under the tool's schema.
+struct CallOpening: Hashable {
+  enum Outcome: Equatable {
+    /// The text so far may still open a call.
+    case undecided
+    /// The text is not a call's opening.
+    case text
+    /// A call to the tool `tool` is open; `overshoot` is what the bytes fed wrote past the
+    /// name's closing quote.
+    case opened(tool: Int, overshoot: [UInt8])
+  }
+
+  private indirect enum Stage: Hashable {
+    /// Nothing but white space yet.
+    case start
+    /// `matched` bytes of `text`; then `next`.
+    case fixed(text: [UInt8], matched: Int, next: Stage)
+    /// After "```": a language tag (`json`, `matched` bytes of it), white space or the object.
+    case fenceTag(matched: Int)
+    /// White space; then `next` on its first byte.
+    case space(then: Stage)
+    /// The object's first byte.
+    case brace
+    /// The `:` after the key.
+    case colon
+    /// The name's opening quote.
+    case value
+    /// The name, its bytes so far (from its opening quote).
+    case name([UInt8])
+    case failed
+  }
+
+  /// Each tool's name as a JSON string.
+  private let names: [[UInt8]]
+  private var stage = Stage.start
+
+  init(encodedNames: [[UInt8]]) {
+    names = encodedNames
+  }
+
+  init(toolNames: [String]) {
+    self.init(encodedNames: toolNames.map { Array(GeneratedContent(kind: .string($0)).jsonString.utf8) })
+  }
+
+  /// Takes `bytes`, the next of the text.
+  mutating func feed(_ bytes: some Collection<UInt8>) -> Outcome {
+    var index = bytes.startIndex
+    while index != bytes.endIndex {
+      stage = Self.advance(stage, over: bytes[index], names: names)
+      index = bytes.index(after: index)
+      switch stage {
+      case .failed:
+        return .text
+      case .name(let name):
+        if let tool = names.firstIndex(of: name) { return .opened(tool: tool, overshoot: Array(bytes[index...])) }
+      default:
+        continue
+      }
+    }
+    return .undecided
+  }
+
+  /// The fewest bytes that could still open a call: a token shorter than this cannot.
+  var fewestBytesToOpen: Int { Self.fewestBytes(after: stage, names: names) }
+
+  private static func fewestBytes(after stage: Stage, names: [[UInt8]]) -> Int {
+    let shortestName = names.map(\.count).min() ?? 0
+    switch stage {
+    case .start, .brace, .fenceTag: return 1 + key.count + 1 + shortestName
+    case .fixed(let text, let matched, let next): return text.count - matched + fewestBytes(after: next, names: names)
+    case .space(let next): return fewestBytes(after: next, names: names)
+    case .colon: return 1 + shortestName
+    case .value: return shortestName
+    case .name(let name): return names.filter { $0.starts(with: name) }.map { $0.count - name.count }.min() ?? 0
+    case .failed: return .max
+    }
+  }
+
+  private static let key = Array("\"name\"".utf8)
+  private static let toolsTag = Array("<tools>".utf8)
+  private static let fence = Array("```".utf8)
+  private static let json = Array("json".utf8)
+
+  private static func isSpace(_ byte: UInt8) -> Bool {
+    byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+  }
+
+  private static func advance(_ stage: Stage, over byte: UInt8, names: [[UInt8]]) -> Stage {
+    switch stage {
+    case .start:
+      if isSpace(byte) { return .start }
+      if byte == toolsTag[0] { return .fixed(text: toolsTag, matched: 1, next: .space(then: .brace)) }
+      if byte == fence[0] { return .fixed(text: fence, matched: 1, next: .fenceTag(matched: 0)) }
+      return advance(.brace, over: byte, names: names)
+    case .fixed(let text, let matched, let next):
+      guard text[matched] == byte else { return .failed }
+      return matched + 1 == text.count ? next : .fixed(text: text, matched: matched + 1, next: next)
+    case .fenceTag(let matched):
+      if matched < json.count, json[matched] == byte { return .fenceTag(matched: matched + 1) }
+      guard matched == 0 || matched == json.count else { return .failed }
+      return advance(.space(then: .brace), over: byte, names: names)
+    case .space(let next):
+      return isSpace(byte) ? stage : advance(next, over: byte, names: names)
+    case .brace:
+      return byte == UInt8(ascii: "{") ? .space(then: .fixed(text: key, matched: 0, next: .colon)) : .failed
+    case .colon:
+      if isSpace(byte) { return .colon }
+      return byte == UInt8(ascii: ":") ? .space(then: .value) : .failed
+    case .value:
+      return byte == UInt8(ascii: "\"") ? .name([byte]) : .failed
+    case .name(let name):
+      let goesOn = names.contains { $0.count > name.count && $0[name.count] == byte && $0.starts(with: name) }
+      return goesOn ? .name(name + [byte]) : .failed
+    case .failed:
+      return .failed
+    }
+  }
+}
