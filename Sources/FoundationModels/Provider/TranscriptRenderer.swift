@@ -16,11 +16,14 @@ struct TranscriptRenderer {
   static let taggingInstructions =
     "You tag content. Answer only with tags: topics, emotions, actions or objects, each one to a few lowercase words."
 
-  /// - Parameter enabledTools: the tools of this request, when they are not the instructions'
-  ///   (a profile changes them from round to round).
+  /// - Parameters:
+  ///   - enabledTools: the tools of this request, when they are not the instructions' (a
+  ///     profile changes them from round to round).
+  ///   - callOpenings: by call id, how the local model opened calls in a form of its own
+  ///     (`ChatMessage.ToolCall.opening`).
   func messages(
     for entries: some Collection<Transcript.Entry>, schemaForLastPrompt schema: GenerationSchema? = nil,
-    enabledTools: [Transcript.ToolDefinition]? = nil
+    enabledTools: [Transcript.ToolDefinition]? = nil, callOpenings: [String: String] = [:]
   ) -> (messages: [ChatMessage], tools: [String]) {
     var messages: [ChatMessage] = []
     var tools: [String] = []
@@ -45,7 +48,9 @@ struct TranscriptRenderer {
       case .response(let response):
         messages.append(ChatMessage(role: .assistant, content: SegmentJoining.text(of: response.segments)))
       case .toolCalls(let calls):
-        let toolCalls = calls.map { ChatMessage.ToolCall(name: $0.toolName, argumentsJSON: $0.arguments.jsonString) }
+        let toolCalls = calls.map {
+          ChatMessage.ToolCall(name: $0.toolName, argumentsJSON: $0.arguments.jsonString, opening: callOpenings[$0.id])
+        }
         if index > entries.startIndex, case .response = entries[entries.index(index, offsetBy: -1)],
           let last = messages.indices.last, messages[last].role == .assistant, messages[last].toolCalls.isEmpty
         {

@@ -4,12 +4,15 @@
 struct ToolCallTextSplitter {
   enum Piece: Equatable {
     case text(String)
-    /// A call: the tool's name and its arguments as JSON text.
-    case call(name: String, arguments: String)
+    /// A call: the tool's name and its arguments as JSON text; `opening`, where the model
+    /// opened it in a form of its own, the text before the name (see `ChatMessage.ToolCall`).
+    case call(name: String, arguments: String, opening: String? = nil)
   }
 
   private var pending = ""
   private var inCall = false
+  /// The opening of the call under way, where the model wrote one of its own.
+  private var ownOpening: String?
   private var sawCall = false
   /// While the output may still open a call in the model's own form (`CallOpening`): at its
   /// start, where the constraint lets it (`ToolCallConstraint.opensCallsInOwnForm`).
@@ -36,7 +39,10 @@ struct ToolCallTextSplitter {
         opening = nil
       case .opened:
         opening = nil
-        if let object = pending.firstIndex(of: "{") {
+        if let object = pending.firstIndex(of: "{"), let key = pending.range(of: "\"name\"", range: object..<pending.endIndex),
+          let quote = pending[key.upperBound...].firstIndex(of: "\"")
+        {
+          ownOpening = String(pending[...quote])
           pending = String(pending[object...])
           inCall = true
         }
@@ -45,7 +51,8 @@ struct ToolCallTextSplitter {
     while true {
       if inCall {
         guard let end = pending.range(of: ToolCallFormat.closing) else { break }
-        pieces.append(Self.call(in: String(pending[..<end.lowerBound])))
+        pieces.append(Self.call(in: String(pending[..<end.lowerBound]), opening: ownOpening))
+        ownOpening = nil
         pending = String(pending[end.upperBound...])
         inCall = false
         sawCall = true
@@ -82,7 +89,7 @@ struct ToolCallTextSplitter {
 
   /// The call in the text between its marker and its closing:
   /// `\n{"name": "…", "arguments": {…}}\n`.
-  private static func call(in body: String) -> Piece {
+  private static func call(in body: String, opening: String?) -> Piece {
     let json = body.trimmingCharacters(in: .whitespacesAndNewlines)
     guard let content = try? GeneratedContent(json: json), case .structure(let properties, _) = content.kind,
       case .string(let name)? = properties["name"]?.kind, let arguments = properties["arguments"]
@@ -90,7 +97,7 @@ struct ToolCallTextSplitter {
       // Not reachable through the constraint; passed on so the session reports it.
       return .call(name: "", arguments: json)
     }
-    return .call(name: name, arguments: arguments.jsonString)
+    return .call(name: name, arguments: arguments.jsonString, opening: opening)
   }
 
   /// How many characters at the end of `text` are the start of a marker.
