@@ -9,9 +9,6 @@ import Synchronization
 /// keep-alive period after.
 final class LocalEngine: Sendable {
   private let engine = Mutex<(session: InferenceSession, lease: ModelLease?)?>(nil)
-  /// By call id, the calls of this conversation the model opened in a form of its own, and
-  /// how (`ChatMessage.ToolCall.opening`): rendered so, a later round finds them in the cache.
-  private let callOpenings = Mutex<[String: String]>([:])
 
   private func inference(for model: SystemLanguageModel) async throws -> InferenceSession {
     if let existing = engine.withLock({ $0?.session }) { return existing }
@@ -46,8 +43,7 @@ final class LocalEngine: Sendable {
       let session = try await inference(for: model)
       let tokenModel = session.model
       let (prompt, boundaries) = tokenModel.tokenizeInParts(
-        Self.prompt(
-          for: request, model: model, tokenModel: tokenModel, callOpenings: callOpenings.withLock { $0 }))
+        Self.prompt(for: request, model: model, tokenModel: tokenModel))
       let contextSize = session.configuration.contextSize
       guard prompt.count < contextSize else {
         throw LanguageModelError.contextSizeExceeded(
@@ -88,7 +84,6 @@ final class LocalEngine: Sendable {
           await output.send(text)
         case .finished(let summary):
           try await output.finish()
-          callOpenings.withLock { $0.merge(output.callOpenings) { _, new in new } }
           let usage = summary.usage
           if summary.stopReason == .contextFull {
             throw LanguageModelError.contextSizeExceeded(
@@ -119,13 +114,11 @@ final class LocalEngine: Sendable {
   /// The prompt `request` evaluates: its transcript through the model's chat template, with
   /// the schema in the last prompt unless the request leaves it out, and the enabled tools.
   static func prompt(
-    for request: LanguageModelExecutorGenerationRequest, model: SystemLanguageModel, tokenModel: any TokenModel,
-    callOpenings: [String: String] = [:]
+    for request: LanguageModelExecutorGenerationRequest, model: SystemLanguageModel, tokenModel: any TokenModel
   ) -> RenderedPrompt {
     let schemaInPrompt = (request.contextOptions.includeSchemaInPrompt ?? true) ? request.schema : nil
     let (messages, tools) = renderer(for: model).messages(
-      for: request.transcript, schemaForLastPrompt: schemaInPrompt, enabledTools: request.enabledToolDefinitions,
-      callOpenings: callOpenings)
+      for: request.transcript, schemaForLastPrompt: schemaInPrompt, enabledTools: request.enabledToolDefinitions)
     return tokenModel.chatTemplate.render(messages, tools: tools)
   }
 

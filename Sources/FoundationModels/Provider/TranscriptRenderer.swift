@@ -16,14 +16,11 @@ struct TranscriptRenderer {
   static let taggingInstructions =
     "You tag content. Answer only with tags: topics, emotions, actions or objects, each one to a few lowercase words."
 
-  /// - Parameters:
-  ///   - enabledTools: the tools of this request, when they are not the instructions' (a
-  ///     profile changes them from round to round).
-  ///   - callOpenings: by call id, how the local model opened calls in a form of its own
-  ///     (`ChatMessage.ToolCall.opening`).
+  /// - Parameter enabledTools: the tools of this request, when they are not the instructions'
+  ///   (a profile changes them from round to round).
   func messages(
     for entries: some Collection<Transcript.Entry>, schemaForLastPrompt schema: GenerationSchema? = nil,
-    enabledTools: [Transcript.ToolDefinition]? = nil, callOpenings: [String: String] = [:]
+    enabledTools: [Transcript.ToolDefinition]? = nil
   ) -> (messages: [ChatMessage], tools: [String]) {
     var messages: [ChatMessage] = []
     var tools: [String] = []
@@ -48,9 +45,7 @@ struct TranscriptRenderer {
       case .response(let response):
         messages.append(ChatMessage(role: .assistant, content: SegmentJoining.text(of: response.segments)))
       case .toolCalls(let calls):
-        let toolCalls = calls.map {
-          ChatMessage.ToolCall(name: $0.toolName, argumentsJSON: $0.arguments.jsonString, opening: callOpenings[$0.id])
-        }
+        let toolCalls = calls.map { ChatMessage.ToolCall(name: $0.toolName, argumentsJSON: $0.arguments.jsonString) }
         if index > entries.startIndex, case .response = entries[entries.index(index, offsetBy: -1)],
           let last = messages.indices.last, messages[last].role == .assistant, messages[last].toolCalls.isEmpty
         {

@@ -8,8 +8,6 @@ struct LocalOutput {
   /// Splits calls from text; nil when the request has no tools.
   var splitter: ToolCallTextSplitter?
   private var madeCalls = false
-  /// By call id, the calls the model opened in a form of its own, and how.
-  private(set) var callOpenings: [String: String] = [:]
 
   init(channel: LanguageModelExecutorGenerationChannel, splitter: ToolCallTextSplitter?) {
     self.channel = channel
@@ -51,12 +49,12 @@ struct LocalOutput {
       switch piece {
       case .text(let text):
         await channel.send(.response(action: .appendText(text, tokenCount: 0)))
-      case .call(let name, let arguments, let opening):
+      case .call(let name, let arguments):
         madeCalls = true
-        let id = UUID().uuidString
-        if let opening { callOpenings[id] = opening }
         await channel.send(
-          .toolCalls(action: .toolCall(id: id, name: name, action: .appendArguments(arguments, tokenCount: 0))))
+          .toolCalls(
+            action: .toolCall(
+              id: UUID().uuidString, name: name, action: .appendArguments(arguments, tokenCount: 0))))
       }
     }
   }

@@ -4,15 +4,12 @@
 struct ToolCallTextSplitter {
   enum Piece: Equatable {
     case text(String)
-    /// A call: the tool's name and its arguments as JSON text; `opening`, where the model
-    /// opened it in a form of its own, the text before the name (see `ChatMessage.ToolCall`).
-    case call(name: String, arguments: String, opening: String? = nil)
+    /// A call: the tool's name and its arguments as JSON text.
+    case call(name: String, arguments: String)
   }
 
   private var pending = ""
   private var inCall = false
-  /// The opening of the call under way, where the model wrote one of its own.
-  private var ownOpening: String?
   private var sawCall = false
   /// While the output may still open a call in the model's own form (`CallOpening`): at its
   /// start, where the constraint lets it (`ToolCallConstraint.opensCallsInOwnForm`).
@@ -39,10 +36,7 @@ struct ToolCallTextSplitter {
         opening = nil
       case .opened:
         opening = nil
-        if let object = pending.firstIndex(of: "{"), let key = pending.range(of: "\"name\"", range: object..<pending.endIndex),
-          let quote = pending[key.upperBound...].firstIndex(of: "\"")
-        {
-          ownOpening = String(pending[...quote])
+        if let object = pending.firstIndex(of: "{") {
           pending = String(pending[object...])
           inCall = true
         }
@@ -51,8 +45,7 @@ struct ToolCallTextSplitter {
     while true {
       if inCall {
         guard let end = pending.range(of: ToolCallFormat.closing) else { break }
-        pieces.append(Self.call(in: String(pending[..<end.lowerBound]), opening: ownOpening))
-        ownOpening = nil
+        pieces.append(Self.call(in: String(pending[..<end.lowerBound])))
         pending = String(pending[end.upperBound...])
         inCall = false
         sawCall = true
@@ -89,7 +82,7 @@ struct ToolCallTextSplitter {
 
   /// The call in the text between its marker and its closing:
   /// `\n{"name": "…", "arguments": {…}}\n`.
-  private static func call(in body: String, opening: String?) -> Piece {
+  private static func call(in body: String) -> Piece {
     let json = body.trimmingCharacters(in: .whitespacesAndNewlines)
     guard let content = try? GeneratedContent(json: json), case .structure(let properties, _) = content.kind,
       case .string(let name)? = properties["name"]?.kind, let arguments = properties["arguments"]
@@ -97,7 +90,7 @@ struct ToolCallTextSplitter {
       // Not reachable through the constraint; passed on so the session reports it.
       return .call(name: "", arguments: json)
     }
-    return .call(name: name, arguments: arguments.jsonString, opening: opening)
+    return .call(name: name, arguments: arguments.jsonString)
   }
 
   /// How many characters at the end of `text` are the start of a marker.

@@ -8,15 +8,10 @@ public struct ChatMessage: Sendable, Equatable {
   public struct ToolCall: Sendable, Equatable {
     public var name: String
     public var argumentsJSON: String
-    /// The text before the name where the model opened the call in a form of its own (a
-    /// fenced JSON object, up to the name's opening quote); nil for the template's own block.
-    /// Rendered as written, so the next round finds the call in the KV cache.
-    public var opening: String?
 
-    public init(name: String, argumentsJSON: String, opening: String? = nil) {
+    public init(name: String, argumentsJSON: String) {
       self.name = name
       self.argumentsJSON = argumentsJSON
-      self.opening = opening
     }
   }
 

@@ -95,12 +95,7 @@ public struct ChatTemplate: Sendable, Equatable {
           prompt.content(message.content)
         }
         for call in message.toolCalls {
-          if let opening = call.opening {
-            prompt.control("\n")
-            prompt.content(opening)
-          } else {
-            prompt.control("\n<tool_call>\n{\"name\": \"")
-          }
+          prompt.control("\n<tool_call>\n{\"name\": \"")
           prompt.content(call.name)
           prompt.control("\", \"arguments\": ")
           // As generated (compact, under the tool's schema), not as `tojson` would space them:

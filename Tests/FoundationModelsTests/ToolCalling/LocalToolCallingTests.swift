@@ -293,22 +293,6 @@ func toolCall(_ name: String, _ arguments: String) -> String {
     #expect(response.usage.input.cachedTokenCount * 2 > response.usage.input.totalTokenCount / 2)
   }
 
-  /// A call the model opened in its own form is rendered in the next round as written, so that
-  /// round evaluates no more than after a call in the `<tool_call>` block: the tool's output.
-  @Test(arguments: [qwenLike, []])
-  func aCallInTheModelsOwnFormIsFoundInTheCacheToo(tokens: [String]) async throws {
-    func evaluated(calling call: String) async throws -> Int {
-      let session = LanguageModelSession(model: model(calling: [call], tokens: tokens), tools: [WeatherTool()])
-      let response = try await session.respond(to: "Weather in Paris?")
-      #expect(session.transcript.contains { if case .toolCalls = $0 { true } else { false } })
-      return response.usage.input.totalTokenCount - response.usage.input.cachedTokenCount
-    }
-    let block = try await evaluated(calling: toolCall("getWeather", #"{"city":"Paris"}"#))
-    let fenced = try await evaluated(
-      calling: "```json\n{\n  \"name\": \"getWeather\", \"arguments\": {\"city\":\"Paris\"}}\n```")
-    #expect(fenced <= block)
-  }
-
   @Test func theSameCallAThirdTimeEndsTheTurnWithAClearError() async throws {
     let call = toolCall("getWeather", #"{"city":"Paris"}"#)
     let weather = WeatherTool()

@@ -40,17 +40,17 @@ import Testing
     var tagged = ownForm()
     #expect(tagged.feed("<to") == [])
     #expect(tagged.feed("ols>\n{\"name\": \"f") == [])
-    #expect(tagged.feed("\", \"arguments\": {}}\n</tool_call>") == [.call(name: "f", arguments: "{}", opening: "<tools>\n{\"name\": \"")])
+    #expect(tagged.feed("\", \"arguments\": {}}\n</tool_call>") == [.call(name: "f", arguments: "{}")])
     #expect(try tagged.finish().isEmpty)
     var fenced = ownForm()
     #expect(fenced.feed("```json\n{\n  \"name\": \"getWeather\"") == [])
     #expect(
       fenced.feed(", \"arguments\": {\"city\":\"Paris\"}}\n</tool_call>")
-        == [.call(name: "getWeather", arguments: #"{"city":"Paris"}"#, opening: "```json\n{\n  \"name\": \"")])
+        == [.call(name: "getWeather", arguments: #"{"city":"Paris"}"#)])
     var bare = ownForm()
     #expect(
       bare.feed("{\"name\":\"f\", \"arguments\": {}}\n</tool_call>\n<tool_call>\n{\"name\": \"f\", \"arguments\": {}}\n</tool_call>")
-        == [.call(name: "f", arguments: "{}", opening: "{\"name\":\""), .call(name: "f", arguments: "{}")])
+        == [.call(name: "f", arguments: "{}"), .call(name: "f", arguments: "{}")])
 
     var later = ownForm()
     #expect(later.feed("Use <tools> here.") == [.text("Use <tools> here.")])
