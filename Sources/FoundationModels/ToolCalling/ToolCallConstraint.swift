@@ -81,7 +81,8 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
       + model.tokenize(ToolCallFormat.closing, parseSpecial: true)
     separatorTokens = model.tokenize(ToolCallFormat.separator, parseSpecial: false)
     phase = mode == .required ? .literal(markerTokens + namePrefixTokens, then: .name) : .free(state: 0)
-    opening = Self.opensCallsInOwnForm(mode: mode, hasAnswer: answer != nil) ? CallOpening(encodedNames: encodedNames) : nil
+    opening =
+      Self.opensCallsInOwnForm(mode: mode, hasAnswer: answer != nil) ? CallOpening(encodedNames: encodedNames) : nil
   }
 
   /// Whether a call may open in the model's own form (`CallOpening`) at the start of the turn:

@@ -49,7 +49,9 @@ import Testing
         == [.call(name: "getWeather", arguments: #"{"city":"Paris"}"#)])
     var bare = ownForm()
     #expect(
-      bare.feed("{\"name\":\"f\", \"arguments\": {}}\n</tool_call>\n<tool_call>\n{\"name\": \"f\", \"arguments\": {}}\n</tool_call>")
+      bare.feed(
+        "{\"name\":\"f\", \"arguments\": {}}\n</tool_call>\n<tool_call>\n{\"name\": \"f\", \"arguments\": {}}\n</tool_call>"
+      )
         == [.call(name: "f", arguments: "{}"), .call(name: "f", arguments: "{}")])
 
     var later = ownForm()
