@@ -36,7 +36,7 @@ final class LlamaBatchDecoder: BatchDecoder {
     // The tap reads the outputs of one ubatch, in batch order.
     context.outputLayer.prepare(skipping: skippingOutputLayer && Self.isOneUbatch(rows))
     // llama_decode: 0 ok; 2 aborted and <-1 fatal keep processed ubatches; others restore state.
-    return llama_decode(context.handle, batch.batch)
+    return ComputeThread.run { llama_decode(context.handle, batch.batch) }
   }
 
   var skippedOutputLayer: Bool { context.outputLayer.skipped }

@@ -71,7 +71,7 @@ private struct EmbeddingContext: ~Copyable {
     llama_memory_clear(llama_get_memory(handle), true)
     batch.fill(tokens, startPosition: 0, outputs: tokens.count)
     // llama_decode: 0 on success; with mean pooling the sequence's pooled state is kept.
-    let status = llama_decode(handle, batch.batch)
+    let status = ComputeThread.run { llama_decode(handle, batch.batch) }
     guard status == 0, let pooled = llama_get_embeddings_seq(handle, 0) else {
       throw EngineError(.decodeFailed, "llama.cpp could not embed \(tokens.count) tokens (status \(status))")
     }

@@ -81,7 +81,7 @@ final class LlamaTokenBackend: TokenBackend {
         tokens[start..<end], startPosition: cachedTokens.count, outputs: end == tokens.endIndex ? outputs : 1,
         padding: padding)
       // llama_decode: 0 ok; 2 aborted and <-1 fatal keep processed ubatches; others restore state.
-      let status = llama_decode(context.handle, batch.batch)
+      let status = ComputeThread.run { llama_decode(context.handle, batch.batch) }
       if status != 0 {
         resynchroniseCache(with: tokens[start..<end])
         if status == 2 { throw EngineError(.cancelled, "cancelled during prompt evaluation") }
