@@ -49,7 +49,8 @@ private final class Worker: Sendable {
       items.withLock { $0.append((work: { result = work() }, done: done)) }
       available.signal()
       done.wait()
-      return result!
+      guard let result else { preconditionFailure("the compute thread returned without running the work") }
+      return result
     }
   }
 
