@@ -14,7 +14,8 @@ import Synchronization
 /// one pool, and the barriers spin as in llama.cpp's own tools.
 ///
 /// Callers block until their work has run; work from different callers runs one item at a
-/// time, which on a CPU (each decode already uses every core) costs nothing.
+/// time, which on a CPU (each decode already uses every core) costs nothing; with a GPU, the
+/// decodes of two contexts no longer overlap.
 public enum ComputeThread {
   /// Runs `work` on the compute thread and returns its result; on that thread, at once.
   public static func run<Value>(_ work: () -> Value) -> Value {
