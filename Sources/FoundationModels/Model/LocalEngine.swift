@@ -62,20 +62,19 @@ final class LocalEngine: Sendable {
       }
       let toolMode = Self.toolCallingMode(for: request)
       var constraint: (any TokenConstraint)? = answer
+      var splitter: ToolCallTextSplitter?
       if let toolMode {
         let tools = request.enabledToolDefinitions.map {
           ToolCallConstraint.ToolSchema(name: $0.name, parameters: $0.parameters)
         }
-        constraint = ToolCallConstraint(tools: tools, mode: toolMode, answer: answer, model: tokenModel)
+        let calls = ToolCallConstraint(tools: tools, mode: toolMode, answer: answer, model: tokenModel)
+        constraint = calls
+        // The splitter reads the output as the constraint let it be written.
+        splitter = ToolCallTextSplitter(opening: calls.ownFormOpening)
       }
       let generation = GenerationRequest(
         promptTokens: prompt, promptBoundaries: boundaries, sampling: request.generationOptions.samplingParameters,
         maximumTokens: request.generationOptions.maximumResponseTokens, constraint: constraint)
-      let splitter = toolMode.map { mode in
-        ToolCallTextSplitter(
-          opening: ToolCallConstraint.opensCallsInOwnForm(mode: mode, hasAnswer: request.schema != nil)
-            ? CallOpening(toolNames: request.enabledToolDefinitions.map(\.name)) : nil)
-      }
       var output = LocalOutput(channel: channel, splitter: splitter)
       var finished = false
       for try await event in session.generate(generation) {

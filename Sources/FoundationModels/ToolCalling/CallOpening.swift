@@ -44,12 +44,8 @@ struct CallOpening: Hashable {
   private let names: [[UInt8]]
   private var stage = Stage.start
 
-  init(encodedNames: [[UInt8]]) {
-    names = encodedNames
-  }
-
   init(toolNames: [String]) {
-    self.init(encodedNames: toolNames.map { Array(GeneratedContent(kind: .string($0)).jsonString.utf8) })
+    names = toolNames.map(ToolCallFormat.encodedName)
   }
 
   /// Takes `bytes`, the next of the text.

@@ -49,8 +49,12 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
   private let answer: SchemaConstraint?
   private let scanner: MarkerScanner
   private var phase: Phase
-  /// At the start of the turn, while its text may still open a call in the model's own form
-  /// (`CallOpening`); nil once it cannot, or where calls do not open so.
+  /// How the turn may open its first call in the model's own form (`CallOpening`): in free
+  /// text where calls are allowed (a structured answer starts with JSON of its own); nil
+  /// elsewhere. `ToolCallTextSplitter` reads the output with the same.
+  let ownFormOpening: CallOpening?
+  /// At the start of the turn, while its text may still open a call in the model's own form;
+  /// nil once it cannot, or where calls do not open so.
   private var opening: CallOpening?
   /// Per state of `opening`, the tokens that would open a call from it.
   private var openingTokens: [CallOpening: OpeningTokens] = [:]
@@ -68,7 +72,7 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
     precondition(!tools.isEmpty, "a tool-call constraint needs tools")
     self.model = model
     self.tools = tools
-    encodedNames = tools.map { Array(GeneratedContent(kind: .string($0.name)).jsonString.utf8) }
+    encodedNames = tools.map { ToolCallFormat.encodedName($0.name) }
     self.mode = mode
     self.answer = answer
     vocabulary = GuidedVocabularyCache.vocabulary(for: model)
@@ -81,14 +85,8 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
       + model.tokenize(ToolCallFormat.closing, parseSpecial: true)
     separatorTokens = model.tokenize(ToolCallFormat.separator, parseSpecial: false)
     phase = mode == .required ? .literal(markerTokens + namePrefixTokens, then: .name) : .free(state: 0)
-    opening =
-      Self.opensCallsInOwnForm(mode: mode, hasAnswer: answer != nil) ? CallOpening(encodedNames: encodedNames) : nil
-  }
-
-  /// Whether a call may open in the model's own form (`CallOpening`) at the start of the turn:
-  /// in free text where calls are allowed (a structured answer starts with JSON of its own).
-  static func opensCallsInOwnForm(mode: Mode, hasAnswer: Bool) -> Bool {
-    mode == .allowed && !hasAnswer
+    ownFormOpening = mode == .allowed && answer == nil ? CallOpening(toolNames: tools.map(\.name)) : nil
+    opening = ownFormOpening
   }
 
   /// The tokens that complete a tool's name from `opening`'s state, and so open a call.

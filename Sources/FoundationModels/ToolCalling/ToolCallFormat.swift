@@ -22,6 +22,11 @@ enum ToolCallFormat {
   static let argumentsPrefix = ", \"arguments\": "
   /// After the arguments.
   static let suffix = "}\n" + closing
+  /// A tool's name as a call writes it: a JSON string, quotes included.
+  static func encodedName(_ name: String) -> [UInt8] {
+    Array(GeneratedContent(kind: .string(name)).jsonString.utf8)
+  }
+
   /// Between one call and the next.
   static let separator = "\n"
 }

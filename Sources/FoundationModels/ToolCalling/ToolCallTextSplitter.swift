@@ -12,7 +12,7 @@ struct ToolCallTextSplitter {
   private var inCall = false
   private var sawCall = false
   /// While the output may still open a call in the model's own form (`CallOpening`): at its
-  /// start, where the constraint lets it (`ToolCallConstraint.opensCallsInOwnForm`).
+  /// start, where the constraint lets it (`ToolCallConstraint.ownFormOpening`).
   private var opening: CallOpening?
 
   /// - Parameter opening: how the output may open its first call in the model's own form, as
