@@ -39,6 +39,25 @@ import Testing
     #expect(keys == ["name", "age", "kind"], "declaration order")
   }
 
+  /// A number ends where the model would end it: a model that pretty-prints wants a line break
+  /// after `"age":12`, which compact JSON bans, and its next choice is another digit, before
+  /// `,`. The number still ends at 12 (it went on to 120 before).
+  @Test func aNumberEndsWhereTheModelWouldWriteWhiteSpace() async throws {
+    let tokens = Self.vocabulary + ["\n", "0"]
+    let reply = ScriptedTokenModel.replying("{\"name\":\"Rex\",\"age\":12\n,\"kind\":\"cat\"}", tokens: tokens)
+    let pretty = ScriptedTokenModel(tokens: tokens) { context in
+      var preferences = reply.preferences(after: context)
+      let text = String(decoding: context.flatMap { reply.piece(of: $0) }, as: UTF8.self)
+      if text.hasSuffix("\"age\":12") { preferences[reply.tokenize("0", parseSpecial: false)[0]] = 5 }
+      return preferences
+    }
+    let session = LanguageModelSession(model: .scripted(pretty))
+    let response = try await session.respond(
+      to: "A pet, please.", schema: petSchema, includeSchemaInPrompt: false,
+      options: GenerationOptions(samplingMode: .greedy))
+    #expect(try response.content.value(Int.self, forProperty: "age") == 12)
+  }
+
   @Test func aValidObjectTheModelWantsComesThroughUnchanged() async throws {
     let session = LanguageModelSession(model: model(wanting: #"{"name":"Rex","age":12,"kind":"dog"}"#))
     let response = try await session.respond(to: "A pet.", schema: petSchema)

@@ -7,6 +7,12 @@ import InferenceEngine
 /// Forced text (the next key, a closing brace) is tokenized with the model's own tokenizer, as
 /// the model would have written it, and emitted without sampling; its last token may give way
 /// to a longer one the model prefers (`extensions(of:)`).
+///
+/// A number ends where the model would end it. The constraint admits compact JSON only, so a
+/// model that pretty-prints, having written `15`, wants a line break, which is banned, and
+/// the best allowed token may be another digit: `1500`. Wherever a number may end, the model's
+/// best choice among the tokens that end it and white space is weighed against its best digit
+/// (or `.`, `e`): when ending wins, only the tokens that end the number remain.
 final class SchemaConstraint: InferenceEngine.TokenConstraint, @unchecked Sendable {
   // Used by one generation on the engine's work queue only.
   private let matcher: TokenMatcher
@@ -25,7 +31,8 @@ final class SchemaConstraint: InferenceEngine.TokenConstraint, @unchecked Sendab
   }
 
   func mask(_ logits: UnsafeMutableBufferPointer<Float>) {
-    let allowed = matcher.allowedTokens()
+    var allowed = matcher.allowedTokens()
+    if let ending = matcher.numberEndingTokens(), prefersEnding(ending, over: allowed, logits) { allowed = ending }
     for (wordIndex, word) in allowed.words.enumerated() where word != ~0 {
       let base = wordIndex * 64
       for bit in 0..<64 where word & (1 << UInt64(bit)) == 0 {
@@ -36,14 +43,31 @@ final class SchemaConstraint: InferenceEngine.TokenConstraint, @unchecked Sendab
     }
   }
 
+  /// Whether the model's best choice among the tokens that end the open number and white space
+  /// beats its best among the allowed tokens that go on with the number.
+  private func prefersEnding(_ ending: TokenMask, over allowed: TokenMask, _ logits: UnsafeMutableBufferPointer<Float>)
+    -> Bool
+  {
+    var end = -Float.infinity
+    var goOn = -Float.infinity
+    for token in allowed.allowedTokens where token < logits.count {
+      if ending.contains(token) { end = max(end, logits[token]) } else { goOn = max(goOn, logits[token]) }
+    }
+    for token in matcher.vocabulary.whitespaceTokens where token < logits.count { end = max(end, logits[token]) }
+    return end > goOn
+  }
+
   func accept(_ token: Token) throws {
     try matcher.accept(token: Int(token))
   }
 
+  /// The allowed tokens when there are at most `limit`, and, where a number may end, the
+  /// white space that `mask` weighs against going on with it.
   func allowedTokens(limit: Int) -> [Token]? {
     let allowed = matcher.allowedTokens()
-    guard allowed.allowedCount <= limit else { return nil }
-    return allowed.allowedTokens.map { Token($0) }
+    let weighed = matcher.numberEndingTokens() == nil ? [] : matcher.vocabulary.whitespaceTokens
+    guard allowed.allowedCount + weighed.count <= limit else { return nil }
+    return (allowed.allowedTokens + weighed).map { Token($0) }
   }
 
   func snapshot() -> (any Sendable)? { matcher.snapshot() }

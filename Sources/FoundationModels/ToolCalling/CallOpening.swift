@@ -8,7 +8,14 @@
 /// JSON string. The call is open once the name is whole and names a tool: until then nothing is
 /// decided, so an answer that merely starts the same way (`{"name": "Ada", …}`, a JSON example
 /// the user asked for) stays text. From there `ToolCallConstraint` writes the rest of the call
-/// in the one format (`ToolCallFormat`), under the tool's schema.
+/// in the one format (`ToolCallFormat`), under the tool's schema, up to the object's closing
+/// brace.
+///
+/// After such a call the model writes its next call the same way, or ends its turn: after
+/// `<tools>` the next object on its own line, in a fence the next object or a new fence
+/// (`afterCall()`):
+///
+///     ( ws | "```" ["json"] | "<tools>" | "</tools>" )* "{" ws "\"name\"" ws ":" ws NAME
 struct CallOpening: Hashable {
   enum Outcome: Equatable {
     /// The text so far may still open a call.
@@ -25,8 +32,12 @@ struct CallOpening: Hashable {
     case start
     /// `matched` bytes of `text`; then `next`.
     case fixed(text: [UInt8], matched: Int, next: Stage)
-    /// After "```": a language tag (`json`, `matched` bytes of it), white space or the object.
-    case fenceTag(matched: Int)
+    /// After "```": a language tag (`json`, `matched` bytes of it); then `next`.
+    case fenceTag(matched: Int, then: Stage)
+    /// After a call: white space, fences and `<tools>` tags, up to the next object.
+    case betweenCalls
+    /// A tag between calls, its bytes so far.
+    case tag([UInt8])
     /// White space; then `next` on its first byte.
     case space(then: Stage)
     /// The object's first byte.
@@ -46,6 +57,13 @@ struct CallOpening: Hashable {
 
   init(toolNames: [String]) {
     names = toolNames.map(ToolCallFormat.encodedName)
+  }
+
+  /// The opening of the next call, after a call that opened in the model's own form.
+  func afterCall() -> CallOpening {
+    var next = self
+    next.stage = .betweenCalls
+    return next
   }
 
   /// Takes `bytes`, the next of the text.
@@ -72,7 +90,9 @@ struct CallOpening: Hashable {
   private static func fewestBytes(after stage: Stage, names: [[UInt8]]) -> Int {
     let shortestName = names.map(\.count).min() ?? 0
     switch stage {
-    case .start, .brace, .fenceTag: return 1 + key.count + 1 + shortestName
+    case .start, .brace, .betweenCalls: return 1 + key.count + 1 + shortestName
+    case .fenceTag(_, let next): return fewestBytes(after: next, names: names)
+    case .tag: return 1 + fewestBytes(after: .betweenCalls, names: names)
     case .fixed(let text, let matched, let next): return text.count - matched + fewestBytes(after: next, names: names)
     case .space(let next): return fewestBytes(after: next, names: names)
     case .colon: return 1 + shortestName
@@ -84,6 +104,7 @@ struct CallOpening: Hashable {
 
   private static let key = Array("\"name\"".utf8)
   private static let toolsTag = Array("<tools>".utf8)
+  private static let tags = [toolsTag, Array("</tools>".utf8)]
   private static let fence = Array("```".utf8)
   private static let json = Array("json".utf8)
 
@@ -96,15 +117,26 @@ struct CallOpening: Hashable {
     case .start:
       if isSpace(byte) { return .start }
       if byte == toolsTag[0] { return .fixed(text: toolsTag, matched: 1, next: .space(then: .brace)) }
-      if byte == fence[0] { return .fixed(text: fence, matched: 1, next: .fenceTag(matched: 0)) }
+      if byte == fence[0] {
+        return .fixed(text: fence, matched: 1, next: .fenceTag(matched: 0, then: .space(then: .brace)))
+      }
       return advance(.brace, over: byte, names: names)
+    case .betweenCalls:
+      if isSpace(byte) { return .betweenCalls }
+      if byte == fence[0] { return .fixed(text: fence, matched: 1, next: .fenceTag(matched: 0, then: .betweenCalls)) }
+      if byte == toolsTag[0] { return .tag([byte]) }
+      return advance(.brace, over: byte, names: names)
+    case .tag(let bytes):
+      let tag = bytes + [byte]
+      if tags.contains(tag) { return .betweenCalls }
+      return tags.contains { $0.starts(with: tag) } ? .tag(tag) : .failed
     case .fixed(let text, let matched, let next):
       guard text[matched] == byte else { return .failed }
       return matched + 1 == text.count ? next : .fixed(text: text, matched: matched + 1, next: next)
-    case .fenceTag(let matched):
-      if matched < json.count, json[matched] == byte { return .fenceTag(matched: matched + 1) }
+    case .fenceTag(let matched, let next):
+      if matched < json.count, json[matched] == byte { return .fenceTag(matched: matched + 1, then: next) }
       guard matched == 0 || matched == json.count else { return .failed }
-      return advance(.space(then: .brace), over: byte, names: names)
+      return advance(next, over: byte, names: names)
     case .space(let next):
       return isSpace(byte) ? stage : advance(next, over: byte, names: names)
     case .brace:

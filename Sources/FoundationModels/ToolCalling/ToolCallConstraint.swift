@@ -10,6 +10,10 @@ import InferenceEngine
 /// a model that writes a line break after its call is not made to call again. A call that
 /// breaks its tool's schema cannot be produced.
 ///
+/// A turn that opens its first call in the model's own form (`CallOpening`) goes on in it: the
+/// call ends at its object's closing brace, and after it come only the next call in that form
+/// (`CallOpening.afterCall()`) or the end of the turn.
+///
 /// `toolCallingMode`: `.required` forces the marker first, `.disallowed` bans every token that
 /// would complete it, `.allowed` (the default) leaves the choice to the model.
 final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Sendable {
@@ -36,9 +40,11 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
     case between
     /// After the separator that follows a call: the next call's marker, or the end of the turn.
     case separated
+    /// After a call in the model's own form: the next one's opening, or the end of the turn.
+    case betweenOwnCalls(CallOpening)
   }
 
-  private enum Next { case name, arguments(Int), between, separated }
+  private enum Next { case name, arguments(Int), between, separated, betweenOwnCalls }
 
   private let model: any TokenModel
   private let vocabulary: Vocabulary
@@ -58,12 +64,18 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
   private var opening: CallOpening?
   /// Per state of `opening`, the tokens that would open a call from it.
   private var openingTokens: [CallOpening: OpeningTokens] = [:]
+  /// Per state between calls in the model's own form, the tokens allowed from it.
+  private var tokensBetweenOwnCalls: [CallOpening: [Int]] = [:]
+  /// Whether the turn's calls are in the model's own form: its first opened so.
+  private var ownFormCalls = false
   private let argumentsPrefixBytes = Array(ToolCallFormat.argumentsPrefix.utf8)
   private let markerTokens: [Token]
   private let namePrefixTokens: [Token]
   private let argumentsPrefixTokens: [Token]
   private let suffixTokens: [Token]
   private let separatorTokens: [Token]
+  /// What ends a call in the model's own form: its object's closing brace.
+  private let objectClosingTokens: [Token]
 
   /// - Parameters:
   ///   - tools: the enabled tools (at least one).
@@ -84,6 +96,7 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
       model.tokenize(String(ToolCallFormat.suffix.dropLast(ToolCallFormat.closing.count)), parseSpecial: false)
       + model.tokenize(ToolCallFormat.closing, parseSpecial: true)
     separatorTokens = model.tokenize(ToolCallFormat.separator, parseSpecial: false)
+    objectClosingTokens = model.tokenize("}", parseSpecial: false)
     phase = mode == .required ? .literal(markerTokens + namePrefixTokens, then: .name) : .free(state: 0)
     ownFormOpening = mode == .allowed && answer == nil ? CallOpening(toolNames: tools.map(\.name)) : nil
     opening = ownFormOpening
@@ -112,6 +125,23 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
     return found
   }
 
+  /// The tokens that `opening`, between calls in the model's own form, lets follow: those that
+  /// keep it undecided and those that open the next call (`OpeningTokens.opening`).
+  private func tokensBetweenOwnCalls(from opening: CallOpening) -> [Int] {
+    if let known = tokensBetweenOwnCalls[opening] { return known }
+    var found: [Int] = []
+    for (id, piece) in vocabulary.tokens.enumerated() where !piece.isEmpty {
+      var copy = opening
+      switch copy.feed(piece) {
+      case .undecided: found.append(id)
+      case .opened(_, let overshoot) where continuesTheCall(overshoot): found.append(id)
+      case .opened, .text: continue
+      }
+    }
+    tokensBetweenOwnCalls[opening] = found
+    return found
+  }
+
   /// Whether `overshoot`, written past a name that opened a call, is the start of the fixed
   /// text that follows the name.
   private func continuesTheCall(_ overshoot: [UInt8]) -> Bool {
@@ -126,7 +156,7 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
     case .free(let state) where answer != nil && state > 0:
       // A structured answer cannot contain the marker's text: once begun, the marker is forced.
       model.tokenize(String(decoding: scanner.marker[state...], as: UTF8.self), parseSpecial: true)
-    case .free, .between, .separated: []
+    case .free, .between, .separated, .betweenOwnCalls: []
     }
   }
 
@@ -157,6 +187,8 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
       keepOnly(separatorTokens.first ?? markerTokens[0], orTheEndIn: logits)
     case .separated:
       keepOnly(markerTokens[0], orTheEndIn: logits)
+    case .betweenOwnCalls(let opening):
+      keepOnly(tokensBetweenOwnCalls(from: opening), orTheEndIn: logits)
     case .literal(let tokens, _):
       for index in 0..<logits.count where index != Int(tokens[0]) { logits[index] = -.infinity }
     }
@@ -164,8 +196,16 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
 
   /// Bans every token but `token` and the end of the turn.
   private func keepOnly(_ token: Token, orTheEndIn logits: UnsafeMutableBufferPointer<Float>) {
-    let allowed = Set([Int(token)] + vocabulary.endOfSequenceTokens)
-    for index in 0..<logits.count where !allowed.contains(index) { logits[index] = -.infinity }
+    keepOnly([Int(token)], orTheEndIn: logits)
+  }
+
+  /// Bans every token but `tokens` and the end of the turn.
+  private func keepOnly(_ tokens: [Int], orTheEndIn logits: UnsafeMutableBufferPointer<Float>) {
+    let allowed = tokens + vocabulary.endOfSequenceTokens
+    var kept: [(Int, Float)] = []
+    for index in allowed where index < logits.count { kept.append((index, logits[index])) }
+    for index in 0..<logits.count { logits[index] = -.infinity }
+    for (index, logit) in kept { logits[index] = logit }
   }
 
   /// Near the budget's end, no call is begun that could not be finished: the shortest call
@@ -186,6 +226,9 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
     case .separated:
       guard markerTokens.count + namePrefixTokens.count + shortestCall(after: []).count > budget else { return }
       if Int(markerTokens[0]) < logits.count { logits[Int(markerTokens[0])] = -.infinity }
+    case .betweenOwnCalls:
+      guard namePrefixTokens.count + shortestCall(after: []).count > budget else { return }
+      keepOnly([], orTheEndIn: logits)
     default:
       return
     }
@@ -208,16 +251,9 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
         case .text:
           opening = nil
         case .opened(let tool, let overshoot):
-          // The rest of the call's fixed text, forced from where the token left it.
-          guard continuesTheCall(overshoot) else {
-            throw ToolCallConstraintError("token \(token) writes past the name of the call it opens")
-          }
           opening = nil
-          let rest = String(decoding: argumentsPrefixBytes[overshoot.count...], as: UTF8.self)
-          phase =
-            rest.isEmpty
-            ? try enter(.arguments(tool))
-            : .literal(model.tokenize(rest, parseSpecial: false), then: .arguments(tool))
+          ownFormCalls = true
+          phase = try openedInOwnForm(tool, overshoot: overshoot, by: token)
           return
         }
       }
@@ -248,7 +284,7 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
       phase = .literal(argumentsPrefixTokens, then: .arguments(index))
     case .arguments(let inner):
       try inner.accept(token)
-      if inner.mustEnd { phase = .literal(suffixTokens, then: .between) }
+      if inner.mustEnd { phase = afterArguments() }
     case .between:
       if model.isEndOfGeneration(token) { return }
       guard let first = separatorTokens.first else {
@@ -260,7 +296,31 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
     case .separated:
       if model.isEndOfGeneration(token) { return }
       try acceptMarker(token)
+    case .betweenOwnCalls(var opening):
+      if model.isEndOfGeneration(token) { return }
+      switch opening.feed(model.piece(of: token)) {
+      case .undecided: phase = .betweenOwnCalls(opening)
+      case .opened(let tool, let overshoot): phase = try openedInOwnForm(tool, overshoot: overshoot, by: token)
+      case .text: throw ToolCallConstraintError("only another call may follow a call")
+      }
     }
+  }
+
+  /// The phase after `token` opened a call of the tool `tool` in the model's own form, having
+  /// written `overshoot` past its name: the rest of the call's fixed text, forced from there.
+  private func openedInOwnForm(_ tool: Int, overshoot: [UInt8], by token: Token) throws -> Phase {
+    guard continuesTheCall(overshoot) else {
+      throw ToolCallConstraintError("token \(token) writes past the name of the call it opens")
+    }
+    let rest = String(decoding: argumentsPrefixBytes[overshoot.count...], as: UTF8.self)
+    return rest.isEmpty
+      ? try enter(.arguments(tool))
+      : .literal(model.tokenize(rest, parseSpecial: false), then: .arguments(tool))
+  }
+
+  /// The phase once a call's arguments are whole: the end of the call.
+  private func afterArguments() -> Phase {
+    ownFormCalls ? .literal(objectClosingTokens, then: .betweenOwnCalls) : .literal(suffixTokens, then: .between)
   }
 
   /// `token` as the first of the next call's marker: the rest of the call's fixed text follows.
@@ -281,6 +341,8 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
       return .between
     case .separated:
       return .separated
+    case .betweenOwnCalls:
+      return .betweenOwnCalls(CallOpening(toolNames: tools.map(\.name)).afterCall())
     }
   }
 
@@ -288,7 +350,7 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
     switch phase {
     case .free: answer == nil
     case .answer: answer?.isComplete ?? true
-    case .between, .separated: true
+    case .between, .separated, .betweenOwnCalls: true
     case .literal, .name, .arguments: false
     }
   }
@@ -302,16 +364,20 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
   /// name and the shortest arguments its schema allows.
   func tokensToClose() -> [Token] {
     switch phase {
-    case .free, .between, .separated: []
+    case .free, .between, .separated, .betweenOwnCalls: []
     case .answer: answer?.tokensToClose() ?? []
     case .literal(let tokens, .name): tokens + shortestCall(after: [])
-    case .literal(let tokens, .arguments(let index)): tokens + shortestArguments(of: index) + suffixTokens
-    case .literal(let tokens, .between), .literal(let tokens, .separated): tokens
+    case .literal(let tokens, .arguments(let index)): tokens + shortestArguments(of: index) + callEndTokens
+    case .literal(let tokens, .between), .literal(let tokens, .separated), .literal(let tokens, .betweenOwnCalls):
+      tokens
     case .name(_, let bytes):
       shortestCall(after: bytes)
-    case .arguments(let inner): inner.tokensToClose() + suffixTokens
+    case .arguments(let inner): inner.tokensToClose() + callEndTokens
     }
   }
+
+  /// What ends the call under way once its arguments are whole.
+  private var callEndTokens: [Token] { ownFormCalls ? objectClosingTokens : suffixTokens }
 
   /// Per tool, the tokens of its shortest arguments; filled on first use.
   private var shortestArgumentTokens: [Int: [Token]] = [:]
@@ -349,7 +415,7 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
     case .answer: try answer?.acceptExtension(of: token, by: longer)
     case .arguments(let inner):
       try inner.acceptExtension(of: token, by: longer)
-      if inner.mustEnd { phase = .literal(suffixTokens, then: .between) }
+      if inner.mustEnd { phase = afterArguments() }
     default: throw ToolCallConstraintError("token \(longer) does not extend token \(token) here")
     }
   }

@@ -8,69 +8,101 @@ struct ToolCallTextSplitter {
     case call(name: String, arguments: String)
   }
 
+  private enum State {
+    /// Text, where the marker opens a call.
+    case text
+    /// Deciding whether the output opens a call in the model's own form (`CallOpening`): at its
+    /// start, or after such a call. Everything since is held.
+    case opening(CallOpening)
+    /// Inside a call opened by the marker, up to its closing marker.
+    case markedCall
+    /// Inside a call in the model's own form, from its object's opening brace to its closing one.
+    case objectCall
+  }
+
   private var pending = ""
-  private var inCall = false
+  private var state = State.text
   private var sawCall = false
-  /// While the output may still open a call in the model's own form (`CallOpening`): at its
-  /// start, where the constraint lets it (`ToolCallConstraint.ownFormOpening`).
-  private var opening: CallOpening?
+  /// How the next call opens after a call in the model's own form.
+  private let betweenOwnCalls: CallOpening?
 
   /// - Parameter opening: how the output may open its first call in the model's own form, as
-  ///   the constraint allows for it; nil where only the marker opens calls.
+  ///   the constraint allows for it (`ToolCallConstraint.ownFormOpening`); nil where only the
+  ///   marker opens calls.
   init(opening: CallOpening? = nil) {
-    self.opening = opening
+    betweenOwnCalls = opening?.afterCall()
+    if let opening { state = .opening(opening) }
   }
 
   /// The pieces `text` completes.
   mutating func feed(_ text: String) -> [Piece] {
     pending += text
     var pieces: [Piece] = []
-    if var matcher = opening {
-      // Held until decided. Once the name is whole the constraint has written the call in the
-      // one format from its object on: the call is that object, up to the closing marker.
-      switch matcher.feed(text.utf8) {
-      case .undecided:
-        opening = matcher
-        return []
-      case .text:
-        opening = nil
-      case .opened:
-        opening = nil
-        if let object = pending.firstIndex(of: "{") {
+    // What the opening under way has not been fed yet.
+    var unseen = Substring(text)
+    while true {
+      switch state {
+      case .opening(var opening):
+        switch opening.feed(unseen.utf8) {
+        case .undecided:
+          state = .opening(opening)
+          return pieces
+        case .text:
+          state = .text
+        case .opened:
+          // Once the name is whole the constraint writes the call in the one format from its
+          // object on: the call is that object.
+          guard let object = pending.firstIndex(of: "{") else {
+            state = .text
+            continue
+          }
           pending = String(pending[object...])
-          inCall = true
+          state = .objectCall
+        }
+      case .objectCall:
+        guard let end = Self.endOfObject(in: pending) else { return pieces }
+        pieces.append(Self.call(in: String(pending[..<end])))
+        pending = String(pending[end...])
+        sawCall = true
+        // Only the next call in the same form, or the end of the output, follows.
+        state = betweenOwnCalls.map(State.opening) ?? .text
+        unseen = Substring(pending)
+      case .markedCall:
+        guard let end = pending.range(of: ToolCallFormat.closing) else { return pieces }
+        pieces.append(Self.call(in: String(pending[..<end.lowerBound])))
+        pending = String(pending[end.upperBound...])
+        state = .text
+        sawCall = true
+      case .text:
+        if let start = pending.range(of: ToolCallFormat.marker) {
+          emit(String(pending[..<start.lowerBound]), into: &pieces)
+          pending = String(pending[start.upperBound...])
+          state = .markedCall
+        } else {
+          let held = Self.markerPrefixLength(atEndOf: pending)
+          emit(String(pending.dropLast(held)), into: &pieces)
+          pending = String(pending.suffix(held))
+          return pieces
         }
       }
     }
-    while true {
-      if inCall {
-        guard let end = pending.range(of: ToolCallFormat.closing) else { break }
-        pieces.append(Self.call(in: String(pending[..<end.lowerBound])))
-        pending = String(pending[end.upperBound...])
-        inCall = false
-        sawCall = true
-      } else if let start = pending.range(of: ToolCallFormat.marker) {
-        emit(String(pending[..<start.lowerBound]), into: &pieces)
-        pending = String(pending[start.upperBound...])
-        inCall = true
-      } else {
-        let held = Self.markerPrefixLength(atEndOf: pending)
-        emit(String(pending.dropLast(held)), into: &pieces)
-        pending = String(pending.suffix(held))
-        break
-      }
-    }
-    return pieces
   }
 
   /// The pieces left at the end of the output.
   /// - Throws: `ToolCallSplitError` when the output ends inside a call (the token budget ran out).
   mutating func finish() throws -> [Piece] {
-    guard !inCall else { throw ToolCallSplitError(partialCall: pending) }
-    opening = nil
     var pieces: [Piece] = []
-    emit(pending, into: &pieces)
+    switch state {
+    case .markedCall, .objectCall:
+      throw ToolCallSplitError(partialCall: pending)
+    case .opening where sawCall:
+      // What follows a call in the model's own form, a fence's or tag's closing, is no text.
+      break
+    case .opening, .text:
+      emit(pending, into: &pieces)
+    }
     pending = ""
+    state = .text
     return pieces
   }
 
@@ -80,8 +112,37 @@ struct ToolCallTextSplitter {
     pieces.append(.text(text))
   }
 
-  /// The call in the text between its marker and its closing:
-  /// `\n{"name": "…", "arguments": {…}}\n`.
+  /// The end of the JSON object at the start of `text` (just past its closing brace), or nil
+  /// while it is not whole.
+  private static func endOfObject(in text: String) -> String.Index? {
+    var depth = 0
+    var inString = false
+    var escaped = false
+    for index in text.utf8.indices {
+      let byte = text.utf8[index]
+      if inString {
+        if escaped {
+          escaped = false
+        } else if byte == UInt8(ascii: "\\") {
+          escaped = true
+        } else if byte == UInt8(ascii: "\"") {
+          inString = false
+        }
+        continue
+      }
+      switch byte {
+      case UInt8(ascii: "\""): inString = true
+      case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+      case UInt8(ascii: "}"), UInt8(ascii: "]"):
+        depth -= 1
+        if depth == 0 { return text.utf8.index(after: index) }
+      default: continue
+      }
+    }
+    return nil
+  }
+
+  /// The call in `body`: `{"name": "…", "arguments": {…}}`, with white space around it.
   private static func call(in body: String) -> Piece {
     let json = body.trimmingCharacters(in: .whitespacesAndNewlines)
     guard let content = try? GeneratedContent(json: json), case .structure(let properties, _) = content.kind,

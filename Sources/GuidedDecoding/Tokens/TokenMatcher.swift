@@ -187,6 +187,12 @@ public final class TokenMatcher {
   /// digits are counted too; `numberEnding` tells them apart).
   private var isNumberTooLong: Bool { (repetition?.numberDigits ?? 0) > Self.maximumNumberDigits }
 
+  /// The allowed tokens that end the number open in the output (`,`, `]`, `}` or the end of
+  /// the output), when a number is open and may end here; nil otherwise.
+  public func numberEndingTokens() -> TokenMask? {
+    numberEnding(allowedTokens())
+  }
+
   /// The tokens that end the number open in the output, when one is open and some allowed
   /// token ends it; nil otherwise.
   private func numberEnding(_ mask: TokenMask) -> TokenMask? {

@@ -26,9 +26,10 @@ public protocol TokenConstraint: AnyObject, Sendable {
   /// At least `tokensToClose().count`, and cheap enough to ask on every token: the generator
   /// tokenizes the closing text only when this bound comes near the budget.
   var closingTokenBound: Int { get }
-  /// The tokens allowed next (end-of-generation tokens included when complete) when there are
-  /// at most `limit` of them, else nil. The generator then asks the backend for only these
-  /// logits, which llama.cpp computes without its output layer.
+  /// The tokens allowed next (end-of-generation tokens included when complete), and any others
+  /// whose logits `mask` weighs, when there are at most `limit` of them, else nil. The
+  /// generator then asks the backend for only these logits, which llama.cpp computes without
+  /// its output layer.
   func allowedTokens(limit: Int) -> [Token]?
   /// Where the constraint stands, for `restore(_:)`: the generator accepts draft tokens to check
   /// them and returns here before taking the ones the model confirms. Nil when unsupported.

@@ -215,6 +215,28 @@ func toolCall(_ name: String, _ arguments: String) -> String {
     #expect(calls.first?.first?.arguments.jsonString == #"{"city":"Paris"}"#)
   }
 
+  /// Calls in the model's own form follow one another in that form (after `<tools>` one per
+  /// line, in fences), and every one runs; text after them cannot be written (the model's
+  /// "Done." is banned and the turn ends there).
+  @Test(arguments: [
+    "<tools>\n{\"name\": \"getWeather\", \"arguments\": {\"city\":\"Paris\"}}\n{\"name\": \"getTime\", \"arguments\": {\"offset\":1}}\n</tools>\nDone.",
+    "```json\n{\"name\": \"getWeather\", \"arguments\": {\"city\":\"Paris\"}}\n```\n```json\n{\"name\": \"getTime\", \"arguments\": {\"offset\":1}}\n```\nDone.",
+  ])
+  func callsInTheModelsOwnFormAllRun(calls: String) async throws {
+    let weather = WeatherTool()
+    let clock = CountingClock()
+    let session = LanguageModelSession(model: model(calling: [calls]), tools: [weather, clock])
+    let response = try await session.respond(
+      to: "Weather and time in Paris?", options: GenerationOptions(samplingMode: .greedy))
+    #expect(response.content == "It is sunny.")
+    #expect(weather.cities.withLock { $0 } == ["Paris"])
+    #expect(clock.calls.withLock { $0 } == 1)
+    let made = session.transcript.compactMap { entry -> Transcript.ToolCalls? in
+      if case .toolCalls(let calls) = entry { calls } else { nil }
+    }
+    #expect(made.map { $0.map(\.toolName) } == [["getWeather", "getTime"]])
+  }
+
   /// An answer that starts like a call but names no tool stays the answer, as written.
   @Test func aFencedObjectThatNamesNoToolIsTheAnswer() async throws {
     let example = "```json\n{\"name\": \"getter\", \"age\": 3}\n```"

@@ -40,19 +40,18 @@ import Testing
     var tagged = ownForm()
     #expect(tagged.feed("<to") == [])
     #expect(tagged.feed("ols>\n{\"name\": \"f") == [])
-    #expect(tagged.feed("\", \"arguments\": {}}\n</tool_call>") == [.call(name: "f", arguments: "{}")])
+    #expect(tagged.feed("\", \"arguments\": {}") == [])
+    #expect(tagged.feed("}\n</tools>") == [.call(name: "f", arguments: "{}")])
     #expect(try tagged.finish().isEmpty)
     var fenced = ownForm()
     #expect(fenced.feed("```json\n{\n  \"name\": \"getWeather\"") == [])
     #expect(
-      fenced.feed(", \"arguments\": {\"city\":\"Paris\"}}\n</tool_call>")
+      fenced.feed(", \"arguments\": {\"city\":\"Paris\"}}\n```")
         == [.call(name: "getWeather", arguments: #"{"city":"Paris"}"#)])
+    #expect(try fenced.finish().isEmpty)
     var bare = ownForm()
-    #expect(
-      bare.feed(
-        "{\"name\":\"f\", \"arguments\": {}}\n</tool_call>\n<tool_call>\n{\"name\": \"f\", \"arguments\": {}}\n</tool_call>"
-      )
-        == [.call(name: "f", arguments: "{}"), .call(name: "f", arguments: "{}")])
+    #expect(bare.feed("{\"name\":\"f\", \"arguments\": {}}") == [.call(name: "f", arguments: "{}")])
+    #expect(try bare.finish().isEmpty)
 
     var later = ownForm()
     #expect(later.feed("Use <tools> here.") == [.text("Use <tools> here.")])
@@ -64,6 +63,29 @@ import Testing
     var empty = ownForm()
     #expect(empty.feed("<tools>") == [])
     #expect(empty.feed("</tools>") == [.text("<tools></tools>")])
+  }
+
+  /// After a call in the model's own form the next one follows in that form: after `<tools>`
+  /// on the next line, in a fence in the same or a new one. The object ends at its closing
+  /// brace, braces and quotes inside strings aside; the fences and tags around are no text.
+  @Test(arguments: [
+    "<tools>\n{\"name\": \"f\", \"arguments\": {}}\n{\"name\": \"getWeather\", \"arguments\": {\"city\":\"{P\\\"}\"}}\n</tools>",
+    "```json\n{\"name\": \"f\", \"arguments\": {}}\n```\n\n```json\n{\"name\": \"getWeather\", \"arguments\": {\"city\":\"{P\\\"}\"}}\n```",
+    "```\n{\"name\": \"f\", \"arguments\": {}}\n{\"name\": \"getWeather\", \"arguments\": {\"city\":\"{P\\\"}\"}}\n```\n",
+  ])
+  func callsInTheModelsOwnFormFollowOneAnother(output: String) throws {
+    let expected: [Piece] = [
+      .call(name: "f", arguments: "{}"), .call(name: "getWeather", arguments: #"{"city":"{P\"}"}"#),
+    ]
+    var whole = ownForm()
+    #expect(try whole.feed(output) + whole.finish() == expected)
+    var byByte = ownForm()
+    let pieces = try output.map { byByte.feed(String($0)) }.joined() + byByte.finish()
+    #expect(Array(pieces) == expected)
+    var cut = ownForm()
+    let inside = try #require(output.range(of: "{\"city")).upperBound
+    _ = cut.feed(String(output[..<inside]))
+    #expect(throws: ToolCallSplitError.self) { try cut.finish() }
   }
 
   /// An answer that starts like a call but names no tool is text: a JSON example the user
