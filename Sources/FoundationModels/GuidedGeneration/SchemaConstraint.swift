@@ -61,9 +61,6 @@ final class SchemaConstraint: InferenceEngine.TokenConstraint, @unchecked Sendab
     try matcher.accept(token: Int(token))
   }
 
-  /// Whether `token` may come next.
-  func allows(_ token: Token) -> Bool { matcher.allows(token: Int(token)) }
-
   /// The allowed tokens when there are at most `limit`, and, where a number may end, the
   /// white space that `mask` weighs against going on with it.
   func allowedTokens(limit: Int) -> [Token]? {

@@ -73,7 +73,6 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
   private let namePrefixTokens: [Token]
   private let argumentsPrefixTokens: [Token]
   private let suffixTokens: [Token]
-  private let closingMarkerTokens: [Token]
   private let separatorTokens: [Token]
   /// What ends a call in the model's own form: its object's closing brace.
   private let objectClosingTokens: [Token]
@@ -93,8 +92,9 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
     markerTokens = model.tokenize(ToolCallFormat.marker, parseSpecial: true)
     namePrefixTokens = model.tokenize(ToolCallFormat.namePrefix, parseSpecial: false)
     argumentsPrefixTokens = model.tokenize(ToolCallFormat.argumentsPrefix, parseSpecial: false)
-    closingMarkerTokens = model.tokenize(ToolCallFormat.closing, parseSpecial: true)
-    suffixTokens = model.tokenize(Self.markedCallEnd, parseSpecial: false) + closingMarkerTokens
+    suffixTokens =
+      model.tokenize(String(ToolCallFormat.suffix.dropLast(ToolCallFormat.closing.count)), parseSpecial: false)
+      + model.tokenize(ToolCallFormat.closing, parseSpecial: true)
     separatorTokens = model.tokenize(ToolCallFormat.separator, parseSpecial: false)
     objectClosingTokens = model.tokenize("}", parseSpecial: false)
     phase = mode == .required ? .literal(markerTokens + namePrefixTokens, then: .name) : .free(state: 0)
@@ -181,13 +181,8 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
       }
     case .answer:
       answer?.mask(logits)
-    case .name(let inner, _):
+    case .name(let inner, _), .arguments(let inner):
       inner.mask(logits)
-    case .arguments(let inner):
-      let closing = argumentsClosing
-      let kept = closing.overshoots.keys.filter { Int($0) < logits.count }.map { ($0, logits[Int($0)]) }
-      inner.mask(logits)
-      if !kept.isEmpty, closing.mayClose(inner) { for (token, logit) in kept { logits[Int(token)] = logit } }
     case .between:
       keepOnly(separatorTokens.first ?? markerTokens[0], orTheEndIn: logits)
     case .separated:
@@ -288,12 +283,8 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
       }
       phase = .literal(argumentsPrefixTokens, then: .arguments(index))
     case .arguments(let inner):
-      if argumentsClosing.overshoots[token] != nil, !inner.allows(token) {
-        phase = try afterArguments(overshoot: try argumentsClosing.close(inner, by: token))
-        return
-      }
       try inner.accept(token)
-      if inner.mustEnd { phase = try afterArguments() }
+      if inner.mustEnd { phase = afterArguments() }
     case .between:
       if model.isEndOfGeneration(token) { return }
       guard let first = separatorTokens.first else {
@@ -327,31 +318,9 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
       : .literal(model.tokenize(rest, parseSpecial: false), then: .arguments(tool))
   }
 
-  /// The call's fixed text after its arguments, as far as plain text tokens write it: before
-  /// the closing marker, or in the model's own form the call object's closing brace.
-  private static let markedCallEnd = String(ToolCallFormat.suffix.dropLast(ToolCallFormat.closing.count))
-  private static let ownFormCallEnd = "}"
-
-  /// The tokens that close the arguments and go on into the call's end, for the turn's form;
-  /// each form's found on first use.
-  private var argumentsClosing: ArgumentsClosing {
-    if let known = argumentsClosings[ownFormCalls] { return known }
-    let closing = ArgumentsClosing(
-      callEnd: ownFormCalls ? Self.ownFormCallEnd : Self.markedCallEnd, model: model, vocabulary: vocabulary)
-    argumentsClosings[ownFormCalls] = closing
-    return closing
-  }
-  private var argumentsClosings: [Bool: ArgumentsClosing] = [:]
-
-  /// The phase once a call's arguments are whole: the rest of the call's end, `overshoot`
-  /// of it written already, then what follows a call.
-  private func afterArguments(overshoot: [UInt8] = []) throws -> Phase {
-    let end = Array((ownFormCalls ? Self.ownFormCallEnd : Self.markedCallEnd).utf8)
-    let rest = String(decoding: end.dropFirst(overshoot.count), as: UTF8.self)
-    let tokens =
-      (rest.isEmpty ? [] : model.tokenize(rest, parseSpecial: false)) + (ownFormCalls ? [] : closingMarkerTokens)
-    let next: Next = ownFormCalls ? .betweenOwnCalls : .between
-    return tokens.isEmpty ? try enter(next) : .literal(tokens, then: next)
+  /// The phase once a call's arguments are whole: the end of the call.
+  private func afterArguments() -> Phase {
+    ownFormCalls ? .literal(objectClosingTokens, then: .betweenOwnCalls) : .literal(suffixTokens, then: .between)
   }
 
   /// `token` as the first of the next call's marker: the rest of the call's fixed text follows.
@@ -446,7 +415,7 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
     case .answer: try answer?.acceptExtension(of: token, by: longer)
     case .arguments(let inner):
       try inner.acceptExtension(of: token, by: longer)
-      if inner.mustEnd { phase = try afterArguments() }
+      if inner.mustEnd { phase = afterArguments() }
     default: throw ToolCallConstraintError("token \(longer) does not extend token \(token) here")
     }
   }

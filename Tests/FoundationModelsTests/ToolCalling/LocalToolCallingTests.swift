@@ -237,23 +237,6 @@ func toolCall(_ name: String, _ arguments: String) -> String {
     #expect(made.map { $0.map(\.toolName) } == [["getWeather", "getTime"]])
   }
 
-  /// A token that closes the arguments and goes on into the call's end (`}}`) is how the model
-  /// ends a number there; banned, it left another digit as the model's next choice, and the
-  /// offset 1 became 12.
-  @Test(arguments: [
-    "```json\n{\"name\": \"getTime\", \"arguments\": {\"offset\":1}}\n```", toolCall("getTime", #"{"offset":1}"#),
-  ])
-  func aNumberEndsWithTheTokenThatClosesTheCall(call: String) async throws {
-    let longer = call.replacingOccurrences(of: #""offset":1"#, with: #""offset":12"#)
-    let session = LanguageModelSession(
-      model: model(calling: [call, longer], tokens: Self.qwenLike + ["}}"]), tools: [WeatherTool(), ClockTool()])
-    _ = try await session.respond(to: "Time at UTC+1?", options: GenerationOptions(samplingMode: .greedy))
-    let made = session.transcript.compactMap { entry -> Transcript.ToolCalls? in
-      if case .toolCalls(let calls) = entry { calls } else { nil }
-    }
-    #expect(made.flatMap { $0.map(\.arguments.jsonString) } == [#"{"offset":1}"#])
-  }
-
   /// An answer that starts like a call but names no tool stays the answer, as written.
   @Test func aFencedObjectThatNamesNoToolIsTheAnswer() async throws {
     let example = "```json\n{\"name\": \"getter\", \"age\": 3}\n```"
