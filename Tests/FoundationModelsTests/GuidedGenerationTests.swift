@@ -40,11 +40,13 @@ import Testing
   }
 
   /// A number ends where the model would end it: a model that pretty-prints wants a line break
-  /// after `"age":12`, which compact JSON bans, and its next choice is another digit, before
-  /// `,`. The number still ends at 12 (it went on to 120 before).
-  @Test func aNumberEndsWhereTheModelWouldWriteWhiteSpace() async throws {
-    let tokens = Self.vocabulary + ["\n", "0"]
-    let reply = ScriptedTokenModel.replying("{\"name\":\"Rex\",\"age\":12\n,\"kind\":\"cat\"}", tokens: tokens)
+  /// or `,\n` after `"age":12`, which compact JSON bans, and its next choice is another digit,
+  /// before `,`. The number still ends at 12 (it went on to 120 before).
+  @Test(arguments: ["\n,", ",\n"])
+  func aNumberEndsWhereTheModelWouldLayItOut(layout: String) async throws {
+    let tokens = Self.vocabulary + ["\n", ",\n", "0"]
+    let reply = ScriptedTokenModel.replying(
+      "{\"name\":\"Rex\",\"age\":12\(layout)\"kind\":\"cat\"}", tokens: tokens)
     let pretty = ScriptedTokenModel(tokens: tokens) { context in
       var preferences = reply.preferences(after: context)
       let text = String(decoding: context.flatMap { reply.piece(of: $0) }, as: UTF8.self)

@@ -9,10 +9,11 @@ import InferenceEngine
 /// to a longer one the model prefers (`extensions(of:)`).
 ///
 /// A number ends where the model would end it. The constraint admits compact JSON only, so a
-/// model that pretty-prints, having written `15`, wants a line break, which is banned, and
-/// the best allowed token may be another digit: `1500`. Wherever a number may end, the model's
-/// best choice among the tokens that end it and white space is weighed against its best digit
-/// (or `.`, `e`): when ending wins, only the tokens that end the number remain.
+/// model that pretty-prints, having written `120`, wants `}\n` or a line break, which are
+/// banned, and the best allowed token may be another digit: `1200`. Wherever a number may end,
+/// the model's best choice among the tokens that end it and the layout tokens (white space,
+/// `,`, `]`, `}`: `Vocabulary.layoutTokens`) is weighed against its best digit (or `.`, `e`):
+/// when ending wins, only the tokens that end the number remain.
 final class SchemaConstraint: InferenceEngine.TokenConstraint, @unchecked Sendable {
   // Used by one generation on the engine's work queue only.
   private let matcher: TokenMatcher
@@ -43,8 +44,8 @@ final class SchemaConstraint: InferenceEngine.TokenConstraint, @unchecked Sendab
     }
   }
 
-  /// Whether the model's best choice among the tokens that end the open number and white space
-  /// beats its best among the allowed tokens that go on with the number.
+  /// Whether the model's best choice among the tokens that end the open number and the layout
+  /// tokens beats its best among the allowed tokens that go on with the number.
   private func prefersEnding(_ ending: TokenMask, over allowed: TokenMask, _ logits: UnsafeMutableBufferPointer<Float>)
     -> Bool
   {
@@ -53,7 +54,7 @@ final class SchemaConstraint: InferenceEngine.TokenConstraint, @unchecked Sendab
     for token in allowed.allowedTokens where token < logits.count {
       if ending.contains(token) { end = max(end, logits[token]) } else { goOn = max(goOn, logits[token]) }
     }
-    for token in matcher.vocabulary.whitespaceTokens where token < logits.count { end = max(end, logits[token]) }
+    for token in matcher.vocabulary.layoutTokens where token < logits.count { end = max(end, logits[token]) }
     return end > goOn
   }
 
@@ -62,12 +63,12 @@ final class SchemaConstraint: InferenceEngine.TokenConstraint, @unchecked Sendab
   }
 
   /// The allowed tokens when there are at most `limit`, and, where a number may end, the
-  /// white space that `mask` weighs against going on with it.
+  /// layout tokens that `mask` weighs against going on with it.
   func allowedTokens(limit: Int) -> [Token]? {
     let allowed = matcher.allowedTokens()
-    let weighed = matcher.numberEndingTokens() == nil ? [] : matcher.vocabulary.whitespaceTokens
+    let weighed = matcher.numberEndingTokens() == nil ? [] : matcher.vocabulary.layoutTokens
     guard allowed.allowedCount + weighed.count <= limit else { return nil }
-    return (allowed.allowedTokens + weighed).map { Token($0) }
+    return (allowed.allowedTokens + weighed.filter { !allowed.contains($0) }).map { Token($0) }
   }
 
   func snapshot() -> (any Sendable)? { matcher.snapshot() }

@@ -14,9 +14,10 @@ public final class Vocabulary: Sendable {
   public let endOfSequenceTokens: [Int]
   /// Tokens that never appear in JSON output (includes the end-of-sequence tokens).
   public let specialTokens: Set<Int>
-  /// Text tokens of white space only (spaces, tabs, line breaks): never allowed in the compact
-  /// JSON the constraint admits, but what a model that pretty-prints writes between tokens.
-  public let whitespaceTokens: [Int]
+  /// Text tokens made of white space, `,`, `]` and `}` only (`\n`, `}\n`, `},\n  `): the layout
+  /// a model that pretty-prints writes where a value ends. Those with white space are never
+  /// allowed in the compact JSON the constraint admits.
+  public let layoutTokens: [Int]
 
   /// Per token id: 0 text, 1 special, 2 end of sequence (an array: checked on every token).
   let kinds: [UInt8]
@@ -80,8 +81,8 @@ public final class Vocabulary: Sendable {
     for id in text where tokens[id].first.map(afterNumber.contains) ?? false { numberEnds.insert(id) }
     for id in endOfSequenceTokens where tokens.indices.contains(id) { numberEnds.insert(id) }
     numberEndMask = numberEnds
-    let whitespace = Set(Array(" \t\n\r".utf8))
-    whitespaceTokens = text.filter { !tokens[$0].isEmpty && tokens[$0].allSatisfy(whitespace.contains) }
+    let layout = Set(Array(" \t\n\r,]}".utf8))
+    layoutTokens = text.filter { !tokens[$0].isEmpty && tokens[$0].allSatisfy(layout.contains) }
     numberShapes = tokens.map { NumberShape($0) }
   }
 
