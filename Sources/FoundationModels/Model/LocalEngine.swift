@@ -67,7 +67,8 @@ final class LocalEngine: Sendable {
         let tools = request.enabledToolDefinitions.map {
           ToolCallConstraint.ToolSchema(name: $0.name, parameters: $0.parameters)
         }
-        let calls = ToolCallConstraint(tools: tools, mode: toolMode, answer: answer, model: tokenModel)
+        let calls = ToolCallConstraint(
+          tools: tools, mode: toolMode, answer: answer, ownForm: !Self.hasToolOutputs(request), model: tokenModel)
         constraint = calls
         // The splitter reads the output as the constraint let it be written.
         splitter = ToolCallTextSplitter(opening: calls.ownFormOpening)
@@ -128,11 +129,15 @@ final class LocalEngine: Sendable {
     guard !request.enabledToolDefinitions.isEmpty else { return nil }
     switch request.generationOptions.toolCallingMode?.kind {
     case .disallowed?: return .disallowed
-    case .required?:
-      let thisTurn = request.transcript.reversed().prefix { if case .prompt = $0 { false } else { true } }
-      return thisTurn.contains { if case .toolOutput = $0 { true } else { false } } ? .allowed : .required
+    case .required?: return hasToolOutputs(request) ? .allowed : .required
     case .allowed?, nil: return .allowed
     }
+  }
+
+  /// Whether `request` is a later round of its turn: tools' outputs follow its prompt.
+  static func hasToolOutputs(_ request: LanguageModelExecutorGenerationRequest) -> Bool {
+    let thisTurn = request.transcript.reversed().prefix { if case .prompt = $0 { false } else { true } }
+    return thisTurn.contains { if case .toolOutput = $0 { true } else { false } }
   }
 
   /// Loads the model and evaluates `transcript` into the KV cache, in the background. A prompt

@@ -80,7 +80,12 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
   /// - Parameters:
   ///   - tools: the enabled tools (at least one).
   ///   - answer: the constraint of a structured answer, or nil for free text.
-  init(tools: [ToolSchema], mode: Mode, answer: SchemaConstraint?, model: any TokenModel) {
+  ///   - ownForm: whether a call may open in the model's own form (`CallOpening`): in a turn's
+  ///     first round only. After the tools' outputs the model has seen its calls in the
+  ///     `<tool_call>` block, and a JSON object it writes then restates a call it made
+  ///     (Qwen2.5-Coder wrote its fenced call again, round after round, until the loop guard
+  ///     ended the turn); a further call opens with the marker.
+  init(tools: [ToolSchema], mode: Mode, answer: SchemaConstraint?, ownForm: Bool, model: any TokenModel) {
     precondition(!tools.isEmpty, "a tool-call constraint needs tools")
     self.model = model
     self.tools = tools
@@ -98,7 +103,7 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
     separatorTokens = model.tokenize(ToolCallFormat.separator, parseSpecial: false)
     objectClosingTokens = model.tokenize("}", parseSpecial: false)
     phase = mode == .required ? .literal(markerTokens + namePrefixTokens, then: .name) : .free(state: 0)
-    ownFormOpening = mode == .allowed && answer == nil ? CallOpening(toolNames: tools.map(\.name)) : nil
+    ownFormOpening = ownForm && mode == .allowed && answer == nil ? CallOpening(toolNames: tools.map(\.name)) : nil
     opening = ownFormOpening
   }
 

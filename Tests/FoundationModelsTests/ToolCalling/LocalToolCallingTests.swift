@@ -237,6 +237,18 @@ func toolCall(_ name: String, _ arguments: String) -> String {
     #expect(made.map { $0.map(\.toolName) } == [["getWeather", "getTime"]])
   }
 
+  /// After the tools' outputs a call in the model's own form is text: shown the output, Qwen
+  /// wrote its fenced call again, round after round, until the loop guard ended the turn.
+  @Test func theModelsOwnFormOpensCallsInTheFirstRoundOnly() async throws {
+    let fenced = "```json\n{\"name\": \"getWeather\", \"arguments\": {\"city\":\"Paris\"}}\n```"
+    let weather = WeatherTool()
+    let session = LanguageModelSession(model: model(calling: [fenced], answer: [fenced]), tools: [weather])
+    let response = try await session.respond(
+      to: "Weather in Paris?", options: GenerationOptions(samplingMode: .greedy))
+    #expect(weather.cities.withLock { $0 } == ["Paris"])
+    #expect(response.content == fenced)
+  }
+
   /// An answer that starts like a call but names no tool stays the answer, as written.
   @Test func aFencedObjectThatNamesNoToolIsTheAnswer() async throws {
     let example = "```json\n{\"name\": \"getter\", \"age\": 3}\n```"
