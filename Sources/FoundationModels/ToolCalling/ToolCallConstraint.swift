@@ -325,7 +325,7 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
 
   /// The phase once a call's arguments are whole: the end of the call.
   private func afterArguments() -> Phase {
-    ownFormCalls ? .literal(objectClosingTokens, then: .betweenOwnCalls) : .literal(suffixTokens, then: .between)
+    .literal(callEndTokens, then: ownFormCalls ? .betweenOwnCalls : .between)
   }
 
   /// `token` as the first of the next call's marker: the rest of the call's fixed text follows.
@@ -347,7 +347,7 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
     case .separated:
       return .separated
     case .betweenOwnCalls:
-      return .betweenOwnCalls(CallOpening(toolNames: tools.map(\.name)).afterCall())
+      return ownFormOpening.map { .betweenOwnCalls($0.afterCall()) } ?? .between
     }
   }
 
