@@ -48,30 +48,58 @@ struct CallOpening: Hashable {
     case value
     /// The name, its bytes so far (from its opening quote).
     case name([UInt8])
+    /// A line that opens no call, up to its line break.
+    case restOfLine
     case failed
   }
 
   /// Each tool's name as a JSON string.
   private let names: [[UInt8]]
   private var stage = Stage.start
+  /// Whether a line that opens no call leaves the next one free to (a sentence, then the call
+  /// in a fence), where otherwise the text is decided to be no call.
+  private(set) var everyLine: Bool
+  /// The bytes of the current line taken while it may still open a call: where `everyLine`
+  /// holds, what a reader must hold back (0 on a line that cannot open one).
+  private(set) var heldBytes = 0
 
-  init(toolNames: [String]) {
+  /// - Parameter everyLine: whether a call may open at the start of any line of the text,
+  ///   rather than at its start only.
+  init(toolNames: [String], everyLine: Bool = false) {
     names = toolNames.map(ToolCallFormat.encodedName)
+    self.everyLine = everyLine
   }
 
-  /// The opening of the next call, after a call that opened in the model's own form.
+  /// The opening of the next call, after a call that opened in the model's own form: right
+  /// after it, and nothing else.
   func afterCall() -> CallOpening {
     var next = self
     next.stage = .betweenCalls
+    next.everyLine = false
+    next.heldBytes = 0
     return next
+  }
+
+  // Equal where they decide alike: the bytes held do not count.
+  static func == (left: CallOpening, right: CallOpening) -> Bool {
+    left.stage == right.stage && left.everyLine == right.everyLine && left.names == right.names
+  }
+
+  func hash(into hasher: inout Hasher) {
+    hasher.combine(stage)
+    hasher.combine(everyLine)
   }
 
   /// Takes `bytes`, the next of the text.
   mutating func feed(_ bytes: some Collection<UInt8>) -> Outcome {
     var index = bytes.startIndex
     while index != bytes.endIndex {
-      stage = Self.advance(stage, over: bytes[index], names: names)
+      let byte = bytes[index]
+      let lineStarts = stage == .restOfLine
+      stage = Self.advance(stage, over: byte, names: names)
       index = bytes.index(after: index)
+      if stage == .failed, everyLine { stage = byte == UInt8(ascii: "\n") ? .start : .restOfLine }
+      heldBytes = lineStarts || stage == .restOfLine ? 0 : heldBytes + 1
       switch stage {
       case .failed:
         return .text
@@ -98,6 +126,7 @@ struct CallOpening: Hashable {
     case .colon: return 1 + shortestName
     case .value: return shortestName
     case .name(let name): return names.filter { $0.starts(with: name) }.map { $0.count - name.count }.min() ?? 0
+    case .restOfLine: return 1 + fewestBytes(after: .start, names: names)
     case .failed: return .max
     }
   }
@@ -149,6 +178,8 @@ struct CallOpening: Hashable {
     case .name(let name):
       let goesOn = names.contains { $0.count > name.count && $0[name.count] == byte && $0.starts(with: name) }
       return goesOn ? .name(name + [byte]) : .failed
+    case .restOfLine:
+      return byte == UInt8(ascii: "\n") ? .start : .restOfLine
     case .failed:
       return .failed
     }

@@ -103,7 +103,8 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
     separatorTokens = model.tokenize(ToolCallFormat.separator, parseSpecial: false)
     objectClosingTokens = model.tokenize("}", parseSpecial: false)
     phase = mode == .required ? .literal(markerTokens + namePrefixTokens, then: .name) : .free(state: 0)
-    ownFormOpening = ownForm && mode == .allowed && answer == nil ? CallOpening(toolNames: tools.map(\.name)) : nil
+    ownFormOpening =
+      ownForm && mode == .allowed && answer == nil ? CallOpening(toolNames: tools.map(\.name), everyLine: true) : nil
     opening = ownFormOpening
   }
 

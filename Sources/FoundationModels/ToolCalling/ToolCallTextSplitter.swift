@@ -43,16 +43,33 @@ struct ToolCallTextSplitter {
     while true {
       switch state {
       case .opening(var opening):
+        // Where calls open on any line the marker may open one too (and the constraint lets
+        // no call in the model's own form come before it).
+        if opening.everyLine, let marker = pending.range(of: ToolCallFormat.marker) {
+          emit(String(pending[..<marker.lowerBound]), into: &pieces)
+          pending = String(pending[marker.upperBound...])
+          state = .markedCall
+          continue
+        }
         switch opening.feed(unseen.utf8) {
         case .undecided:
           state = .opening(opening)
+          guard opening.everyLine else { return pieces }
+          // Text up to the line that may still open a call is text.
+          let line = pending.utf8.index(pending.utf8.endIndex, offsetBy: -min(opening.heldBytes, pending.utf8.count))
+          let marker = pending.index(pending.endIndex, offsetBy: -Self.markerPrefixLength(atEndOf: pending))
+          emit(String(pending[..<min(line, marker)]), into: &pieces)
+          pending = String(pending[min(line, marker)...])
           return pieces
         case .text:
           state = .text
-        case .opened:
+        case .opened(_, let overshoot):
           // Once the name is whole the constraint writes the call in the one format from its
-          // object on: the call is that object.
-          guard let object = pending.firstIndex(of: "{") else {
+          // object on: the call is that object, on the line that opened it.
+          let line = pending.utf8.index(
+            pending.utf8.endIndex, offsetBy: -min(opening.heldBytes + overshoot.count, pending.utf8.count))
+          emit(String(pending[..<line]), into: &pieces)
+          guard let object = pending[line...].firstIndex(of: "{") else {
             state = .text
             continue
           }

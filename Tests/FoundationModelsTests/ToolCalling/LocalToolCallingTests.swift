@@ -237,6 +237,18 @@ func toolCall(_ name: String, _ arguments: String) -> String {
     #expect(made.map { $0.map(\.toolName) } == [["getWeather", "getTime"]])
   }
 
+  /// In the first round a sentence may come before a call in the model's own form: the
+  /// sentence is text, the fenced object a call.
+  @Test func aCallInTheModelsOwnFormMayFollowASentence() async throws {
+    let call = "To find out, I call it:\n```json\n{\"name\": \"getWeather\", \"arguments\": {\"city\":\"Paris\"}}\n```"
+    let weather = WeatherTool()
+    let session = LanguageModelSession(model: model(calling: [call]), tools: [weather])
+    let response = try await session.respond(
+      to: "Weather in Paris?", options: GenerationOptions(samplingMode: .greedy))
+    #expect(weather.cities.withLock { $0 } == ["Paris"])
+    #expect(response.content == "It is sunny.")
+  }
+
   /// After the tools' outputs a call in the model's own form is text: shown the output, Qwen
   /// wrote its fenced call again, round after round, until the loop guard ended the turn.
   @Test func theModelsOwnFormOpensCallsInTheFirstRoundOnly() async throws {

@@ -88,6 +88,25 @@ import Testing
     #expect(throws: ToolCallSplitError.self) { try cut.finish() }
   }
 
+  /// Where a call may open on any line (a turn's first round), a sentence and then the call in
+  /// a fence is text and a call; only the line that may open a call is held back, and a line
+  /// that opens none is text once it is known not to.
+  @Test func aCallMayOpenOnAnyLine() throws {
+    let output = "To convert, use `f` with:\n```json\n{\"name\": \"f\", \"arguments\": {}}\n```"
+    let expected: [Piece] = [.text("To convert, use `f` with:\n"), .call(name: "f", arguments: "{}")]
+    var whole = ToolCallTextSplitter(opening: CallOpening(toolNames: ["f"], everyLine: true))
+    #expect(try whole.feed(output) + whole.finish() == expected)
+    var streamed = ToolCallTextSplitter(opening: CallOpening(toolNames: ["f"], everyLine: true))
+    #expect(streamed.feed("To convert,") == [.text("To convert,")])
+    #expect(streamed.feed(" use `f` with:\n```js") == [.text(" use `f` with:\n")])
+    #expect(streamed.feed("on\n{\"name\": \"g\"}\nNo.") == [.text("```json\n{\"name\": \"g\"}\nNo.")])
+    #expect(
+      streamed.feed("\n<tool_call>\n{\"name\": \"f\", \"arguments\": {}}\n</tool_call>") == [
+        .text("\n"), .call(name: "f", arguments: "{}"),
+      ])
+    #expect(try streamed.finish().isEmpty)
+  }
+
   /// An answer that starts like a call but names no tool is text: a JSON example the user
   /// asked for, a fence of another language.
   @Test func anObjectThatNamesNoToolIsText() throws {
