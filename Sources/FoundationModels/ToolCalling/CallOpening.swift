@@ -1,13 +1,15 @@
-/// Recognises, at the very start of a turn, a call that the model writes in a form of its own
-/// instead of with the `<tool_call>` marker. Qwen2.5-Coder, told of its tools, writes most of
-/// its calls as a bare JSON object, mostly in a fenced code block, and some after `<tools>`:
+/// Recognises, at the start of a turn or of any of its lines (`everyLine`), a call that the
+/// model writes in a form of its own instead of with the `<tool_call>` marker. Qwen2.5-Coder,
+/// told of its tools, writes most of its calls as a bare JSON object, mostly in a fenced code
+/// block, some after `<tools>`, and some after a sentence ("To convert 75.5 EUR to CHF, you
+/// would use the `convertCurrency` function with the following arguments:"):
 ///
 ///     [ "<tools>" | "```" ["json"] ] ws "{" ws "\"name\"" ws ":" ws NAME
 ///
 /// where `ws` is any run of spaces and line breaks and NAME one of the enabled tools' names as a
 /// JSON string. The call is open once the name is whole and names a tool: until then nothing is
 /// decided, so an answer that merely starts the same way (`{"name": "Ada", …}`, a JSON example
-/// the user asked for) stays text. From there `ToolCallConstraint` writes the rest of the call
+/// the user asked for) stays text, and a line that opens no call is text once that is known. From there `ToolCallConstraint` writes the rest of the call
 /// in the one format (`ToolCallFormat`), under the tool's schema, up to the object's closing
 /// brace.
 ///
