@@ -9,9 +9,9 @@
 /// where `ws` is any run of spaces and line breaks and NAME one of the enabled tools' names as a
 /// JSON string. The call is open once the name is whole and names a tool: until then nothing is
 /// decided, so an answer that merely starts the same way (`{"name": "Ada", …}`, a JSON example
-/// the user asked for) stays text, and a line that opens no call is text once that is known. From there `ToolCallConstraint` writes the rest of the call
-/// in the one format (`ToolCallFormat`), under the tool's schema, up to the object's closing
-/// brace.
+/// the user asked for) stays text, and a line that opens no call is text once that is known.
+/// From there `ToolCallConstraint` writes the rest of the call in the one format
+/// (`ToolCallFormat`), under the tool's schema, up to the object's closing brace.
 ///
 /// After such a call the model writes its next call the same way, or ends its turn: after
 /// `<tools>` the next object on its own line, in a fence the next object or a new fence
