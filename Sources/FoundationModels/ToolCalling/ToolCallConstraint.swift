@@ -55,12 +55,13 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
   private let answer: SchemaConstraint?
   private let scanner: MarkerScanner
   private var phase: Phase
-  /// How the turn may open its first call in the model's own form (`CallOpening`): in free
-  /// text where calls are allowed (a structured answer starts with JSON of its own); nil
-  /// elsewhere. `ToolCallTextSplitter` reads the output with the same.
+  /// How the turn may open its first call in the model's own form (`CallOpening`): at the start
+  /// of any line of free text where calls are allowed, in a turn's first round (a structured
+  /// answer starts with JSON of its own); nil elsewhere. `ToolCallTextSplitter` reads the output
+  /// with the same.
   let ownFormOpening: CallOpening?
-  /// At the start of the turn, while its text may still open a call in the model's own form;
-  /// nil once it cannot, or where calls do not open so.
+  /// While the turn's text may still open a call in the model's own form; nil once a call is
+  /// open, or where calls do not open so.
   private var opening: CallOpening?
   /// Per state of `opening`, the tokens that would open a call from it.
   private var openingTokens: [CallOpening: OpeningTokens] = [:]
