@@ -11,9 +11,9 @@ struct ToolCallTextSplitter {
   private enum State {
     /// Text, where the marker opens a call.
     case text
-    /// Deciding whether the output opens a call in the model's own form (`CallOpening`): on any
-    /// line before a call (only the line that may still open one is held), or after such a
-    /// call (everything since is held).
+    /// Deciding whether the output opens a call in the model's own form (`CallOpening`): before
+    /// any call, or after such a call. What may still open one is held: where calls open on
+    /// any line (`CallOpening.everyLine`) the current line only, else everything since.
     case opening(CallOpening)
     /// Inside a call opened by the marker, up to its closing marker.
     case markedCall
