@@ -33,7 +33,9 @@ final class SchemaConstraint: InferenceEngine.TokenConstraint, @unchecked Sendab
 
   func mask(_ logits: UnsafeMutableBufferPointer<Float>) {
     var allowed = matcher.allowedTokens()
-    if let ending = matcher.numberEndingTokens(), prefersEnding(ending, over: allowed, logits) { allowed = ending }
+    if let ending = matcher.numberEndingTokens(among: allowed), prefersEnding(ending, over: allowed, logits) {
+      allowed = ending
+    }
     for (wordIndex, word) in allowed.words.enumerated() where word != ~0 {
       let base = wordIndex * 64
       for bit in 0..<64 where word & (1 << UInt64(bit)) == 0 {
@@ -66,7 +68,7 @@ final class SchemaConstraint: InferenceEngine.TokenConstraint, @unchecked Sendab
   /// layout tokens that `mask` weighs against going on with it.
   func allowedTokens(limit: Int) -> [Token]? {
     let allowed = matcher.allowedTokens()
-    let weighed = matcher.numberEndingTokens() == nil ? [] : matcher.vocabulary.layoutTokens
+    let weighed = matcher.numberEndingTokens(among: allowed) == nil ? [] : matcher.vocabulary.layoutTokens
     guard allowed.allowedCount + weighed.count <= limit else { return nil }
     return (allowed.allowedTokens + weighed.filter { !allowed.contains($0) }).map { Token($0) }
   }

@@ -57,7 +57,7 @@ struct ToolCallTextSplitter {
           state = .opening(opening)
           guard opening.everyLine else { return pieces }
           // Text up to the line that may still open a call is text.
-          let line = pending.utf8.index(pending.utf8.endIndex, offsetBy: -min(opening.heldBytes, pending.utf8.count))
+          let line = startOfLast(opening.heldBytes)
           let marker = pending.index(pending.endIndex, offsetBy: -Self.markerPrefixLength(atEndOf: pending))
           emit(String(pending[..<min(line, marker)]), into: &pieces)
           pending = String(pending[min(line, marker)...])
@@ -67,8 +67,7 @@ struct ToolCallTextSplitter {
         case .opened(_, let overshoot):
           // Once the name is whole the constraint writes the call in the one format from its
           // object on: the call is that object, on the line that opened it.
-          let line = pending.utf8.index(
-            pending.utf8.endIndex, offsetBy: -min(opening.heldBytes + overshoot.count, pending.utf8.count))
+          let line = startOfLast(opening.heldBytes + overshoot.count)
           emit(String(pending[..<line]), into: &pieces)
           guard let object = pending[line...].firstIndex(of: "{") else {
             state = .text
@@ -122,6 +121,11 @@ struct ToolCallTextSplitter {
     pending = ""
     state = .text
     return pieces
+  }
+
+  /// Where the last `bytes` bytes of `pending` begin (its start, when it holds fewer).
+  private func startOfLast(_ bytes: Int) -> String.Index {
+    pending.utf8.index(pending.utf8.endIndex, offsetBy: -min(bytes, pending.utf8.count))
   }
 
   /// Text is passed on, except the line breaks between calls.

@@ -187,10 +187,10 @@ public final class TokenMatcher {
   /// digits are counted too; `numberEnding` tells them apart).
   private var isNumberTooLong: Bool { (repetition?.numberDigits ?? 0) > Self.maximumNumberDigits }
 
-  /// The allowed tokens that end the number open in the output (`,`, `]`, `}` or the end of
-  /// the output), when a number is open and may end here; nil otherwise.
-  public func numberEndingTokens() -> TokenMask? {
-    numberEnding(allowedTokens())
+  /// The tokens of `allowed` (`allowedTokens()`) that end the number open in the output (`,`,
+  /// `]`, `}` or the end of the output), when a number is open and may end here; nil otherwise.
+  public func numberEndingTokens(among allowed: TokenMask) -> TokenMask? {
+    numberEnding(allowed)
   }
 
   /// The tokens that end the number open in the output, when one is open and some allowed
