@@ -245,6 +245,27 @@ private final class OpenList: TokenConstraint, @unchecked Sendable {
     #expect(plan.parts == [DecodeSteps.PromptPart(range: 14..<17, endsPart: false)])
   }
 
+  /// A tool round holds the whole of its turn's last prompt, then the call as the transcript
+  /// renders it, which may differ from the reply from its first token on: the last prompt,
+  /// every part of it, is reused all the same.
+  @Test func aToolRoundReusesTheWholeLastPromptWhenTheReplyDiffers() {
+    var boundaries = PartBoundaries()
+    for position in [4, 9, 10] { boundaries.mark(position) }
+    let cached: [Token] = Array(0..<10) + [20, 21, 22]
+    let next: [Token] = Array(0..<10) + [30, 31, 32, 33]
+    let plan = DecodeSteps.promptPlan(prompt: next, boundaries: [4], cachedTokens: cached, cachedBoundaries: boundaries)
+    #expect(plan.reused == 10)
+    #expect(plan.parts == [DecodeSteps.PromptPart(range: 10..<14, endsPart: false)])
+    // A cache that ends where its last part does (a prewarmed system turn) is continued part
+    // by part, as a fresh cache would be.
+    var prewarmed = PartBoundaries()
+    prewarmed.mark(4)
+    let first = DecodeSteps.promptPlan(
+      prompt: Array(0..<10), boundaries: [4], cachedTokens: Array(0..<4), cachedBoundaries: prewarmed)
+    #expect(first.reused == 4)
+    #expect(first.parts == [4..<9, 9..<10].map { DecodeSteps.PromptPart(range: $0, endsPart: true) })
+  }
+
   @Test func cancellationStopsBetweenTokens() throws {
     var steps = try decodeSteps(prompt: tokens("go"))
     _ = try startAtPromptEnd(&steps)

@@ -114,8 +114,9 @@ struct DecodeSteps {
   /// longest run of them that the prompt shares, with the same boundaries, is reused and the
   /// rest evaluated part by part: the cache then holds what a fresh one would, to the bit
   /// (`PartBoundaries` says why that matters). Where the prompt continues past those parts,
-  /// as a session's next turn continues its last reply, everything in common is reused and
-  /// the rest is one part: a session's own turns are not evaluated again.
+  /// as a session's next turn continues its last reply (or, in a tool round, holds the whole
+  /// of the last prompt), everything in common is reused and the rest is one part: a session's
+  /// own turns are not evaluated again.
   ///
   /// Without `exactParts` (a backend whose decodes are shared, where no split gives that cache)
   /// everything in common is reused and the rest is one part that ends at the prompt's end:
@@ -130,7 +131,12 @@ struct DecodeSteps {
     let count = prompt.count
     let common = min(commonPrefixLength(cachedTokens, prompt), count - 1)
     guard exactParts else { return (common, [PromptPart(range: common..<count, endsPart: true)]) }
-    if common > cachedBoundaries.last {
+    // A tool round's prompt holds the whole of its turn's last prompt, then the calls as the
+    // transcript renders them, which may part from the reply at its first token (a call written
+    // in the model's own form): that prompt is not evaluated again either. (A cache that ends
+    // at its last part, a prewarmed system turn, is continued part by part as a fresh one.)
+    let continuesLastPrompt = common > 0 && common == cachedBoundaries.last && cachedTokens.count > common
+    if common > cachedBoundaries.last || continuesLastPrompt {
       return (common, [PromptPart(range: common..<count, endsPart: false)])
     }
     let splits = Array(Set([0, count - 1] + boundaries.filter { $0 > 0 && $0 < count - 1 })).sorted()

@@ -339,6 +339,20 @@ func toolCall(_ name: String, _ arguments: String) -> String {
     #expect(response.usage.input.cachedTokenCount * 2 > response.usage.input.totalTokenCount / 2)
   }
 
+  /// A call written in the model's own form is rendered as a `<tool_call>` block in the next
+  /// round, which parts from the cache at the reply's first token: the turn's prompt, every
+  /// token of it, is still reused there.
+  @Test func theRoundAfterAnOwnFormCallReusesTheWholePrompt() async throws {
+    let aliased = "<tools>\n{\"name\": \"getWeather\", \"arguments\": {\"city\":\"Paris\"}}\n</tools>"
+    let prompt = "Weather in Paris? " + String(repeating: "Answer in one short sentence. ", count: 10)
+    let alone = LanguageModelSession(model: model(calling: ["It is sunny."]), tools: [WeatherTool()])
+    let promptTokens = try await alone.respond(to: prompt).usage.input.totalTokenCount
+    let session = LanguageModelSession(model: model(calling: [aliased]), tools: [WeatherTool()])
+    let response = try await session.respond(to: prompt)
+    #expect(session.transcript.contains { if case .toolCalls = $0 { true } else { false } })
+    #expect(response.usage.input.cachedTokenCount >= promptTokens)
+  }
+
   @Test func theSameCallAThirdTimeEndsTheTurnWithAClearError() async throws {
     let call = toolCall("getWeather", #"{"city":"Paris"}"#)
     let weather = WeatherTool()
