@@ -38,6 +38,9 @@ public final class ServedModel: Sendable {
     try await model.tokenModel()
   }
 
+  /// What the batched model's decodes have done so far (nothing before the first request).
+  var batchStatistics: BatchStatistics { model.batchedModel?.statistics ?? BatchStatistics() }
+
   /// Loads the weights now, so the first request does not wait for them.
   public func load() async throws {
     _ = try await model.tokenModel()

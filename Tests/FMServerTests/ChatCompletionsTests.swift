@@ -271,8 +271,19 @@ struct ChatCompletionsTests {
     #expect(metrics.text.contains(#"fm_requests_total{endpoint="/v1/chat/completions",status="200"} 1"#))
     #expect(metrics.text.contains(#"fm_requests_total{endpoint="/v1/chat/completions",status="400"} 1"#))
     #expect(metrics.text.contains("fm_slots_total 2"))
-    let generated = metrics.text.split(separator: "\n").first { $0.hasPrefix("fm_completion_tokens_total ") }
-    #expect(generated.flatMap { Int($0.split(separator: " ")[1]) }.map { $0 >= 1 } == true)
+    func value(_ name: String) -> Double? {
+      metrics.text.split(separator: "\n").first { $0.hasPrefix(name + " ") }.flatMap {
+        Double($0.split(separator: " ")[1])
+      }
+    }
+    #expect(try #require(value("fm_completion_tokens_total")) >= 1)
+    // The batched decodes: the prompt and at least one generated token, each decode holding one
+    // sequence (one request at a time), time spent.
+    let decodes = try #require(value("fm_decodes_total"))
+    #expect(decodes >= 2)
+    #expect(value("fm_decode_sequences_total") == decodes)
+    #expect(try #require(value("fm_decode_tokens_total")) > decodes)
+    #expect(try #require(value("fm_decode_seconds_total")) > 0)
     await server.stop()
   }
 }

@@ -85,7 +85,7 @@ public final class OpenAIServer: HTTPResponder {
         withCORS(
           HTTPResponse(
             status: .ok, headers: [("Content-Type", "text/plain; version=0.0.4")],
-            body: Array(metrics.text(limiter: limiter).utf8))))
+            body: Array(metrics.text(limiter: limiter, batches: model.batchStatistics).utf8))))
     case "/tokenize", "/detokenize", "/apply-template":
       try await sendJSON(try await TokenizerRoutes(model: model).answer(request.path, body: request.body), to: writer)
     default:

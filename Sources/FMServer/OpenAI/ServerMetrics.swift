@@ -1,8 +1,9 @@
+import InferenceEngine
 import Synchronization
 
 /// The counters `GET /metrics` reports in Prometheus' text format: requests by endpoint and
 /// status, prompt and generated tokens, requests in flight; the limiter supplies queue length
-/// and slot use.
+/// and slot use, the batched model its decodes (how many, how full, how long).
 final class ServerMetrics: Sendable {
   private let state = Mutex(State())
 
@@ -36,7 +37,7 @@ final class ServerMetrics: Sendable {
     }
   }
 
-  func text(limiter: SlotLimiter) -> String {
+  func text(limiter: SlotLimiter, batches: BatchStatistics) -> String {
     let snapshot = state.withLock { $0 }
     let usage = limiter.usage
     var lines = [
@@ -47,7 +48,7 @@ final class ServerMetrics: Sendable {
         lines.append("fm_requests_total{endpoint=\"\(endpoint)\",status=\"\(status)\"} \(count)")
       }
     }
-    func metric(_ name: String, _ type: String, _ help: String, _ value: Int) {
+    func metric(_ name: String, _ type: String, _ help: String, _ value: some CustomStringConvertible) {
       lines += ["# HELP \(name) \(help)", "# TYPE \(name) \(type)", "\(name) \(value)"]
     }
     metric("fm_prompt_tokens_total", "counter", "Prompt tokens of finished chat completions.", snapshot.promptTokens)
@@ -58,6 +59,14 @@ final class ServerMetrics: Sendable {
     metric("fm_queue_length", "gauge", "Chat completions waiting for a slot.", usage.waiting)
     metric("fm_slots_busy", "gauge", "Slots generating now.", usage.busy)
     metric("fm_slots_total", "gauge", "Slots (--parallel).", limiter.slots)
+    metric("fm_decodes_total", "counter", "Batched decodes (llama_decode calls) run.", batches.decodes)
+    metric(
+      "fm_decode_sequences_total", "counter",
+      "Sequences the decodes held, summed over decodes (over fm_decodes_total: slots per decode).", batches.sequences)
+    metric(
+      "fm_decode_tokens_total", "counter", "Tokens the decodes evaluated, prompts and generated, all slots together.",
+      batches.tokens)
+    metric("fm_decode_seconds_total", "counter", "Seconds spent in batched decodes.", batches.decodeSeconds)
     return lines.joined(separator: "\n") + "\n"
   }
 }

@@ -174,7 +174,9 @@ final class BatchScheduler: @unchecked Sendable {
       counts.decodeSeconds += seconds
       counts.tokens += rows.count - (padding == nil ? 0 : 1)
       counts.evaluations += answered.count
-      counts.widestDecode = max(counts.widestDecode, Set(chunks.map(\.evaluation.sequence)).count)
+      let sequences = Set(chunks.map(\.evaluation.sequence)).count
+      counts.sequences += sequences
+      counts.widestDecode = max(counts.widestDecode, sequences)
     }
     for evaluation in answered { evaluation.done.signal() }
   }

@@ -23,6 +23,8 @@ public struct BatchStatistics: Sendable, Equatable {
   public var tokens = 0
   /// The most sequences one decode held.
   public var widestDecode = 0
+  /// Sequences held, summed over the decodes: over `decodes`, how full a decode is on average.
+  public var sequences = 0
   /// Seconds spent in `llama_decode`.
   public var decodeSeconds = 0.0
 

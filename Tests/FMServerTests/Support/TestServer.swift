@@ -16,7 +16,9 @@ struct TestServer {
     configuration: ServerConfiguration = ServerConfiguration(parallel: 2), limits: HTTPLimits = HTTPLimits(),
     contextSize: Int = 2048
   ) throws -> TestServer {
+    // Batched, as `fm serve` runs it.
     let model = SystemLanguageModel(path: URL(fileURLWithPath: TestModels.smolLM2Path), contextSize: contextSize)
+      .batched(slots: configuration.parallel)
     let http = try HTTPServer(
       host: "127.0.0.1", port: 0, limits: limits,
       responder: OpenAIServer(model: ServedModel(id: modelID, model: model), configuration: configuration))
