@@ -4,7 +4,8 @@ import Glibc
 /// A client connection that sends whatever bytes it is given (malformed ones included) and
 /// reads responses as they come, with a timeout on every read: `fm serve`'s tests and its
 /// fuzz and load runs (`serve-fuzz`) speak HTTP through it.
-public final class RawHTTPConnection {
+public final class RawHTTPConnection: @unchecked Sendable {
+  // One task uses a connection at a time; the async reads hand it to a thread and wait.
   public let descriptor: Int32
   private var buffer: [UInt8] = []
 
@@ -43,7 +44,15 @@ public final class RawHTTPConnection {
 
   deinit { close() }
 
-  public func close() { _ = Glibc.close(descriptor) }
+  private var isClosed = false
+
+  /// Closes the socket, once: closing its number again could close whatever socket the system
+  /// has given that number since (another test's server, whose accepting thread then hung).
+  public func close() {
+    guard !isClosed else { return }
+    isClosed = true
+    _ = Glibc.close(descriptor)
+  }
 
   public func send(_ text: String) throws { try send(Array(text.utf8)) }
 
@@ -153,6 +162,20 @@ public final class RawHTTPConnection {
     return try connection.readResponse()
   }
 
+  /// The reads again for async callers, each on a thread of its own (`onThread`): a blocked
+  /// read must not hold a thread of the cooperative pool that the server under test needs.
+  public func readResponse() async throws -> Response { try await onThread { try self.readResponse() } }
+
+  public func readHead() async throws -> (status: Int, headers: [String: String]) {
+    try await onThread { try self.readHead() }
+  }
+
+  public func isClosedByServer() async -> Bool { (try? await onThread { self.isClosedByServer() }) ?? false }
+
+  public static func exchange(_ request: String, port: Int) async throws -> Response {
+    try await onThread { try exchange(request, port: port) }
+  }
+
   /// A POST of `body` to `path`.
   public static func post(_ path: String, _ body: String, headers: [String] = []) -> String {
     ([
@@ -163,7 +186,8 @@ public final class RawHTTPConnection {
 }
 
 /// Runs blocking client work on a thread of its own: a server under test in the same process
-/// shares its cooperative pool, which blocked reads from many tasks would use up.
+/// shares its cooperative pool, which blocked reads from many tasks would use up (on two
+/// cores, two tests blocked in reads leave the servers none, and every read times out).
 public func onThread<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) async throws -> Value {
   try await withCheckedThrowingContinuation { continuation in
     Thread { continuation.resume(with: Result(catching: body)) }.start()

@@ -66,7 +66,7 @@ struct FuzzRun {
     }
     var result = tally.withLock { $0 }
     if !result.crashed {
-      let health = try? RawHTTPConnection.exchange("GET /health HTTP/1.1\r\n\r\n", port: port)
+      let health = try? await RawHTTPConnection.exchange("GET /health HTTP/1.1\r\n\r\n", port: port)
       result.crashed = health?.status != 200
     }
     return result

@@ -8,15 +8,15 @@ import Testing
 /// answers' shapes, finish reasons, usage, constrained output, tool calls, and refusals.
 @Suite(.enabled(if: TestServer.modelIsPresent), .serialized)
 struct ChatCompletionsTests {
-  static func post(_ server: TestServer, _ body: String, path: String = "/v1/chat/completions") throws
+  static func post(_ server: TestServer, _ body: String, path: String = "/v1/chat/completions") async throws
     -> RawHTTPConnection.Response
   {
-    try RawHTTPConnection.exchange(RawHTTPConnection.post(path, body), port: server.port)
+    try await RawHTTPConnection.exchange(RawHTTPConnection.post(path, body), port: server.port)
   }
 
   @Test func aCompletionHasOpenAIsShapeAndUsage() async throws {
     let server = try TestServer.start()
-    let response = try Self.post(server, TestServer.chat("Say hello", maxTokens: 6))
+    let response = try await Self.post(server, TestServer.chat("Say hello", maxTokens: 6))
     #expect(response.status == 200)
     let json = response.json
     #expect((json["id"] as? String)?.hasPrefix("chatcmpl-") == true)
@@ -39,7 +39,7 @@ struct ChatCompletionsTests {
     let server = try TestServer.start()
     let body = TestServer.chat(
       "Count to five", maxTokens: 8, extra: #","stream":true,"stream_options":{"include_usage":true}"#)
-    let response = try Self.post(server, body)
+    let response = try await Self.post(server, body)
     #expect(response.status == 200)
     #expect(response.headers["content-type"] == "text/event-stream")
     let events = response.text.components(separatedBy: "\n\n").filter { !$0.isEmpty }
@@ -72,8 +72,8 @@ struct ChatCompletionsTests {
   @Test func greedyAnswersAgreeAndAStopTextCutsTheAnswerBeforeIt() async throws {
     let server = try TestServer.start()
     let greedy = #","temperature":0"#
-    let first = try Self.post(server, TestServer.chat("Name three colours", maxTokens: 20, extra: greedy))
-    let second = try Self.post(server, TestServer.chat("Name three colours", maxTokens: 20, extra: greedy))
+    let first = try await Self.post(server, TestServer.chat("Name three colours", maxTokens: 20, extra: greedy))
+    let second = try await Self.post(server, TestServer.chat("Name three colours", maxTokens: 20, extra: greedy))
     func content(_ response: RawHTTPConnection.Response) -> String {
       (((response.json["choices"] as? [[String: Any]])?.first?["message"] as? [String: Any])?["content"] as? String)
         ?? ""
@@ -83,7 +83,7 @@ struct ChatCompletionsTests {
     let words = text.split(separator: " ")
     try #require(words.count >= 3, "the answer is too short to pick a stop text from: \(text)")
     let stop = String(words[2])
-    let stopped = try Self.post(
+    let stopped = try await Self.post(
       server, TestServer.chat("Name three colours", maxTokens: 20, extra: greedy + #","stop":["\#(stop)"]"#))
     let cut = content(stopped)
     #expect(!cut.contains(stop))
@@ -102,7 +102,7 @@ struct ChatCompletionsTests {
       "Describe a person", maxTokens: 60,
       extra:
         #","response_format":{"type":"json_schema","json_schema":{"name":"person","strict":true,"schema":\#(schema)}}"#)
-    let response = try Self.post(server, body)
+    let response = try await Self.post(server, body)
     #expect(response.status == 200)
     let message = ((response.json["choices"] as? [[String: Any]])?.first?["message"] as? [String: Any])
     let content = try #require(message?["content"] as? String)
@@ -110,7 +110,7 @@ struct ChatCompletionsTests {
     let value = try JSONValue(parsing: content)
     #expect(try SchemaValidator(document: document).validate(value, against: document.root))
     // The prompt is the messages as sent: the schema constrains, it is not added to the prompt.
-    let plain = try Self.post(server, TestServer.chat("Describe a person", maxTokens: 1))
+    let plain = try await Self.post(server, TestServer.chat("Describe a person", maxTokens: 1))
     let usage = { (response: RawHTTPConnection.Response) in (response.json["usage"] as? [String: Int])?["prompt_tokens"]
     }
     #expect(usage(response) != nil)
@@ -122,7 +122,7 @@ struct ChatCompletionsTests {
     let server = try TestServer.start()
     let body = TestServer.chat(
       "Give a JSON object about a cat", maxTokens: 40, extra: #","response_format":{"type":"json_object"}"#)
-    let response = try Self.post(server, body)
+    let response = try await Self.post(server, body)
     let message = ((response.json["choices"] as? [[String: Any]])?.first?["message"] as? [String: Any])
     let content = try #require(message?["content"] as? String)
     guard case .object = try JSONValue(parsing: content) else {
@@ -143,7 +143,7 @@ struct ChatCompletionsTests {
     let body = TestServer.chat(
       "What is the weather in Paris?", maxTokens: 60,
       extra: #","tools":[\#(Self.weatherTool),\#(Self.timeTool)],"tool_choice":\#(choice)"#)
-    let response = try Self.post(server, body)
+    let response = try await Self.post(server, body)
     #expect(response.status == 200)
     let choiceJSON = try #require((response.json["choices"] as? [[String: Any]])?.first)
     #expect(choiceJSON["finish_reason"] as? String == "tool_calls")
@@ -170,7 +170,7 @@ struct ChatCompletionsTests {
     let server = try TestServer.start()
     let body =
       #"{"model":"smollm2-135m","max_tokens":10,"tools":[\#(Self.weatherTool)],"tool_choice":"none","messages":[{"role":"user","content":"Weather in Paris?"},{"role":"assistant","content":null,"tool_calls":[{"id":"call_1","type":"function","function":{"name":"weather","arguments":"{\"city\":\"Paris\"}"}}]},{"role":"tool","tool_call_id":"call_1","content":"Sunny, 21 C"}]}"#
-    let response = try Self.post(server, body)
+    let response = try await Self.post(server, body)
     #expect(response.status == 200)
     let choice = (response.json["choices"] as? [[String: Any]])?.first
     #expect(choice?["finish_reason"] as? String != "tool_calls")
@@ -220,12 +220,12 @@ struct ChatCompletionsTests {
   @Test func badRequestsAre400sThatNameTheParameter() async throws {
     let server = try TestServer.start()
     for (body, param) in Self.refused {
-      let response = try Self.post(server, body)
+      let response = try await Self.post(server, body)
       #expect(response.status == 400, "\(body)")
       #expect((response.error["param"] as? String ?? "") == param, "\(body): \(response.text)")
       #expect(response.error["type"] as? String == "invalid_request_error")
     }
-    let unknownModel = try Self.post(server, #"{"model":"gpt-9","messages":[{"role":"user","content":"hi"}]}"#)
+    let unknownModel = try await Self.post(server, #"{"model":"gpt-9","messages":[{"role":"user","content":"hi"}]}"#)
     #expect(unknownModel.status == 404)
     #expect(unknownModel.error["code"] as? String == "model_not_found")
     await server.stop()
@@ -234,7 +234,7 @@ struct ChatCompletionsTests {
   @Test func aPromptThatCannotFitIsA400WithTheCounts() async throws {
     let server = try TestServer.start(contextSize: 128)
     let long = String(repeating: "word ", count: 300)
-    let response = try Self.post(server, TestServer.chat(long))
+    let response = try await Self.post(server, TestServer.chat(long))
     #expect(response.status == 400)
     #expect(response.error["code"] as? String == "context_length_exceeded")
     let message = response.error["message"] as? String ?? ""
@@ -246,27 +246,27 @@ struct ChatCompletionsTests {
   @Test func tokenizeDetokenizeAndApplyTemplate() async throws {
     let server = try TestServer.start()
     let tokens = try #require(
-      try Self.post(server, #"{"content":"Hello world"}"#, path: "/tokenize").json["tokens"] as? [Int])
-    let text = try Self.post(server, #"{"tokens":\#(tokens)}"#, path: "/detokenize").json["content"] as? String
+      try await Self.post(server, #"{"content":"Hello world"}"#, path: "/tokenize").json["tokens"] as? [Int])
+    let text = try await Self.post(server, #"{"tokens":\#(tokens)}"#, path: "/detokenize").json["content"] as? String
     #expect(text == "Hello world")
     let prompt =
-      try Self.post(
+      try await Self.post(
         server, #"{"messages":[{"role":"system","content":"Be brief."},{"role":"user","content":"Hi there"}]}"#,
         path: "/apply-template"
       ).json["prompt"] as? String
     let rendered = try #require(prompt)
     #expect(rendered.contains("Be brief."))
     #expect(rendered.range(of: "Be brief.")!.lowerBound < rendered.range(of: "Hi there")!.lowerBound)
-    #expect(try Self.post(server, #"{"tokens":[-1]}"#, path: "/detokenize").status == 400)
-    #expect(try Self.post(server, #"{"content":"x","add_special":true}"#, path: "/tokenize").status == 400)
+    #expect(try await Self.post(server, #"{"tokens":[-1]}"#, path: "/detokenize").status == 400)
+    #expect(try await Self.post(server, #"{"content":"x","add_special":true}"#, path: "/tokenize").status == 400)
     await server.stop()
   }
 
   @Test func metricsCountRequestsAndTokens() async throws {
     let server = try TestServer.start()
-    _ = try Self.post(server, TestServer.chat("Hi", maxTokens: 3))
-    _ = try Self.post(server, "{bad")
-    let metrics = try RawHTTPConnection.exchange("GET /metrics HTTP/1.1\r\n\r\n", port: server.port)
+    _ = try await Self.post(server, TestServer.chat("Hi", maxTokens: 3))
+    _ = try await Self.post(server, "{bad")
+    let metrics = try await RawHTTPConnection.exchange("GET /metrics HTTP/1.1\r\n\r\n", port: server.port)
     #expect(metrics.status == 200)
     #expect(metrics.text.contains(#"fm_requests_total{endpoint="/v1/chat/completions",status="200"} 1"#))
     #expect(metrics.text.contains(#"fm_requests_total{endpoint="/v1/chat/completions",status="400"} 1"#))

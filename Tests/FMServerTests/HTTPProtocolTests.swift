@@ -51,18 +51,18 @@ struct HTTPProtocolTests {
   @Test func malformedRequestsGetTheirStatusAndAnOpenAIErrorBody() async throws {
     let server = try TestServer.start(limits: Self.limits())
     for (name, request, status) in Self.malformed {
-      let response = try RawHTTPConnection.exchange(request, port: server.port)
+      let response = try await RawHTTPConnection.exchange(request, port: server.port)
       #expect(response.status == status, "\(name)")
       #expect(response.error["message"] is String, "\(name): \(response.text)")
     }
     // After all of them, the server still answers.
-    #expect(try RawHTTPConnection.exchange("GET /health HTTP/1.1\r\n\r\n", port: server.port).status == 200)
+    #expect(try await RawHTTPConnection.exchange("GET /health HTTP/1.1\r\n\r\n", port: server.port).status == 200)
     await server.stop()
   }
 
   @Test func aWrongMethodSaysWhichIsAllowed() async throws {
     let server = try TestServer.start(limits: Self.limits())
-    let response = try RawHTTPConnection.exchange(
+    let response = try await RawHTTPConnection.exchange(
       "POST /health HTTP/1.1\r\nContent-Length: 0\r\n\r\n", port: server.port)
     #expect(response.status == 405)
     #expect(response.headers["allow"] == "GET")
@@ -73,9 +73,9 @@ struct HTTPProtocolTests {
     let server = try TestServer.start(limits: Self.limits())
     let connection = try RawHTTPConnection(port: server.port)
     try connection.send("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
-    let first = try connection.readResponse()
+    let first = try await connection.readResponse()
     try connection.send(RawHTTPConnection.post("/tokenize", #"{"content":"hello"}"#))
-    let second = try connection.readResponse()
+    let second = try await connection.readResponse()
     #expect(first.status == 200)
     #expect(first.headers["connection"] == "keep-alive")
     #expect(second.status == 200)
@@ -87,8 +87,8 @@ struct HTTPProtocolTests {
     let server = try TestServer.start(limits: Self.limits())
     let connection = try RawHTTPConnection(port: server.port)
     try connection.send("GET /health HTTP/1.1\r\n\r\nGET /v1/models HTTP/1.1\r\n\r\n")
-    #expect(try connection.readResponse().json["status"] as? String == "ok")
-    #expect(try connection.readResponse().json["object"] as? String == "list")
+    #expect(try await connection.readResponse().json["status"] as? String == "ok")
+    #expect(try await connection.readResponse().json["object"] as? String == "list")
     await server.stop()
   }
 
@@ -96,9 +96,9 @@ struct HTTPProtocolTests {
     let server = try TestServer.start(limits: Self.limits())
     let connection = try RawHTTPConnection(port: server.port)
     try connection.send("GET /health HTTP/1.1\r\nConnection: close\r\n\r\n")
-    let response = try connection.readResponse()
+    let response = try await connection.readResponse()
     #expect(response.headers["connection"] == "close")
-    #expect(connection.isClosedByServer())
+    #expect(await connection.isClosedByServer())
     await server.stop()
   }
 
@@ -109,7 +109,7 @@ struct HTTPProtocolTests {
     let request =
       "POST /tokenize HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n"
       + "\(String(first.utf8.count, radix: 16));ext=1\r\n\(first)\r\n\(String(second.utf8.count, radix: 16))\r\n\(second)\r\n0\r\nX-Trailer: 1\r\n\r\n"
-    let response = try RawHTTPConnection.exchange(request, port: server.port)
+    let response = try await RawHTTPConnection.exchange(request, port: server.port)
     #expect(response.status == 200)
     #expect((response.json["tokens"] as? [Int])?.isEmpty == false)
     await server.stop()
@@ -120,9 +120,9 @@ struct HTTPProtocolTests {
     let connection = try RawHTTPConnection(port: server.port)
     let body = #"{"content":"hi"}"#
     try connection.send("POST /tokenize HTTP/1.1\r\nExpect: 100-continue\r\nContent-Length: \(body.utf8.count)\r\n\r\n")
-    #expect(try connection.readHead().status == 100)
+    #expect(try await connection.readHead().status == 100)
     try connection.send(body)
-    #expect(try connection.readResponse().status == 200)
+    #expect(try await connection.readResponse().status == 200)
     await server.stop()
   }
 
@@ -131,19 +131,19 @@ struct HTTPProtocolTests {
     let connection = try RawHTTPConnection(port: server.port)
     try connection.send("POST /tokenize HTTP/1.1\r\nContent-Length: 50\r\n\r\n{\"content\":")
     let started = Date()
-    let response = try connection.readResponse()
+    let response = try await connection.readResponse()
     #expect(response.status == 408)
     #expect(Date().timeIntervalSince(started) < 10)
-    #expect(connection.isClosedByServer())
+    #expect(await connection.isClosedByServer())
     // Others were served meanwhile, and are after.
-    #expect(try RawHTTPConnection.exchange("GET /health HTTP/1.1\r\n\r\n", port: server.port).status == 200)
+    #expect(try await RawHTTPConnection.exchange("GET /health HTTP/1.1\r\n\r\n", port: server.port).status == 200)
     await server.stop()
   }
 
   @Test func anIdleConnectionIsClosed() async throws {
     let server = try TestServer.start(limits: Self.limits())
     let connection = try RawHTTPConnection(port: server.port)
-    #expect(connection.isClosedByServer())
+    #expect(await connection.isClosedByServer())
     await server.stop()
   }
 
@@ -154,7 +154,7 @@ struct HTTPProtocolTests {
     let slow = try RawHTTPConnection(port: server.port)
     try slow.send("GET /heal")
     let started = Date()
-    #expect(try RawHTTPConnection.exchange("GET /health HTTP/1.1\r\n\r\n", port: server.port).status == 200)
+    #expect(try await RawHTTPConnection.exchange("GET /health HTTP/1.1\r\n\r\n", port: server.port).status == 200)
     #expect(Date().timeIntervalSince(started) < 3)
     slow.close()
     await server.stop()
@@ -164,11 +164,11 @@ struct HTTPProtocolTests {
     let server = try TestServer.start(limits: Self.limits())
     let idle = try RawHTTPConnection(port: server.port)
     try idle.send("GET /health HTTP/1.1\r\n\r\n")
-    _ = try idle.readResponse()
+    _ = try await idle.readResponse()
     #expect(await server.http.shutDown(gracePeriod: 5))
-    #expect(idle.isClosedByServer())
-    #expect(throws: (any Error).self) {
-      try RawHTTPConnection.exchange("GET /health HTTP/1.1\r\n\r\n", port: server.port)
+    #expect(await idle.isClosedByServer())
+    await #expect(throws: (any Error).self) {
+      try await RawHTTPConnection.exchange("GET /health HTTP/1.1\r\n\r\n", port: server.port)
     }
   }
 }

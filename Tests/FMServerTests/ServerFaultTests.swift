@@ -6,8 +6,8 @@ import Testing
 /// Disconnects, concurrency, the bounded queue, the API key and CORS.
 @Suite(.enabled(if: TestServer.modelIsPresent), .serialized)
 struct ServerFaultTests {
-  static func metric(_ name: String, port: Int) throws -> Int? {
-    let text = try RawHTTPConnection.exchange("GET /metrics HTTP/1.1\r\n\r\n", port: port).text
+  static func metric(_ name: String, port: Int) async throws -> Int? {
+    let text = try await RawHTTPConnection.exchange("GET /metrics HTTP/1.1\r\n\r\n", port: port).text
     return text.split(separator: "\n").first { $0.hasPrefix(name + " ") }.flatMap { Int($0.split(separator: " ")[1]) }
   }
 
@@ -17,18 +17,18 @@ struct ServerFaultTests {
     try connection.send(
       RawHTTPConnection.post(
         "/v1/chat/completions", TestServer.chat("Tell a very long story", maxTokens: 2000, extra: #","stream":true"#)))
-    #expect(try connection.readHead().status == 200)
-    _ = try connection.readChunk()  // the role chunk
-    _ = try connection.readChunk()  // the first content chunk: generation is under way
+    #expect(try await connection.readHead().status == 200)
+    _ = try await onThread { try connection.readChunk() }  // the role chunk
+    _ = try await onThread { try connection.readChunk() }  // the first content chunk: generation is under way
     connection.close()
     let deadline = Date().addingTimeInterval(5)
-    while try Self.metric("fm_slots_busy", port: server.port) != 0, Date() < deadline {
+    while try await Self.metric("fm_slots_busy", port: server.port) != 0, Date() < deadline {
       try await Task.sleep(nanoseconds: 50_000_000)
     }
-    #expect(try Self.metric("fm_slots_busy", port: server.port) == 0)
+    #expect(try await Self.metric("fm_slots_busy", port: server.port) == 0)
     // With one slot, this would wait for the 2,000 tokens if the first were still running.
     let started = Date()
-    let next = try RawHTTPConnection.exchange(
+    let next = try await RawHTTPConnection.exchange(
       RawHTTPConnection.post("/v1/chat/completions", TestServer.chat("Hi", maxTokens: 3)), port: server.port)
     #expect(next.status == 200)
     #expect(Date().timeIntervalSince(started) < 30)
@@ -42,9 +42,8 @@ struct ServerFaultTests {
       for index in 0..<4 {
         group.addTask {
           let body = TestServer.chat("Say \(index)", maxTokens: 4, extra: index % 2 == 0 ? #","stream":true"# : "")
-          return try await onThread {
-            try RawHTTPConnection.exchange(RawHTTPConnection.post("/v1/chat/completions", body), port: port).status
-          }
+          return try await RawHTTPConnection.exchange(RawHTTPConnection.post("/v1/chat/completions", body), port: port)
+            .status
         }
       }
       return try await group.reduce(into: []) { $0.append($1) }
@@ -59,8 +58,8 @@ struct ServerFaultTests {
     try busy.send(
       RawHTTPConnection.post(
         "/v1/chat/completions", TestServer.chat("Tell a long story", maxTokens: 2000, extra: #","stream":true"#)))
-    #expect(try busy.readHead().status == 200)
-    let refused = try RawHTTPConnection.exchange(
+    #expect(try await busy.readHead().status == 200)
+    let refused = try await RawHTTPConnection.exchange(
       RawHTTPConnection.post("/v1/chat/completions", TestServer.chat("Hi")), port: server.port)
     #expect(refused.status == 503)
     #expect(refused.headers["retry-after"] == "1")
@@ -72,30 +71,32 @@ struct ServerFaultTests {
   @Test func anAPIKeyIsRequiredExceptForHealth() async throws {
     let server = try TestServer.start(configuration: ServerConfiguration(apiKey: "sesame"))
     let models = "GET /v1/models HTTP/1.1\r\n"
-    #expect(try RawHTTPConnection.exchange("GET /health HTTP/1.1\r\n\r\n", port: server.port).status == 200)
-    let missing = try RawHTTPConnection.exchange(models + "\r\n", port: server.port)
+    #expect(try await RawHTTPConnection.exchange("GET /health HTTP/1.1\r\n\r\n", port: server.port).status == 200)
+    let missing = try await RawHTTPConnection.exchange(models + "\r\n", port: server.port)
     #expect(missing.status == 401)
     #expect(missing.error["type"] as? String == "authentication_error")
     #expect(
-      try RawHTTPConnection.exchange(models + "Authorization: Bearer wrong\r\n\r\n", port: server.port).status == 401)
+      try await RawHTTPConnection.exchange(models + "Authorization: Bearer wrong\r\n\r\n", port: server.port).status
+        == 401)
     #expect(
-      try RawHTTPConnection.exchange(models + "Authorization: Bearer sesame\r\n\r\n", port: server.port).status == 200)
+      try await RawHTTPConnection.exchange(models + "Authorization: Bearer sesame\r\n\r\n", port: server.port).status
+        == 200)
     await server.stop()
   }
 
   @Test func corsIsOffUnlessAnOriginIsGiven() async throws {
     let preflight = "OPTIONS /v1/chat/completions HTTP/1.1\r\nOrigin: http://app\r\n\r\n"
     let closed = try TestServer.start()
-    let refused = try RawHTTPConnection.exchange(preflight, port: closed.port)
+    let refused = try await RawHTTPConnection.exchange(preflight, port: closed.port)
     #expect(refused.status == 405)
     #expect(refused.headers["access-control-allow-origin"] == nil)
     await closed.stop()
     let open = try TestServer.start(configuration: ServerConfiguration(corsOrigin: "http://app"))
-    let allowed = try RawHTTPConnection.exchange(preflight, port: open.port)
+    let allowed = try await RawHTTPConnection.exchange(preflight, port: open.port)
     #expect(allowed.status == 204)
     #expect(allowed.headers["access-control-allow-origin"] == "http://app")
     #expect(allowed.headers["access-control-allow-headers"]?.contains("Authorization") == true)
-    let health = try RawHTTPConnection.exchange("GET /health HTTP/1.1\r\n\r\n", port: open.port)
+    let health = try await RawHTTPConnection.exchange("GET /health HTTP/1.1\r\n\r\n", port: open.port)
     #expect(health.headers["access-control-allow-origin"] == "http://app")
     await open.stop()
   }

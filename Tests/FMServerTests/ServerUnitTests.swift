@@ -1,10 +1,12 @@
+import FMTestSupport
 import FoundationModels
+import Glibc
 import Testing
 
 @testable import FMServer
 
 /// The parts of the server that need no model: stop texts across pieces, the slot limiter,
-/// and how request parameters become generation options.
+/// how request parameters become generation options, and the listening socket.
 @Suite struct ServerUnitTests {
   @Test(arguments: [
     (["Hel", "lo wo", "rld"], ["wo"], "Hello "),
@@ -99,5 +101,25 @@ import Testing
     #expect(calls.map(\.toolName) == ["f"])
     #expect(output.toolName == "f")
     #expect(request.options.toolCallingMode == .allowed)
+  }
+
+  /// The listening socket does not block: a connection that poll announced may be gone by the
+  /// time it is accepted (reset by its client, or taken by another thread), and a blocking
+  /// accept would wait for the next one, deaf to shutdown. What it accepts blocks (reads and
+  /// writes have timeouts) and is closed on exec.
+  @Test func theListenerNeverBlocksAndItsConnectionsDo() throws {
+    let listener = try SocketListener(host: "127.0.0.1", port: 0)
+    defer { listener.close() }
+    // (Required: with a blocking socket the last accept below would wait for ever.)
+    try #require(fcntl(listener.descriptor, F_GETFL) & O_NONBLOCK != 0)
+    #expect(listener.accept(timeout: 0) == nil)
+    let client = try RawHTTPConnection(port: listener.port)
+    defer { client.close() }
+    let connection = try #require(listener.accept(timeout: 5))
+    defer { Glibc.close(connection) }
+    #expect(fcntl(connection, F_GETFL) & O_NONBLOCK == 0)
+    #expect(fcntl(connection, F_GETFD) & FD_CLOEXEC != 0)
+    // Gone: nothing is waiting, and accepting returns at once.
+    #expect(Glibc.accept(listener.descriptor, nil, nil) == -1 && errno == EAGAIN)
   }
 }

@@ -20,7 +20,11 @@ final class SocketListener: Sendable {
       throw ServerStartError("cannot resolve host '\(host)': \(String(cString: gai_strerror(status)))")
     }
     defer { freeaddrinfo(found) }
-    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    // Non-blocking: a connection that poll announced may be gone by the time `accept` runs
+    // (reset by its client, or taken by another thread), and a blocking accept would then wait
+    // for the next one — and the accepting thread would not see the shutdown.
+    let descriptor = socket(
+      AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
     guard descriptor >= 0 else { throw ServerStartError("cannot create a socket: \(String(cString: strerror(errno)))") }
     var on: Int32 = 1
     _ = setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
@@ -47,6 +51,7 @@ final class SocketListener: Sendable {
   func accept(timeout: Double) -> Int32? {
     var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
     guard poll(&poller, 1, Int32(timeout * 1000)) > 0 else { return nil }
+    // On Linux the connection does not inherit O_NONBLOCK: it blocks, with timeouts.
     let connection = Glibc.accept(descriptor, nil, nil)
     guard connection >= 0 else { return nil }
     _ = fcntl(connection, F_SETFD, FD_CLOEXEC)
