@@ -271,11 +271,7 @@ struct ChatCompletionsTests {
     #expect(metrics.text.contains(#"fm_requests_total{endpoint="/v1/chat/completions",status="200"} 1"#))
     #expect(metrics.text.contains(#"fm_requests_total{endpoint="/v1/chat/completions",status="400"} 1"#))
     #expect(metrics.text.contains("fm_slots_total 2"))
-    func value(_ name: String) -> Double? {
-      metrics.text.split(separator: "\n").first { $0.hasPrefix(name + " ") }.flatMap {
-        Double($0.split(separator: " ")[1])
-      }
-    }
+    func value(_ name: String) -> Double? { TestServer.metric(name, in: metrics.text) }
     #expect(try #require(value("fm_completion_tokens_total")) >= 1)
     // The batched decodes: the prompt and at least one generated token, each decode holding one
     // sequence (one request at a time), time spent.

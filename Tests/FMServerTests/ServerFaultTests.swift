@@ -8,7 +8,7 @@ import Testing
 struct ServerFaultTests {
   static func metric(_ name: String, port: Int) async throws -> Int? {
     let text = try await RawHTTPConnection.exchange("GET /metrics HTTP/1.1\r\n\r\n", port: port).text
-    return text.split(separator: "\n").first { $0.hasPrefix(name + " ") }.flatMap { Int($0.split(separator: " ")[1]) }
+    return TestServer.metric(name, in: text).map { Int($0) }
   }
 
   @Test func aClientThatGoesAwayMidStreamFreesItsSlotAtOnce() async throws {

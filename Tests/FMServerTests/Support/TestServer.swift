@@ -28,6 +28,11 @@ struct TestServer {
 
   func stop() async { await http.shutDown(gracePeriod: 5) }
 
+  /// The value of the metric `name` in `/metrics` text (a line `name value`), if it is there.
+  static func metric(_ name: String, in text: String) -> Double? {
+    text.split(separator: "\n").first { $0.hasPrefix(name + " ") }.flatMap { Double($0.split(separator: " ")[1]) }
+  }
+
   /// A chat-completions body for one user message.
   static func chat(_ content: String, maxTokens: Int = 8, extra: String = "") -> String {
     #"{"model":"\#(modelID)","messages":[{"role":"user","content":"\#(content)"}],"max_tokens":\#(maxTokens)\#(extra)}"#
