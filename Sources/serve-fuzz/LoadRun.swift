@@ -91,7 +91,8 @@ struct LoadRun {
     guard choices.dropLast().allSatisfy({ $0?["finish_reason"] is NSNull }) else {
       return fail("a finish reason before the end")
     }
-    guard let usage = chunks.last?["usage"] as? [String: Int], let tokens = usage["completion_tokens"], tokens >= 1
+    guard let usage = chunks.last?["usage"] as? [String: Any], let tokens = usage["completion_tokens"] as? Int,
+      tokens >= 1
     else { return fail("no usage chunk") }
     return .success(tokens)
   }

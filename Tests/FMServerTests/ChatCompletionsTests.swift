@@ -26,10 +26,10 @@ struct ChatCompletionsTests {
     let message = try #require(choice["message"] as? [String: Any])
     #expect(message["role"] as? String == "assistant")
     #expect(message["content"] is String)
-    let usage = try #require(json["usage"] as? [String: Int])
-    let completion = try #require(usage["completion_tokens"])
+    let usage = try #require(json["usage"] as? [String: Any])
+    let completion = try #require(usage["completion_tokens"] as? Int)
     #expect((1...6).contains(completion))
-    #expect(usage["total_tokens"] == (usage["prompt_tokens"] ?? 0) + completion)
+    #expect(usage["total_tokens"] as? Int == (usage["prompt_tokens"] as? Int ?? 0) + completion)
     // finish_reason comes from the engine: `length` exactly when the budget was used up.
     #expect(choice["finish_reason"] as? String == (completion == 6 ? "length" : "stop"))
     await server.stop()
@@ -60,12 +60,40 @@ struct ChatCompletionsTests {
     #expect((final["delta"] as? [String: Any])?.isEmpty == true)
     #expect(["stop", "length"].contains(final["finish_reason"] as? String))
     #expect((chunks.last?["choices"] as? [Any])?.isEmpty == true)
-    let usage = try #require(chunks.last?["usage"] as? [String: Int])
+    let usage = try #require(chunks.last?["usage"] as? [String: Any])
     let middle = choices.dropFirst().dropLast(2)
     #expect(middle.allSatisfy { $0?["finish_reason"] is NSNull })
     let text = middle.compactMap { ($0?["delta"] as? [String: Any])?["content"] as? String }.joined()
-    #expect((usage["completion_tokens"] ?? 0) >= 1)
+    #expect(usage["completion_tokens"] as? Int ?? 0 >= 1)
     #expect(!text.isEmpty)
+    await server.stop()
+  }
+
+  @Test func aRepeatedPromptReportsTheTokensFoundInTheCache() async throws {
+    let server = try TestServer.start()
+    let body = TestServer.chat("Name a colour", maxTokens: 4)
+    func usage(_ response: RawHTTPConnection.Response) throws -> (prompt: Int, cached: Int) {
+      let usage = try #require(response.json["usage"] as? [String: Any])
+      let details = try #require(usage["prompt_tokens_details"] as? [String: Any])
+      return (try #require(usage["prompt_tokens"] as? Int), try #require(details["cached_tokens"] as? Int))
+    }
+    // A new server's cache holds nothing; the same messages again find all but the prompt's
+    // last token there (its logits choose the first token), streamed or not.
+    let first = try usage(try await Self.post(server, body))
+    #expect(first.cached == 0)
+    let second = try usage(try await Self.post(server, body))
+    #expect(second.prompt == first.prompt)
+    #expect(second.cached == second.prompt - 1)
+    let streamed = try await Self.post(
+      server,
+      TestServer.chat("Name a colour", maxTokens: 4, extra: #","stream":true,"stream_options":{"include_usage":true}"#))
+    // The usage chunk comes last before [DONE].
+    let chunk = try #require(streamed.text.components(separatedBy: "\n\n").filter { !$0.isEmpty }.dropLast().last)
+    let streamedJSON = try JSONSerialization.jsonObject(with: Data(chunk.dropFirst(6).utf8)) as? [String: Any]
+    let streamedUsage = streamedJSON?["usage"] as? [String: Any]
+    #expect((streamedUsage?["prompt_tokens_details"] as? [String: Any])?["cached_tokens"] as? Int == second.cached)
+    let metrics = try await RawHTTPConnection.exchange("GET /metrics HTTP/1.1\r\n\r\n", port: server.port)
+    #expect(TestServer.metric("fm_prompt_tokens_cached_total", in: metrics.text) == Double(2 * second.cached))
     await server.stop()
   }
 
@@ -111,7 +139,8 @@ struct ChatCompletionsTests {
     #expect(try SchemaValidator(document: document).validate(value, against: document.root))
     // The prompt is the messages as sent: the schema constrains, it is not added to the prompt.
     let plain = try await Self.post(server, TestServer.chat("Describe a person", maxTokens: 1))
-    let usage = { (response: RawHTTPConnection.Response) in (response.json["usage"] as? [String: Int])?["prompt_tokens"]
+    let usage = { (response: RawHTTPConnection.Response) in
+      (response.json["usage"] as? [String: Any])?["prompt_tokens"] as? Int
     }
     #expect(usage(response) != nil)
     #expect(usage(response) == usage(plain))

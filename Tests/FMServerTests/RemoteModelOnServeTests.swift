@@ -39,6 +39,18 @@ struct RemoteModelOnServeTests {
     }
   }
 
+  @Test func aSecondTurnReportsTheFirstAsCached() async throws {
+    try await withModel { model in
+      let session = LanguageModelSession(model: model, instructions: "Answer briefly.")
+      let first = try await session.respond(to: "Name a colour.", options: greedy)
+      let second = try await session.respond(to: "Name another one.", options: greedy)
+      // The server finds the first turn's prompt in its cache and says so in the usage.
+      #expect(first.usage.input.cachedTokenCount == 0)
+      #expect(second.usage.input.cachedTokenCount >= first.usage.input.totalTokenCount)
+      #expect(second.usage.input.cachedTokenCount < second.usage.input.totalTokenCount)
+    }
+  }
+
   @Test func aStreamGrowsToTheWholeAnswer() async throws {
     try await withModel { model in
       let session = LanguageModelSession(model: model)

@@ -71,12 +71,19 @@ struct ChatCompletionChunks {
     return .object(members)
   }
 
+  /// OpenAI's usage object. `prompt_tokens_details.cached_tokens` counts the prompt tokens the
+  /// model found in its cache (a conversation's earlier turns, a repeated prompt); it is left
+  /// out when the engine did not report it (a stop text ended the generation first).
   static func usage(_ summary: CompletionRunner.Summary) -> JSONValue {
-    .object([
+    var members = [
       member("prompt_tokens", .number(ExactDecimal(summary.promptTokens))),
       member("completion_tokens", .number(ExactDecimal(summary.completionTokens))),
       member("total_tokens", .number(ExactDecimal(summary.promptTokens + summary.completionTokens))),
-    ])
+    ]
+    if let cached = summary.cachedPromptTokens {
+      members.append(member("prompt_tokens_details", .object([member("cached_tokens", .number(ExactDecimal(cached)))])))
+    }
+    return .object(members)
   }
 
   static func toolCallJSON(_ call: CompletionRunner.ToolCall) -> JSONValue {

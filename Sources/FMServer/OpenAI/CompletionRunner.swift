@@ -24,6 +24,9 @@ struct CompletionRunner {
     var finishReason: String
     var promptTokens: Int
     var completionTokens: Int
+    /// Prompt tokens the model found in its cache (KV reuse) and did not evaluate again, as
+    /// the engine reports them when the generation ends; nil when a stop text ended it first.
+    var cachedPromptTokens: Int?
   }
 
   /// A request checked to fit the context, ready to generate.
@@ -64,6 +67,7 @@ struct CompletionRunner {
     var calls: [String: (name: String, arguments: String)] = [:]
     var callOrder: [String] = []
     var completionTokens: Int?
+    var cachedPromptTokens: Int?
     var reachedMaximum = false
     var generated = ""
     try await withThrowingTaskGroup(of: Void.self) { group in
@@ -85,6 +89,7 @@ struct CompletionRunner {
             if !visible.isEmpty { try await deliver(.content(visible)) }
           case .updateUsage(let usage):
             completionTokens = usage.output.totalTokenCount
+            cachedPromptTokens = usage.input.cachedTokenCount
           case .updateMetadata(let metadata):
             reachedMaximum = LocalModelFigures(metadata: metadata.values)?.reachedMaximumTokens ?? reachedMaximum
           default:
@@ -99,6 +104,7 @@ struct CompletionRunner {
             }
           case .updateUsage(let usage):
             completionTokens = usage.output.totalTokenCount
+            cachedPromptTokens = usage.input.cachedTokenCount
           default:
             break
           }
@@ -124,7 +130,9 @@ struct CompletionRunner {
     if completionTokens == nil {
       completion = try await model.tokenModel().tokenize(generated, parseSpecial: false).count
     }
-    return Summary(finishReason: finishReason, promptTokens: promptTokens, completionTokens: completion)
+    return Summary(
+      finishReason: finishReason, promptTokens: promptTokens, completionTokens: completion,
+      cachedPromptTokens: cachedPromptTokens)
   }
 
   /// A tool-call id in OpenAI's form: `call_` and 24 letters and digits.

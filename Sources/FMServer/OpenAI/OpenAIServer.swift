@@ -120,7 +120,8 @@ public final class OpenAIServer: HTTPResponder {
           }
           try await sendJSON(chunks.completion(content: content, calls: calls, summary: summary), to: writer)
         }
-        metrics.addTokens(prompt: summary.promptTokens, completion: summary.completionTokens)
+        metrics.addTokens(
+          prompt: summary.promptTokens, cached: summary.cachedPromptTokens ?? 0, completion: summary.completionTokens)
       }
     } catch is SlotLimiter.QueueFull {
       throw APIError(

@@ -46,6 +46,9 @@ final = with_choices[-1].choices[0]
 check("final chunk", final.finish_reason in ("stop", "length") and not final.delta.content, final)
 check("only final has a reason", all(c.choices[0].finish_reason is None for c in with_choices[:-1]))
 check("usage chunk", chunks[-1].choices == [] and chunks[-1].usage.completion_tokens >= 1, chunks[-1])
+# The same messages again: their prompt is found in the KV cache, all of it but the last token.
+details = chunks[-1].usage.prompt_tokens_details if chunks[-1].usage else None
+check("cached tokens", details is not None and 1 <= details.cached_tokens < chunks[-1].usage.prompt_tokens, details)
 
 # The raw stream ends with [DONE].
 request = urllib.request.Request(
