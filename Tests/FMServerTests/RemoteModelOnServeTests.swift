@@ -26,6 +26,8 @@ struct RemoteModelOnServeTests {
     try await withModel { model in
       let listed = try await model.availableModels()
       #expect(listed == [TestServer.modelID])
+      // `/v1/models` says how much context a request may fill, as vLLM does.
+      #expect(try await model.contextSize() == 2048)
     }
   }
 

@@ -77,6 +77,9 @@ public final class OpenAIServer: HTTPResponder {
       let entry = JSONValue.object([
         member("id", .string(model.id)), member("object", .string("model")), member("created", .number(.zero)),
         member("owned_by", .string("fm")),
+        // vLLM's field for the context a request may fill, which clients read (our remote
+        // model's `contextSize()` among them).
+        member("max_model_len", .number(ExactDecimal(model.contextSize))),
       ])
       try await sendJSON(
         JSONValue.object([member("object", .string("list")), member("data", .array([entry]))]).compactText, to: writer)
