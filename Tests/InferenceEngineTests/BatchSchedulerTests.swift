@@ -6,10 +6,11 @@ import Testing
 /// The scheduler's thread on a scripted decoder (no model): what goes into each decode, when
 /// each evaluation is answered and with what, as `BatchScheduler` and docs/BATCHING.md promise.
 @Suite struct BatchSchedulerTests {
-  func scheduler(_ decoder: ScriptedBatchDecoder, running: Int = 0, longestGathering: Double = 0.005)
-    -> BatchScheduler
-  {
-    BatchScheduler(decoder: decoder, runningSequences: { running }, longestGathering: longestGathering)
+  func scheduler(
+    _ decoder: ScriptedBatchDecoder, running: Int = 0, longestGathering: Double = 0.005,
+    copies: CacheCopies = CacheCopies()
+  ) -> BatchScheduler {
+    BatchScheduler(decoder: decoder, copies: copies, longestGathering: longestGathering, runningSequences: { running })
   }
 
   /// Waits until `condition` holds; false after 10 s.
@@ -69,6 +70,33 @@ import Testing
     #expect(statistics.decodes == 2 && statistics.evaluations == 4 && statistics.tokens == 5)
     #expect(statistics.widestDecode == 3)
     #expect(decoder.finishedDecodes == 2)
+  }
+
+  /// A copy of one slot's cache into another, queued when the slot was taken, is made before
+  /// the next decode's removals and rows: the new request's first evaluation then drops what
+  /// the copy holds past its prefix, and the source slot is left as it was.
+  @Test func aQueuedCopyComesBeforeTheNextDecodesRemovals() throws {
+    let decoder = ScriptedBatchDecoder(capacity: 64)
+    let copies = CacheCopies()
+    let scheduler = scheduler(decoder, copies: copies)
+    defer { scheduler.stop() }
+    let source = SlotThread(scheduler, sequence: 0, tokens: Array(1...30), startPosition: 0)
+    #expect(source.waitReturned())
+    copies.queue(from: 0, to: 2)
+    let copied = SlotThread(scheduler, sequence: 2, tokens: [77, 78], startPosition: 20)
+    #expect(copied.waitReturned())
+    let events = decoder.events
+    let copy = try #require(events.firstIndex(of: .copy(from: 0, to: 2)))
+    let removal = try #require(events.firstIndex(of: .removal(sequence: 2, from: 20)))
+    let firstDecode = try #require(events.firstIndex(of: .decode(index: 0)))
+    let secondDecode = try #require(events.firstIndex(of: .decode(index: 1)))
+    #expect(firstDecode < copy && copy < removal && removal < secondDecode)
+    #expect(decoder.positions(of: 2) == Set(0..<22))
+    #expect(decoder.positions(of: 0) == Set(0..<30))
+    #expect(scheduler.statistics.cacheCopies == 1)
+    // Made once.
+    _ = SlotThread(scheduler, sequence: 2, tokens: [79], startPosition: 22).waitReturned()
+    #expect(decoder.events.filter { $0 == .copy(from: 0, to: 2) }.count == 1)
   }
 
   /// Running sequences' next tokens go in whole; a long prompt gets what is left of the

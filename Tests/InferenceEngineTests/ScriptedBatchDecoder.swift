@@ -3,7 +3,7 @@ import Foundation
 @testable import InferenceEngine
 
 /// A `BatchDecoder` without llama.cpp, for tests of `BatchScheduler`'s thread: it records every
-/// decode's rows and every removal of cache cells, in order; keeps which positions each
+/// decode's rows and every removal and copy of cache cells, in order; keeps which positions each
 /// sequence holds; writes logits that name the row (or candidate output) they came from; and
 /// can hold decodes until the test lets them go, take a set time, or fail.
 final class ScriptedBatchDecoder: BatchDecoder, @unchecked Sendable {
@@ -11,6 +11,7 @@ final class ScriptedBatchDecoder: BatchDecoder, @unchecked Sendable {
   enum Event: Equatable {
     case decode(index: Int)
     case removal(sequence: Int32, from: Int)
+    case copy(from: Int32, to: Int32)
   }
 
   struct Decode: Equatable {
@@ -93,6 +94,13 @@ final class ScriptedBatchDecoder: BatchDecoder, @unchecked Sendable {
     condition.withLock {
       recordedEvents.append(.removal(sequence: sequence, from: position))
       cells[sequence] = cells[sequence]?.filter { $0 < position }
+    }
+  }
+
+  func copyCells(of source: Int32, to destination: Int32) {
+    condition.withLock {
+      recordedEvents.append(.copy(from: source, to: destination))
+      cells[destination] = cells[source]
     }
   }
 

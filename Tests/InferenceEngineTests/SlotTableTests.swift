@@ -24,6 +24,53 @@ import Testing
     #expect(returning.tokens == system + [10, 11, 12, 13, 14, 15])
   }
 
+  /// A new conversation that shares a long prefix (a system prompt) with a free slot it does
+  /// not take gets that prefix copied into the slot it takes; the other slot keeps its own.
+  @Test func aNewConversationGetsASharedPrefixCopied() throws {
+    var table = SlotTable(count: 3)
+    let system = (1...20).map { Token($0) }
+    let firstTaken = table.take(for: system + [100, 101])
+    let first = try #require(firstTaken)
+    #expect(first.copiedFrom == nil)
+    var boundaries = PartBoundaries()
+    boundaries.mark(system.count)
+    boundaries.mark(system.count + 2)
+    table.release(first.index, tokens: system + Array(100..<131), boundaries: boundaries)
+    // The system prompt is 20 of the slot's 51 tokens: not the slot to take.
+    let otherTaken = table.take(for: system + [200, 201])
+    let other = try #require(otherTaken)
+    #expect(other.index != first.index)
+    #expect(other.copiedFrom == first.index)
+    #expect(other.tokens == system)
+    #expect(other.boundaries.positions == [0, system.count])
+    // The source is untouched, and still found by its own conversation.
+    #expect(table.slots[first.index].tokens == system + Array(100..<131))
+    #expect(table.choice(for: system + Array(100..<135)) == first.index)
+  }
+
+  /// A prefix held by a busy slot is not copied (its cache is changing), nor one that adds
+  /// fewer than `shortestCopiedPrefix` tokens to what the taken slot shares.
+  @Test func noCopyFromABusySlotOrOfAShortPrefix() throws {
+    var table = SlotTable(count: 2)
+    let system = (1...20).map { Token($0) }
+    _ = table.take(for: system + [100])
+    table.release(0, tokens: system + Array(100..<131), boundaries: PartBoundaries())
+    let returningTaken = table.take(for: system + Array(100..<135))
+    let returning = try #require(returningTaken)
+    #expect(returning.index == 0)
+    let besideTaken = table.take(for: system + [200])
+    let beside = try #require(besideTaken)
+    #expect(beside.index == 1 && beside.copiedFrom == nil && beside.tokens.isEmpty)
+
+    var short = SlotTable(count: 2)
+    let prefix = Array(system.prefix(SlotTable.shortestCopiedPrefix - 1))
+    _ = short.take(for: prefix + [100])
+    short.release(0, tokens: prefix + Array(100..<140), boundaries: PartBoundaries())
+    let newTaken = short.take(for: prefix + [200])
+    let new = try #require(newTaken)
+    #expect(new.index == 1 && new.copiedFrom == nil)
+  }
+
   /// The same prompt again finds the slot that answered it, whose cache also holds the reply:
   /// the new prompt begins with the slot's whole last prompt (up to its last part boundary).
   @Test func theSamePromptAgainFindsItsSlot() throws {

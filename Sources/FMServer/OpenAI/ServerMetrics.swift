@@ -74,6 +74,10 @@ final class ServerMetrics: Sendable {
       "fm_decode_tokens_total", "counter", "Tokens the decodes evaluated, prompts and generated, all slots together.",
       batches.tokens)
     metric("fm_decode_seconds_total", "counter", "Seconds spent in batched decodes.", batches.decodeSeconds)
+    metric(
+      "fm_cache_copies_total", "counter",
+      "New conversations given another slot's cached prefix (a shared system prompt) instead of evaluating it.",
+      batches.cacheCopies)
     return lines.joined(separator: "\n") + "\n"
   }
 }

@@ -23,6 +23,10 @@ protocol BatchDecoder: AnyObject {
   /// an evaluation's start, the rows of a failed decode, a padding row).
   func removeCells(of sequence: Int32, from position: Int)
 
+  /// Makes `destination`'s cache a copy of `source`'s, replacing what it held (llama.cpp
+  /// copies a whole stream, and copies the cells' contents at the start of the next decode).
+  func copyCells(of source: Int32, to destination: Int32)
+
   /// The positions `sequence`'s cache holds from the start: its last position + 1, or 0.
   func cachedCount(of sequence: Int32) -> Int
 

@@ -23,16 +23,21 @@ final class BatchScheduler: @unchecked Sendable {
   private var lastDecodeSeconds = 0.0
   /// The longest a decode waits to gather (see `gatheringWindow`).
   private let longestGathering: Double
+  /// Copies of one slot's cache into another, carried out before each decode's removals.
+  private let copies: CacheCopies
 
   /// Starts the scheduler's thread on `decoder`, which from then on only that thread uses.
   /// - Parameters:
   ///   - runningSequences: how many sequences run a request now.
+  ///   - copies: where taking a slot queues a copy of another slot's cache into it.
   ///   - longestGathering: the longest a decode waits for running sequences that have not
   ///     asked yet, in seconds (see `gatheringWindow`).
   init(
-    decoder: any BatchDecoder, runningSequences: @escaping @Sendable () -> Int, longestGathering: Double = 0.005
+    decoder: any BatchDecoder, copies: CacheCopies = CacheCopies(), longestGathering: Double = 0.005,
+    runningSequences: @escaping @Sendable () -> Int
   ) {
     self.decoder = decoder
+    self.copies = copies
     self.runningSequences = runningSequences
     self.longestGathering = longestGathering
     rows.reserveCapacity(decoder.capacity)
@@ -120,6 +125,9 @@ final class BatchScheduler: @unchecked Sendable {
   /// The rows go in sequence order: llama.cpp decodes the rows of consecutive sequences, in
   /// increasing order, as one ubatch, and starts another at each step back or gap.
   private func decode(_ planned: [(evaluation: BatchEvaluation, chunk: BatchPlan.Chunk)]) {
+    // Copies first: each was queued before any evaluation that could change its source.
+    let copied = copies.take()
+    for copy in copied { decoder.copyCells(of: copy.from, to: copy.to) }
     let chunks = planned.sorted { $0.evaluation.sequence < $1.evaluation.sequence }
     rows.removeAll(keepingCapacity: true)
     var outputs = 0
@@ -171,6 +179,7 @@ final class BatchScheduler: @unchecked Sendable {
       pending.removeAll { evaluation in answered.contains { $0 === evaluation } }
       lastDecodeSeconds = seconds
       counts.decodes += 1
+      counts.cacheCopies += copied.count
       counts.decodeSeconds += seconds
       counts.tokens += rows.count - (padding == nil ? 0 : 1)
       counts.evaluations += answered.count

@@ -44,11 +44,12 @@ public final class BatchedModel: TokenModel, Sendable {
     }
     self.model = model
     self.configuration = configuration
-    let slots = SlotPool(count: configuration.slots)
+    let copies = CacheCopies()
+    let slots = SlotPool(count: configuration.slots, copies: copies)
     self.slots = slots
-    scheduler = BatchScheduler(decoder: try LlamaBatchDecoder(model: model, configuration: configuration)) {
-      slots.busyCount
-    }
+    scheduler = BatchScheduler(
+      decoder: try LlamaBatchDecoder(model: model, configuration: configuration), copies: copies
+    ) { slots.busyCount }
   }
 
   deinit {

@@ -25,6 +25,9 @@ public struct BatchStatistics: Sendable, Equatable {
   public var widestDecode = 0
   /// Sequences held, summed over the decodes: over `decodes`, how full a decode is on average.
   public var sequences = 0
+  /// Slots that took a new conversation with another slot's cached prefix copied in
+  /// (`SlotTable.Taken.copiedFrom`) instead of evaluating it.
+  public var cacheCopies = 0
   /// Seconds spent in `llama_decode`.
   public var decodeSeconds = 0.0
 

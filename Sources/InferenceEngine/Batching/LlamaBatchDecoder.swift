@@ -25,6 +25,12 @@ final class LlamaBatchDecoder: BatchDecoder {
     _ = llama_memory_seq_rm(context.memory, sequence, Int32(position), -1)
   }
 
+  func copyCells(of source: Int32, to destination: Int32) {
+    // llama_memory_seq_cp(src, dst, p0, p1): with a stream per sequence, only whole streams
+    // (p0 = p1 = -1); the cells' metadata now, their K and V at the next llama_decode's update.
+    llama_memory_seq_cp(context.memory, source, destination, -1, -1)
+  }
+
   func cachedCount(of sequence: Int32) -> Int {
     // llama_memory_seq_pos_max: the sequence's last position in the cache, or -1.
     Int(llama_memory_seq_pos_max(context.memory, sequence)) + 1

@@ -13,17 +13,19 @@ final class SlotPool: @unchecked Sendable {
   private var table: SlotTable
   private var waiting: [Int] = []
   private var nextTicket = 0
+  /// Where a slot taken with another's prefix (`SlotTable.Taken.copiedFrom`) queues the copy.
+  private let copies: CacheCopies
 
-  init(count: Int) {
+  init(count: Int, copies: CacheCopies) {
     table = SlotTable(count: count)
+    self.copies = copies
   }
 
   /// Takes a slot for `prompt`, waiting for one to be free.
-  /// - Returns: its index and what its cache holds.
+  /// - Returns: its index and what its cache holds (after a copy it queued, where the table
+  ///   chose one).
   /// - Throws: `EngineError.Code.cancelled` when `flag` is cancelled meanwhile.
-  func take(for prompt: [Token], cancellation flag: CancellationFlag) throws -> (
-    index: Int, tokens: [Token], boundaries: PartBoundaries
-  ) {
+  func take(for prompt: [Token], cancellation flag: CancellationFlag) throws -> SlotTable.Taken {
     condition.lock()
     defer { condition.unlock() }
     let ticket = nextTicket
@@ -35,7 +37,11 @@ final class SlotPool: @unchecked Sendable {
     }
     while true {
       if flag.isCancelled { throw EngineError(.cancelled, "cancelled while waiting for a free slot") }
-      if waiting.first == ticket, let taken = table.take(for: prompt) { return taken }
+      if waiting.first == ticket, let taken = table.take(for: prompt) {
+        // Under the lock: before whoever takes the source slot next can change it.
+        if let source = taken.copiedFrom { copies.queue(from: source, to: taken.index) }
+        return taken
+      }
       // The flag calls no one back when it turns: look at it again every 50 ms.
       _ = condition.wait(until: Date(timeIntervalSinceNow: 0.05))
     }

@@ -15,7 +15,28 @@
 /// recently used: llama.cpp decodes the rows of consecutive slots as one ubatch and starts
 /// another at every gap (see `BatchScheduler.decode`), so running requests on scattered slots
 /// would read all the weights once per run of them in every decode.
+///
+/// A new conversation that shares a prefix with a free slot it does not take (the same system
+/// prompt and tools as another conversation) gets that prefix copied into the slot it takes
+/// (`Taken.copiedFrom`), when the prefix is at least `shortestCopiedPrefix` tokens longer than
+/// what the taken slot shares: copying a slot's cache costs about what evaluating a token or
+/// two does (a memory copy of the slot against a forward pass per token), and the other
+/// conversation keeps its slot whole.
 struct SlotTable {
+  /// A slot given to a request.
+  struct Taken: Equatable {
+    let index: Int
+    /// What the slot's cache holds for the request: after a copy, the copied prefix.
+    let tokens: [Token]
+    let boundaries: PartBoundaries
+    /// The free slot whose cache is copied into this one before anything else touches either
+    /// (the whole cache; the request's first evaluation drops what follows `tokens`).
+    let copiedFrom: Int?
+  }
+
+  /// The fewest tokens a copy must add to what the taken slot already shares with the prompt.
+  static let shortestCopiedPrefix = 16
+
   /// One slot's state.
   struct Slot {
     /// The tokens its cache holds, from position 0.
@@ -56,14 +77,26 @@ struct SlotTable {
     (index > 0 && slots[index - 1].isBusy) || (index + 1 < slots.count && slots[index + 1].isBusy)
   }
 
-  /// Takes the slot `choice(for:)` gives, if any.
-  /// - Returns: its index and what its cache holds.
-  mutating func take(for prompt: [Token]) -> (index: Int, tokens: [Token], boundaries: PartBoundaries)? {
+  /// Takes the slot `choice(for:)` gives, if any, with a copy of another free slot's longer
+  /// prefix where one is worth it (`shortestCopiedPrefix`).
+  mutating func take(for prompt: [Token]) -> Taken? {
     guard let index = choice(for: prompt) else { return nil }
     clock += 1
     slots[index].isBusy = true
     slots[index].lastUsed = clock
-    return (index, slots[index].tokens, slots[index].boundaries)
+    let shared = DecodeSteps.commonPrefixLength(slots[index].tokens, prompt)
+    let source = slots.indices.filter { !slots[$0].isBusy }
+      .map { ($0, DecodeSteps.commonPrefixLength(slots[$0].tokens, prompt)) }
+      .max { $0.1 < $1.1 }
+    if let (from, common) = source, common >= shared + Self.shortestCopiedPrefix {
+      var boundaries = slots[from].boundaries
+      boundaries.truncate(to: common)
+      let tokens = Array(slots[from].tokens.prefix(common))
+      slots[index].tokens = tokens
+      slots[index].boundaries = boundaries
+      return Taken(index: index, tokens: tokens, boundaries: boundaries, copiedFrom: from)
+    }
+    return Taken(index: index, tokens: slots[index].tokens, boundaries: slots[index].boundaries, copiedFrom: nil)
   }
 
   /// Gives slot `index` back, its cache holding `tokens` evaluated up to `boundaries`.
