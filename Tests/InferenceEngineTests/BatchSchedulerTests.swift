@@ -99,6 +99,30 @@ import Testing
     #expect(decoder.events.filter { $0 == .copy(from: 0, to: 2) }.count == 1)
   }
 
+  /// A copy queued before the source slot's next request hands over its first evaluation is
+  /// made before that evaluation's removal, in the same decode: the copy holds the source as it
+  /// was.
+  @Test func aCopyComesBeforeItsSourceChangesInTheSameDecode() throws {
+    let decoder = ScriptedBatchDecoder(capacity: 64)
+    let copies = CacheCopies()
+    let scheduler = scheduler(decoder, copies: copies)
+    defer { scheduler.stop() }
+    #expect(SlotThread(scheduler, sequence: 1, tokens: Array(1...30), startPosition: 0).waitReturned())
+    let running = try busy(scheduler, decoder)
+    copies.queue(from: 1, to: 2)
+    let source = SlotThread(scheduler, sequence: 1, tokens: [90, 91], startPosition: 10)
+    let copied = SlotThread(scheduler, sequence: 2, tokens: [77], startPosition: 20)
+    try #require(waitUntil { scheduler.unansweredEvaluations == 3 })
+    decoder.release()
+    for thread in [running, source, copied] { #expect(thread.waitReturned()) }
+    let events = decoder.events
+    let copy = try #require(events.firstIndex(of: .copy(from: 1, to: 2)))
+    #expect(copy < (events.firstIndex(of: .removal(sequence: 1, from: 10)) ?? -1))
+    #expect(decoder.decodes.last?.rows.map(\.sequence) == [1, 1, 2])
+    #expect(decoder.positions(of: 2) == Set(0..<21))
+    #expect(decoder.positions(of: 1) == Set(0..<12))
+  }
+
   /// Running sequences' next tokens go in whole; a long prompt gets what is left of the
   /// budget, decode after decode, and its output comes from its last row only.
   @Test func aPromptIsChunkedUnderTheBudgetAfterTheRunningTokens() throws {

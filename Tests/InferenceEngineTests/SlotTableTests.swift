@@ -69,6 +69,15 @@ import Testing
     let newTaken = short.take(for: prefix + [200])
     let new = try #require(newTaken)
     #expect(new.index == 1 && new.copiedFrom == nil)
+    // One token more is enough (slot 0, used least recently, is taken; slot 1 is copied).
+    var exact = SlotTable(count: 2)
+    let longer = Array(system.prefix(SlotTable.shortestCopiedPrefix))
+    _ = exact.take(for: [900])
+    _ = exact.take(for: longer + [100])
+    exact.release(0, tokens: [900, 901], boundaries: PartBoundaries())
+    exact.release(1, tokens: longer + Array(100..<140), boundaries: PartBoundaries())
+    let copyTaken = exact.take(for: longer + [200])
+    #expect(copyTaken?.index == 0 && copyTaken?.copiedFrom == 1)
   }
 
   /// The same prompt again finds the slot that answered it, whose cache also holds the reply:
