@@ -46,33 +46,62 @@ import Testing
     #expect(difference(read[0], read[2]) > 1)
   }
 
+  static let instructions =
+    "You are a patient assistant for a small seaside library. Answer in one short sentence, name the shelf where a book stands when you know it, and never make up a title."
+  /// Long enough that the instructions are less than half of its conversation's slot.
+  static let longQuestion =
+    "Do you keep books about boats, sailing and the old harbour, the lighthouse on the point, the fishing fleet that left the town a century ago, the shipwrecks along this coast, the storms of the last hundred winters, the ferries to the islands and the men and women who built the boats in the yard by the river? Where do they stand?"
+
+  func prompt(_ question: String) -> [Token] {
+    model.tokenize(
+      model.chatTemplate.render([
+        ChatMessage(role: .system, content: Self.instructions), ChatMessage(role: .user, content: question),
+      ]))
+  }
+
+  func session(on batched: BatchedModel) -> InferenceSession {
+    InferenceSession(model: batched, configuration: batched.configuration.context)
+  }
+
+  /// A conversation that comes back while another with the same instructions begins: the new
+  /// one gets the instructions copied from the running one's slot, which its request keeps
+  /// while it writes its new turn after them.
+  @Test func aRunningConversationsPrefixIsCopied() async throws {
+    let batched = try BatchedModel(model: model, configuration: configuration(slots: 2))
+    let first = prompt(Self.longQuestion)
+    let reply = try await session(on: batched).record(GenerationRequest(promptTokens: first, maximumTokens: 16))
+    let kept = first + reply.tokens.dropLast()
+    let next =
+      first + reply.tokens
+      + model.tokenize(
+        "<|im_end|>\n<|im_start|>user\nTell me more<|im_end|>\n<|im_start|>assistant\n", parseSpecial: true)
+    // The returning conversation holds its slot and evaluates its new turn (as its session would).
+    let running = try batched.makeBackend(batched.configuration.context)
+    try running.beginRequest(prompt: next, cancellation: CancellationFlag())
+    #expect(running.cachedTokens == kept)
+    _ = try running.evaluate(next[kept.count...], outputs: 1, candidates: nil, cancellation: CancellationFlag())
+    #expect(batched.busySlots == 1)
+    let second = prompt("Do you have a dictionary?")
+    let answer = try await session(on: batched).record(GenerationRequest(promptTokens: second, maximumTokens: 8))
+    #expect(batched.statistics.cacheCopies == 1)
+    #expect(answer.summary.usage.cachedPromptTokens == DecodeSteps.commonPrefixLength(first, second))
+    #expect(!answer.tokens.isEmpty)
+    running.endRequest()
+  }
+
   /// A second conversation with the same instructions lands on an empty slot (the first one's
   /// slot holds more than twice the instructions) and gets them copied: it evaluates only its
   /// own question, and the first conversation's slot still holds all of its turn.
   @Test func aSharedSystemPromptIsCopiedNotEvaluated() async throws {
     let batched = try BatchedModel(model: model, configuration: configuration(slots: 2))
-    let instructions =
-      "You are a patient assistant for a small seaside library. Answer in one short sentence, name the shelf where a book stands when you know it, and never make up a title."
-    func prompt(_ question: String) -> [Token] {
-      model.tokenize(
-        model.chatTemplate.render([
-          ChatMessage(role: .system, content: instructions), ChatMessage(role: .user, content: question),
-        ]))
-    }
-    // A first question long enough that the shared part is less than half of the first
-    // conversation's slot whatever the reply's length.
-    let first = prompt(
-      "Do you keep books about boats, sailing and the old harbour, the lighthouse on the point, the fishing fleet that left the town a century ago, the shipwrecks along this coast, the storms of the last hundred winters, the ferries to the islands and the men and women who built the boats in the yard by the river? Where do they stand?"
-    )
+    let first = prompt(Self.longQuestion)
     let second = prompt("Do you have a dictionary?")
     // What the two prompts share: the system turn and the user turn's opening.
     let shared = DecodeSteps.commonPrefixLength(first, second)
     try #require(shared >= SlotTable.shortestCopiedPrefix)
-    let reply = try await InferenceSession(model: batched, configuration: batched.configuration.context)
-      .record(GenerationRequest(promptTokens: first, maximumTokens: 96))
+    let reply = try await session(on: batched).record(GenerationRequest(promptTokens: first, maximumTokens: 96))
     try #require(2 * shared < first.count)
-    let answer = try await InferenceSession(model: batched, configuration: batched.configuration.context)
-      .record(GenerationRequest(promptTokens: second, maximumTokens: 8))
+    let answer = try await session(on: batched).record(GenerationRequest(promptTokens: second, maximumTokens: 8))
     #expect(batched.statistics.cacheCopies == 1)
     #expect(answer.summary.usage.cachedPromptTokens == shared)
     #expect(answer.summary.usage.evaluatedPromptTokens == second.count - shared)
@@ -81,8 +110,7 @@ import Testing
     let next =
       first + reply.tokens
       + model.tokenize("<|im_end|>\n<|im_start|>user\nThanks<|im_end|>\n<|im_start|>assistant\n", parseSpecial: true)
-    let returning = try await InferenceSession(model: batched, configuration: batched.configuration.context)
-      .record(GenerationRequest(promptTokens: next, maximumTokens: 4))
+    let returning = try await session(on: batched).record(GenerationRequest(promptTokens: next, maximumTokens: 4))
     #expect(returning.summary.usage.cachedPromptTokens >= first.count + reply.tokens.count - 1)
   }
 }

@@ -48,20 +48,35 @@ import Testing
     #expect(table.choice(for: system + Array(100..<135)) == first.index)
   }
 
-  /// A prefix held by a busy slot is not copied (its cache is changing), nor one that adds
-  /// fewer than `shortestCopiedPrefix` tokens to what the taken slot shares.
-  @Test func noCopyFromABusySlotOrOfAShortPrefix() throws {
-    var table = SlotTable(count: 2)
+  /// A busy slot is a source for what its request keeps (the prefix it reused), not for what
+  /// it held before: the request writes over the rest.
+  @Test func aBusySlotIsASourceForWhatItsRequestKeeps() throws {
     let system = (1...20).map { Token($0) }
+    var table = SlotTable(count: 2)
     _ = table.take(for: system + [100])
     table.release(0, tokens: system + Array(100..<131), boundaries: PartBoundaries())
     let returningTaken = table.take(for: system + Array(100..<135))
-    let returning = try #require(returningTaken)
-    #expect(returning.index == 0)
+    #expect(returningTaken?.index == 0)
     let besideTaken = table.take(for: system + [200])
     let beside = try #require(besideTaken)
-    #expect(beside.index == 1 && beside.copiedFrom == nil && beside.tokens.isEmpty)
+    #expect(beside.index == 1 && beside.copiedFrom == 0 && beside.tokens == system)
 
+    var other = SlotTable(count: 2)
+    _ = other.take(for: [900])
+    _ = other.take(for: system)
+    other.release(1, tokens: system, boundaries: PartBoundaries())
+    other.release(0, tokens: [900, 901], boundaries: PartBoundaries())
+    // Slot 1 is taken by a request that keeps only 10 of its 20 tokens.
+    let shortTaken = other.take(for: Array(system.prefix(10)) + [800])
+    #expect(shortTaken?.index == 1)
+    let newTaken = other.take(for: system + [700])
+    #expect(newTaken?.index == 0 && newTaken?.copiedFrom == nil)
+  }
+
+  /// A prefix that adds fewer than `shortestCopiedPrefix` tokens to what the taken slot shares
+  /// is evaluated, not copied.
+  @Test func aShortPrefixIsNotCopied() throws {
+    let system = (1...20).map { Token($0) }
     var short = SlotTable(count: 2)
     let prefix = Array(system.prefix(SlotTable.shortestCopiedPrefix - 1))
     _ = short.take(for: prefix + [100])

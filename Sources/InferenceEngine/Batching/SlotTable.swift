@@ -16,8 +16,8 @@
 /// another at every gap (see `BatchScheduler.decode`), so running requests on scattered slots
 /// would read all the weights once per run of them in every decode.
 ///
-/// A new conversation that shares a prefix with a free slot it does not take (the same system
-/// prompt and tools as another conversation) gets that prefix copied into the slot it takes
+/// A new conversation that shares a prefix with a slot it does not take (the same system
+/// prompt and tools as another conversation, running or not) gets that prefix copied into the slot it takes
 /// (`Taken.copiedFrom`), when the prefix is at least `shortestCopiedPrefix` tokens longer than
 /// what the taken slot shares, and the other conversation keeps its slot whole. llama.cpp
 /// copies a slot's whole cache whatever the prefix, so the copy costs a memory copy of the slot
@@ -42,7 +42,8 @@ struct SlotTable {
 
   /// One slot's state.
   struct Slot {
-    /// The tokens its cache holds, from position 0.
+    /// The tokens its cache holds, from position 0; while busy, only the prefix its request
+    /// keeps (see `take(for:)`).
     var tokens: [Token] = []
     var boundaries = PartBoundaries()
     var isBusy = false
@@ -80,26 +81,35 @@ struct SlotTable {
     (index > 0 && slots[index - 1].isBusy) || (index + 1 < slots.count && slots[index + 1].isBusy)
   }
 
-  /// Takes the slot `choice(for:)` gives, if any, with a copy of another free slot's longer
-  /// prefix where one is worth it (`shortestCopiedPrefix`).
+  /// Takes the slot `choice(for:)` gives, if any, with a copy of another slot's longer prefix
+  /// where one is worth it (`shortestCopiedPrefix`).
+  ///
+  /// A busy slot is a source for the prefix its request reuses: the request evaluates after
+  /// that prefix and never changes it (a prompt reuses at most all but its last token, see
+  /// `DecodeSteps.promptPlan`), so while busy a slot's `tokens` are that prefix.
   mutating func take(for prompt: [Token]) -> Taken? {
     guard let index = choice(for: prompt) else { return nil }
     clock += 1
     slots[index].isBusy = true
     slots[index].lastUsed = clock
-    let shared = DecodeSteps.commonPrefixLength(slots[index].tokens, prompt)
-    let source = slots.indices.filter { !slots[$0].isBusy }
+    var shared = DecodeSteps.commonPrefixLength(slots[index].tokens, prompt)
+    let source = slots.indices.filter { $0 != index }
       .map { ($0, DecodeSteps.commonPrefixLength(slots[$0].tokens, prompt)) }
       .max { $0.1 < $1.1 }
+    var taken = Taken(index: index, tokens: slots[index].tokens, boundaries: slots[index].boundaries, copiedFrom: nil)
     if let (from, common) = source, common >= shared + Self.shortestCopiedPrefix {
       var boundaries = slots[from].boundaries
       boundaries.truncate(to: common)
-      let tokens = Array(slots[from].tokens.prefix(common))
-      slots[index].tokens = tokens
-      slots[index].boundaries = boundaries
-      return Taken(index: index, tokens: tokens, boundaries: boundaries, copiedFrom: from)
+      taken = Taken(
+        index: index, tokens: Array(slots[from].tokens.prefix(common)), boundaries: boundaries, copiedFrom: from)
+      shared = common
     }
-    return Taken(index: index, tokens: slots[index].tokens, boundaries: slots[index].boundaries, copiedFrom: nil)
+    // What the request keeps of the cache while it runs.
+    let reused = min(shared, max(prompt.count - 1, 0))
+    slots[index].tokens = Array(taken.tokens.prefix(reused))
+    slots[index].boundaries = taken.boundaries
+    slots[index].boundaries.truncate(to: reused)
+    return taken
   }
 
   /// Gives slot `index` back, its cache holding `tokens` evaluated up to `boundaries`.
