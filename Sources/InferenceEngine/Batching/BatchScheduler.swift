@@ -125,7 +125,7 @@ final class BatchScheduler: @unchecked Sendable {
   /// The rows go in sequence order: llama.cpp decodes the rows of consecutive sequences, in
   /// increasing order, as one ubatch, and starts another at each step back or gap.
   private func decode(_ planned: [(evaluation: BatchEvaluation, chunk: BatchPlan.Chunk)]) {
-    // Copies first: each was queued before any evaluation that could change its source.
+    // Copies first: each was queued before any evaluation that could change what it copies.
     let copied = copies.take()
     for copy in copied { decoder.copyCells(of: copy.from, to: copy.to) }
     let chunks = planned.sorted { $0.evaluation.sequence < $1.evaluation.sequence }

@@ -5,7 +5,8 @@ import Synchronization
 /// removals and rows of its next decode.
 ///
 /// Why a queue of its own: the copy must be queued before any request that takes the source
-/// slot next can queue an evaluation that changes it, so it is queued under the pool's lock;
+/// slot next can queue an evaluation that changes the copied prefix (a request running on the
+/// source when it is queued keeps that prefix), so it is queued under the pool's lock;
 /// the scheduler holds its own lock while it asks the pool how many slots are busy, so the
 /// pool must not take the scheduler's lock. This one takes no other lock while it is held.
 final class CacheCopies: Sendable {

@@ -17,14 +17,15 @@
 /// would read all the weights once per run of them in every decode.
 ///
 /// A new conversation that shares a prefix with a slot it does not take (the same system
-/// prompt and tools as another conversation, running or not) gets that prefix copied into the slot it takes
-/// (`Taken.copiedFrom`), when the prefix is at least `shortestCopiedPrefix` tokens longer than
-/// what the taken slot shares, and the other conversation keeps its slot whole. llama.cpp
-/// copies a slot's whole cache whatever the prefix, so the copy costs a memory copy of the slot
-/// against a forward pass per token saved: estimated from a memory copy at about 10 GB/s and
-/// the prefill rates measured on a 2-core CPU, about half a token's evaluation for
-/// a 1024-token slot of SmolLM2 (22.5 MiB) or a 4096-token one of Qwen2.5 1.5B (112 MiB), and
-/// about a dozen tokens' for a 32k-token SmolLM2 slot — under the threshold in each case.
+/// prompt and tools as another conversation, running or not) gets that prefix copied into the
+/// slot it takes (`Taken.copiedFrom`), when the prefix is at least `shortestCopiedPrefix`
+/// tokens longer than what the taken slot shares, and the other conversation keeps its slot
+/// whole. llama.cpp copies a slot's whole cache whatever the prefix, so the copy costs a memory
+/// copy of the slot against a forward pass per token saved: estimated from a memory copy at
+/// about 10 GB/s and the prefill rates measured on a 2-core CPU, about half a token's
+/// evaluation for a 1024-token slot of SmolLM2 (22.5 MiB) or a 4096-token one of Qwen2.5 1.5B
+/// (112 MiB), and about a dozen tokens' for a 32k-token SmolLM2 slot — under the threshold in
+/// each case.
 struct SlotTable {
   /// A slot given to a request.
   struct Taken: Equatable {
@@ -32,8 +33,9 @@ struct SlotTable {
     /// What the slot's cache holds for the request: after a copy, the copied prefix.
     let tokens: [Token]
     let boundaries: PartBoundaries
-    /// The free slot whose cache is copied into this one before anything else touches either
-    /// (the whole cache; the request's first evaluation drops what follows `tokens`).
+    /// The slot whose cache is copied into this one before anything else touches it (the
+    /// whole cache; the request's first evaluation drops what follows `tokens`): a free slot,
+    /// or a busy one whose request keeps `tokens`.
     let copiedFrom: Int?
   }
 
