@@ -309,6 +309,9 @@ struct ChatCompletionsTests {
     #expect(value("fm_decode_sequences_total") == decodes)
     #expect(try #require(value("fm_decode_tokens_total")) > decodes)
     #expect(try #require(value("fm_decode_seconds_total")) > 0)
+    // One request: nothing in the cache to reuse or copy yet.
+    #expect(value("fm_prompt_tokens_cached_total") == 0)
+    #expect(value("fm_cache_copies_total") == 0)
     await server.stop()
   }
 }
