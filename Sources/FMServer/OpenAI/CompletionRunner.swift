@@ -66,8 +66,8 @@ struct CompletionRunner {
     var filter = StopSequenceFilter(stops: request.stop)
     var calls: [String: (name: String, arguments: String)] = [:]
     var callOrder: [String] = []
-    var completionTokens: Int?
-    var cachedPromptTokens: Int?
+    // The engine's count of this invocation's tokens, on the answer or on the tool calls.
+    var usage: LanguageModelExecutorGenerationChannel.Usage?
     var reachedMaximum = false
     var generated = ""
     try await withThrowingTaskGroup(of: Void.self) { group in
@@ -87,9 +87,8 @@ struct CompletionRunner {
             generated += fragment.content
             let visible = filter.feed(fragment.content)
             if !visible.isEmpty { try await deliver(.content(visible)) }
-          case .updateUsage(let usage):
-            completionTokens = usage.output.totalTokenCount
-            cachedPromptTokens = usage.input.cachedTokenCount
+          case .updateUsage(let reported):
+            usage = reported
           case .updateMetadata(let metadata):
             reachedMaximum = LocalModelFigures(metadata: metadata.values)?.reachedMaximumTokens ?? reachedMaximum
           default:
@@ -102,9 +101,8 @@ struct CompletionRunner {
               if calls[call.id] == nil { callOrder.append(call.id) }
               calls[call.id, default: (call.name, "")].arguments += fragment.content
             }
-          case .updateUsage(let usage):
-            completionTokens = usage.output.totalTokenCount
-            cachedPromptTokens = usage.input.cachedTokenCount
+          case .updateUsage(let reported):
+            usage = reported
           default:
             break
           }
@@ -126,13 +124,13 @@ struct CompletionRunner {
     let finishReason =
       !callOrder.isEmpty ? "tool_calls" : filter.stopped ? "stop" : reachedMaximum ? "length" : "stop"
     // Cut short by a stop text, the engine reports no count: the tokens of what it wrote are it.
-    var completion = completionTokens ?? 0
-    if completionTokens == nil {
-      completion = try await model.tokenModel().tokenize(generated, parseSpecial: false).count
-    }
+    let completion =
+      if let usage { usage.output.totalTokenCount } else {
+        try await model.tokenModel().tokenize(generated, parseSpecial: false).count
+      }
     return Summary(
       finishReason: finishReason, promptTokens: promptTokens, completionTokens: completion,
-      cachedPromptTokens: cachedPromptTokens)
+      cachedPromptTokens: usage?.input.cachedTokenCount)
   }
 
   /// A tool-call id in OpenAI's form: `call_` and 24 letters and digits.
