@@ -95,8 +95,9 @@ struct ChatCompletionsTests {
     // The usage chunk comes last before [DONE].
     let streamedUsage = Self.chunks(of: streamed).last?["usage"] as? [String: Any]
     #expect((streamedUsage?["prompt_tokens_details"] as? [String: Any])?["cached_tokens"] as? Int == second.cached)
-    let metrics = try await RawHTTPConnection.exchange("GET /metrics HTTP/1.1\r\n\r\n", port: server.port)
-    #expect(TestServer.metric("fm_prompt_tokens_cached_total", in: metrics.text) == Double(2 * second.cached))
+    let cached = Double(2 * second.cached)
+    let metrics = try await server.metrics { TestServer.metric("fm_prompt_tokens_cached_total", in: $0) == cached }
+    #expect(TestServer.metric("fm_prompt_tokens_cached_total", in: metrics.text) == cached)
     await server.stop()
   }
 
@@ -298,7 +299,10 @@ struct ChatCompletionsTests {
     let server = try TestServer.start()
     _ = try await Self.post(server, TestServer.chat("Hi", maxTokens: 3))
     _ = try await Self.post(server, "{bad")
-    let metrics = try await RawHTTPConnection.exchange("GET /metrics HTTP/1.1\r\n\r\n", port: server.port)
+    let refused = #"fm_requests_total{endpoint="/v1/chat/completions",status="400"} 1"#
+    let metrics = try await server.metrics { text in
+      text.contains(refused) && (TestServer.metric("fm_completion_tokens_total", in: text) ?? 0) >= 1
+    }
     #expect(metrics.status == 200)
     #expect(metrics.text.contains(#"fm_requests_total{endpoint="/v1/chat/completions",status="200"} 1"#))
     #expect(metrics.text.contains(#"fm_requests_total{endpoint="/v1/chat/completions",status="400"} 1"#))

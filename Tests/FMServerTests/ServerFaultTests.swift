@@ -6,11 +6,6 @@ import Testing
 /// Disconnects, concurrency, the bounded queue, the API key and CORS.
 @Suite(.enabled(if: TestServer.modelIsPresent), .serialized)
 struct ServerFaultTests {
-  static func metric(_ name: String, port: Int) async throws -> Int? {
-    let text = try await RawHTTPConnection.exchange("GET /metrics HTTP/1.1\r\n\r\n", port: port).text
-    return TestServer.metric(name, in: text).map { Int($0) }
-  }
-
   @Test func aClientThatGoesAwayMidStreamFreesItsSlotAtOnce() async throws {
     let server = try TestServer.start(configuration: ServerConfiguration(parallel: 1))
     let connection = try RawHTTPConnection(port: server.port)
@@ -21,11 +16,8 @@ struct ServerFaultTests {
     _ = try await onThread { try connection.readChunk() }  // the role chunk
     _ = try await onThread { try connection.readChunk() }  // the first content chunk: generation is under way
     connection.close()
-    let deadline = Date().addingTimeInterval(5)
-    while try await Self.metric("fm_slots_busy", port: server.port) != 0, Date() < deadline {
-      try await Task.sleep(nanoseconds: 50_000_000)
-    }
-    #expect(try await Self.metric("fm_slots_busy", port: server.port) == 0)
+    let metrics = try await server.metrics { TestServer.metric("fm_slots_busy", in: $0) == 0 }
+    #expect(TestServer.metric("fm_slots_busy", in: metrics.text) == 0)
     // With one slot, this would wait for the 2,000 tokens if the first were still running.
     let started = Date()
     let next = try await RawHTTPConnection.exchange(

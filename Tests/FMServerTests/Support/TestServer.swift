@@ -28,6 +28,17 @@ struct TestServer {
 
   func stop() async { await http.shutDown(gracePeriod: 5) }
 
+  /// `GET /metrics` once `settled` holds of its text, or after 5 s: the server counts a request
+  /// after it has answered it, so a client that asks at once may be ahead of the counters.
+  func metrics(until settled: (String) -> Bool) async throws -> RawHTTPConnection.Response {
+    let deadline = Date().addingTimeInterval(5)
+    while true {
+      let response = try await RawHTTPConnection.exchange("GET /metrics HTTP/1.1\r\n\r\n", port: port)
+      if settled(response.text) || Date() > deadline { return response }
+      try await Task.sleep(nanoseconds: 50_000_000)
+    }
+  }
+
   /// The value of the metric `name` in `/metrics` text (a line `name value`), if it is there.
   static func metric(_ name: String, in text: String) -> Double? {
     text.split(separator: "\n").first { $0.hasPrefix(name + " ") }.flatMap { Double($0.split(separator: " ")[1]) }
