@@ -72,42 +72,48 @@ let package = Package(
     .systemLibrary(name: "CLlama"),
     .target(name: "InferenceEngine", dependencies: ["CLlama"], linkerSettings: llamaLinking),
     .target(name: "ModelStore"),
-    .target(name: "GuidedDecoding"),
+    // A JSON value that keeps member order and exact numbers, and its parser: what guided decoding,
+    // the server and the benchmarks read and write JSON with.
+    .target(name: "JSON"),
+    .target(name: "GuidedDecoding", dependencies: ["JSON"]),
     // Content checks (guardrails): normalisation and patterns, the shipped classifier, the judge
     // protocol, streaming checkpoints. Pure Swift; FoundationModels runs them for every model.
     .target(name: "Guardrails", resources: [.copy("Resources/classifier.bin"), .copy("Resources/probe.bin")]),
     // The safety data's examples, labels and split: the training program's and fm-bench's, never the product's.
-    .target(name: "SafetyCorpus", dependencies: ["Guardrails"]),
-    .executableTarget(name: "guardrails-train", dependencies: ["Guardrails", "SafetyCorpus", "InferenceEngine"]),
+    .target(name: "SafetyCorpus", dependencies: ["Guardrails"], path: "Tools/SafetyCorpus"),
+    .executableTarget(
+      name: "guardrails-train", dependencies: ["Guardrails", "SafetyCorpus", "InferenceEngine"],
+      path: "Tools/guardrails-train"),
     // The schema test-case files of the corpus checks and how instances are judged; the
     // harness of maskbench and the corpus tests, not part of decoding.
-    .target(name: "SchemaCorpus", dependencies: ["GuidedDecoding"]),
-    .executableTarget(name: "maskbench", dependencies: ["GuidedDecoding", "SchemaCorpus"]),
+    .target(name: "SchemaCorpus", dependencies: ["GuidedDecoding", "JSON"], path: "Tools/SchemaCorpus"),
+    .executableTarget(name: "maskbench", dependencies: ["GuidedDecoding", "JSON", "SchemaCorpus"], path: "Tools/maskbench"),
     .macro(
       name: "FoundationModelsMacros",
       swiftSettings: [.unsafeFlags(["-I", swiftHostLibDir])],
       linkerSettings: [.unsafeFlags(["-L", swiftHostLibDir, "-Xlinker", "-rpath", "-Xlinker", swiftHostLibDir])]),
     .target(
       name: "FoundationModels",
-      dependencies: ["InferenceEngine", "ModelStore", "GuidedDecoding", "Guardrails", "FoundationModelsMacros"]),
+      dependencies: ["InferenceEngine", "ModelStore", "GuidedDecoding", "JSON", "Guardrails", "FoundationModelsMacros"]),
     // A LanguageModel for OpenAI-compatible servers (vLLM, llama-server, Ollama).
-    .target(name: "RemoteModel", dependencies: ["FoundationModels", "GuidedDecoding"]),
+    .target(name: "RemoteModel", dependencies: ["FoundationModels", "GuidedDecoding", "JSON"]),
     // `fm serve`: an HTTP/1.1 server on POSIX sockets and the OpenAI-compatible routes on the local model.
-    .target(name: "FMServer", dependencies: ["FoundationModels", "InferenceEngine", "GuidedDecoding"]),
+    .target(name: "FMServer", dependencies: ["FoundationModels", "InferenceEngine", "JSON"]),
     .target(name: "FMCommandLine", dependencies: ["FoundationModels", "RemoteModel", "ModelStore", "FMServer"]),
     .executableTarget(name: "fm", dependencies: ["FMCommandLine"]),
     .executableTarget(
       name: "fm-bench",
       dependencies: [
         "FoundationModels", "InferenceEngine", "ModelStore", "GuidedDecoding", "Guardrails", "SafetyCorpus",
-        "FMTestSupport", "RemoteModel",
-      ]),
+        "FMTestSupport", "RemoteModel", "JSON",
+      ],
+      path: "Tools/fm-bench"),
     // The fuzz and load runs of `fm serve` (bench/README.md), against a running server.
-    .executableTarget(name: "serve-fuzz", dependencies: ["FMTestSupport", "InferenceEngine"]),
+    .executableTarget(name: "serve-fuzz", dependencies: ["FMTestSupport", "InferenceEngine"], path: "Tools/serve-fuzz"),
     .target(name: "FMTestSupport", dependencies: ["InferenceEngine", "ModelStore", "FoundationModels", "RemoteModel"]),
     .testTarget(name: "InferenceEngineTests", dependencies: ["InferenceEngine", "FMTestSupport"]),
     .testTarget(name: "ModelStoreTests", dependencies: ["ModelStore", "FMTestSupport"]),
-    .testTarget(name: "GuidedDecodingTests", dependencies: ["GuidedDecoding", "SchemaCorpus"]),
+    .testTarget(name: "GuidedDecodingTests", dependencies: ["GuidedDecoding", "JSON", "SchemaCorpus"]),
     .testTarget(name: "GuardrailsTests", dependencies: ["Guardrails", "SafetyCorpus"]),
     .testTarget(
       name: "FoundationModelsMacrosTests", dependencies: ["FoundationModelsMacros"],
@@ -138,7 +144,7 @@ let package = Package(
       swiftSettings: [.unsafeFlags(["-warnings-as-errors", "-Wwarning", "DeprecatedDeclaration"])]),
     .testTarget(
       name: "FMServerTests",
-      dependencies: ["FMServer", "FoundationModels", "GuidedDecoding", "RemoteModel", "FMTestSupport"],
+      dependencies: ["FMServer", "FoundationModels", "JSON", "RemoteModel", "FMTestSupport"],
       exclude: ["OpenAIClient"]),
     .testTarget(
       name: "FMCommandLineTests", dependencies: ["FMCommandLine", "ModelStore", "FMTestSupport"]),

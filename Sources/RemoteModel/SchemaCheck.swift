@@ -1,6 +1,7 @@
 import Foundation
 import FoundationModels
 import GuidedDecoding
+import JSON
 
 /// Checks a server's structured output against the requested schema: a server that ignores
 /// `response_format` must not have prose or a wrong shape passed off as structured output.

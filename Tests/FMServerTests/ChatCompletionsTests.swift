@@ -2,6 +2,7 @@ import FMServer
 import FMTestSupport
 import Foundation
 import GuidedDecoding
+import JSON
 import Testing
 
 /// `/v1/chat/completions` and the helper routes on the small model, through raw HTTP: the

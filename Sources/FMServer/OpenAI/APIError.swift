@@ -1,4 +1,4 @@
-import GuidedDecoding
+import JSON
 
 /// An error as OpenAI's API reports it: `{"error":{"message","type","param","code"}}` with its
 /// HTTP status. Every refusal of `fm serve` is one, so OpenAI clients raise their usual

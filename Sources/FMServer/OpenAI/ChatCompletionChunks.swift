@@ -1,5 +1,5 @@
 import Foundation
-import GuidedDecoding
+import JSON
 
 /// The JSON of chat-completion answers in OpenAI's exact shapes: the whole `chat.completion`,
 /// and the `chat.completion.chunk`s of a stream (one `id` and `created` for all of them).

@@ -1,6 +1,6 @@
 import Foundation
 import FoundationModels
-import GuidedDecoding
+import JSON
 
 /// A `POST /v1/chat/completions` body, decoded and checked: every parameter is honoured or
 /// refused with a 400 that names it.

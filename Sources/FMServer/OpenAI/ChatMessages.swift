@@ -1,6 +1,6 @@
 import Foundation
 import FoundationModels
-import GuidedDecoding
+import JSON
 
 /// OpenAI chat messages as a transcript: leading `system`/`developer` messages become the
 /// instructions (with the request's tool definitions), `user` messages prompts, `assistant`

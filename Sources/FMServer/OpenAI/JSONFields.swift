@@ -1,4 +1,4 @@
-import GuidedDecoding
+import JSON
 
 /// Typed reads of a JSON object's members for request decoding, each failure an `APIError`
 /// that names the member by its path (`messages[0].content`), and a check that refuses every

@@ -1,5 +1,5 @@
 import Foundation
-import GuidedDecoding
+import JSON
 
 /// The routes of `fm serve`: OpenAI's `/v1/models` and `/v1/chat/completions`, llama-server's
 /// `/tokenize`, `/detokenize` and `/apply-template`, `/health` and `/metrics`; with the API

@@ -1,5 +1,5 @@
 import FoundationModels
-import GuidedDecoding
+import JSON
 import InferenceEngine
 
 /// llama-server's helper endpoints on the served model: `/tokenize` (`{content}` →

@@ -1,3 +1,5 @@
+import JSON
+
 /// A schema compiled into a graph of value nodes, the form the byte matcher walks.
 ///
 /// Nodes refer to each other by index, so `$ref` recursion is a cycle in the graph.

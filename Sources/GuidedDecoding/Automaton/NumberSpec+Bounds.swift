@@ -1,3 +1,5 @@
+import JSON
+
 /// Exact range reasoning for numbers typed digit by digit.
 ///
 /// After each byte the matcher asks whether some completion of the digits typed so far

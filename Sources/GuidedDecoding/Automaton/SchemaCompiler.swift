@@ -1,3 +1,5 @@
+import JSON
+
 /// Compiles a `SchemaDocument` into a `JSONGrammar`.
 struct SchemaCompiler {
   private let document: SchemaDocument

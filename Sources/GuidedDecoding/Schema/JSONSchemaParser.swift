@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 
 /// Lowers a plain JSON Schema document (drafts 4 to 2020-12, and Apple's `GenerationSchema`
 /// dialect) into a `SchemaDocument`.

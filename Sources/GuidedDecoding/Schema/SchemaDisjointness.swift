@@ -1,3 +1,5 @@
+import JSON
+
 /// Decides, conservatively, whether `oneOf` branches can never match the same value, so that
 /// `oneOf` may be enforced as `anyOf`.
 ///

@@ -1,3 +1,5 @@
+import JSON
+
 /// Lowering of `contains` with `minContains` and `maxContains`.
 extension SchemaLowering {
   /// The array's `contains` counting, with each element's matching form (its item schema

@@ -1,3 +1,5 @@
+import JSON
+
 /// Lowering of the keywords about member names: `patternProperties` and `propertyNames`.
 extension SchemaLowering {
   /// One entry of `patternProperties`, its schema as written and as lowered.

@@ -1,3 +1,5 @@
+import JSON
+
 /// Lowering of the type-specific keywords (`type` and the keywords for each type).
 extension SchemaLowering {
   /// Formats JSON Schema defines; those not in `StringFormat` are refused, never ignored.

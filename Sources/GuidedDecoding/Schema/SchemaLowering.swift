@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 
 /// The working state of one `JSONSchemaParser.parse` call: lowers schema objects and
 /// resolves local `$ref` pointers into a definitions table keyed by the pointer.

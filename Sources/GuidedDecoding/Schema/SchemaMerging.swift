@@ -1,3 +1,5 @@
+import JSON
+
 /// Combines schema objects that must all hold (`allOf`, and siblings of `anyOf`/`oneOf`/
 /// `$ref`) into one schema object, keyword by keyword.
 ///

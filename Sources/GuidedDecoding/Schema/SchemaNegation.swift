@@ -1,3 +1,5 @@
+import JSON
+
 /// Writes the complement of a schema as a schema of the supported subset: the schema that
 /// admits exactly the values the given one rejects. It is what makes `not`, the `else` of
 /// `if`/`then`/`else`, the absent side of `dependentSchemas` and exclusive `oneOf` enforceable.

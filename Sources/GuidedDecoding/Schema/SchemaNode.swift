@@ -1,3 +1,5 @@
+import JSON
+
 /// The schema intermediate representation that the constraint engine compiles.
 ///
 /// It is deliberately smaller than JSON Schema: every case is something the engine can

@@ -1,3 +1,5 @@
+import JSON
+
 /// Checks a JSON value against a `SchemaNode` (semantic validation, not generation).
 ///
 /// The parser uses it to keep only the `enum` members that also satisfy their sibling

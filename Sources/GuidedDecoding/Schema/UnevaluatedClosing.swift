@@ -1,3 +1,5 @@
+import JSON
+
 /// Rewrites `unevaluatedProperties` into `additionalProperties` at the place where it means
 /// the same, so the rest of the lowering never sees it.
 ///

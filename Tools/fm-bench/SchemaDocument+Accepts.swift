@@ -1,5 +1,6 @@
 import Foundation
 import GuidedDecoding
+import JSON
 
 extension SchemaDocument {
   /// Whether `text` (surrounding whitespace aside) is JSON that this schema accepts: the check

@@ -1,6 +1,7 @@
 import FMTestSupport
 import Foundation
 import GuidedDecoding
+import JSON
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking

@@ -1,5 +1,6 @@
 import Foundation
 import GuidedDecoding
+import JSON
 
 /// A call one side made: the tool's name and its arguments as the side gave them (JSON text).
 struct MadeCall {

@@ -1,3 +1,5 @@
+import JSON
+
 /// Divisibility, for JSON Schema `multipleOf`.
 extension ExactDecimal {
   /// A `multipleOf` divisor as `factor × 10^-scale`, with `factor` a positive integer small

@@ -1,6 +1,7 @@
 import Foundation
 import FoundationModels
 import GuidedDecoding
+import JSON
 
 /// The end-to-end corpus run: the accepted schemas of one maskbench-dev subset, each generated
 /// once as a new user would (`fm generate --schema FILE`: default options, the schema in the

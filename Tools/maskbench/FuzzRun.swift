@@ -1,4 +1,5 @@
 import GuidedDecoding
+import JSON
 
 /// Random generation over every accepted corpus schema: pick random allowed tokens for a
 /// random budget, then close with `closingBytes`. Every output must parse as JSON and

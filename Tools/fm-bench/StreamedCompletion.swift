@@ -1,6 +1,7 @@
 import FMTestSupport
 import Foundation
 import GuidedDecoding
+import JSON
 import RemoteModel
 
 /// One streamed OpenAI chat completion as a client sees it: when the first content arrived,

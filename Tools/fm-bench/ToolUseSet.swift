@@ -1,5 +1,6 @@
 import Foundation
 import GuidedDecoding
+import JSON
 
 /// The tool-use set of P12 (`bench/tool-use/set.json`): the system text, the tools with their
 /// schemas and canned outputs, and the prompts with the calls each one expects.

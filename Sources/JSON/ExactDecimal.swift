@@ -117,7 +117,7 @@ public struct ExactDecimal: Sendable, Hashable, Comparable, CustomStringConverti
   public var isZero: Bool { digits.isEmpty }
 
   /// The decimal position just above the most significant digit (`123` → 3, `0.05` → -1).
-  var magnitudeOrder: Int { digits.count + exponent }
+  package var magnitudeOrder: Int { digits.count + exponent }
 
   /// The value times `10^k`.
   public func shifted(by k: Int) -> ExactDecimal {

@@ -1,5 +1,6 @@
 import Foundation
 import GuidedDecoding
+import JSON
 
 /// One schema with labelled instances (the JSONSchemaBench / maskbench file format:
 /// `{"description", "meta", "schema", "tests": [{"valid", "data"}]}`), and the model-free

@@ -11,7 +11,7 @@ import Foundation
 var arguments = Array(CommandLine.arguments.dropFirst())
 guard let mode = arguments.first, ["fuzz", "load"].contains(mode) else {
   FileHandle.standardError.write(
-    Data("usage: serve-fuzz fuzz|load --port N [options] (see Sources/serve-fuzz/main.swift)\n".utf8))
+    Data("usage: serve-fuzz fuzz|load --port N [options] (see Tools/serve-fuzz/main.swift)\n".utf8))
   exit(64)
 }
 arguments.removeFirst()

@@ -1,5 +1,6 @@
 import Foundation
 import GuidedDecoding
+import JSON
 
 extension SchemaDocument {
   /// The guided-decoding schema of a `GenerationSchema`: properties in declaration order,

@@ -1,4 +1,5 @@
 import GuidedDecoding
+import JSON
 
 /// Writes a JSON value the way the constraint generates it for a schema: compact, declared
 /// properties first in declaration order, then any additional members in their original

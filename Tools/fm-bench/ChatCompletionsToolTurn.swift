@@ -1,6 +1,7 @@
 import FMTestSupport
 import Foundation
 import GuidedDecoding
+import JSON
 
 /// One turn of the tool-use set on llama-server's OpenAI chat completions (P12's reference):
 /// the prompt with the set's tools; while the answer has `tool_calls`, the fake tools' outputs

@@ -1,5 +1,6 @@
 import Foundation
 import GuidedDecoding
+import JSON
 import SchemaCorpus
 
 /// The official JSON-Schema-Test-Suite, keyword file by keyword file: each group's schema

@@ -1,4 +1,5 @@
 import GuidedDecoding
+import JSON
 
 /// A schema described for the model as a compact, TypeScript-like outline.
 ///
