@@ -49,6 +49,31 @@ import Testing
     #expect(session.transcript.count == 1 + kinds.count)
   }
 
+  /// Usage is not an entry: a provider that streams its calls and then reports the usage on
+  /// a response event — what an OpenAI-compatible server's last chunk (usage after
+  /// `tool_calls`) makes a chat-completions provider do — still gets its tools run.
+  @Test func usageReportedOnAResponseAfterTheCallsRunsTheTools() async throws {
+    let calls = Round([
+      .toolCalls(
+        entryID: "chatcmpl-1",
+        action: .toolCall(id: "call_1", name: "weather", action: .appendArguments(#"{"city":"Oslo"}"#, tokenCount: 5))),
+      .response(entryID: "chatcmpl-1", action: usage(input: 40, cached: 0, output: 5)),
+    ])
+    let answer = Round([
+      .response(entryID: "chatcmpl-2", action: .appendText("Cold in Oslo.", tokenCount: 4)),
+      .response(entryID: "chatcmpl-2", action: usage(input: 60, cached: 40, output: 4)),
+    ])
+    let model = ScriptedProvider([calls, answer])
+    let session = LanguageModelSession(model: model, tools: [Weather()], instructions: "Use tools.")
+    let response = try await session.respond(to: "Weather in Oslo?")
+
+    #expect(response.content == "Cold in Oslo.")
+    #expect(response.transcriptEntries.map(\.kindName) == ["prompt", "toolCalls", "toolOutput", "response"])
+    #expect(model.script.requests.count == 2, "the tool ran and the model was asked again")
+    #expect(response.usage.input.totalTokenCount == 100, "the usage of both rounds counts")
+    #expect(response.usage.output.totalTokenCount == 9)
+  }
+
   @Test func aToolThatThrowsEndsTheTurnWithToolCallError() async throws {
     let model = ScriptedProvider([
       Round([

@@ -10,7 +10,10 @@ import Foundation
 /// - Text with a `segmentID` goes to the text segment with that id (created when new); without
 ///   one it continues the entry's last text segment.
 /// - Metadata updates merge into the entry's (or the tool call's) metadata, key by key.
-/// - Usage updates report the invocation's totals so far: the last one counts.
+/// - Usage updates report the invocation's totals so far: the last one counts. Usage is not an
+///   entry: an update that carries only usage never opens one, whatever its kind — a provider
+///   that streams its tool calls and then reports usage on a response event (as OpenAI-compatible
+///   servers' last chunk makes Apple's `ChatCompletionsLanguageModel` do) still ends with its calls.
 /// - Tool-call arguments are concatenated per call id and parsed as JSON when the invocation
 ///   ends; `ToolCalls` entry metadata has no place in `Transcript.ToolCalls` and is dropped.
 struct TurnAssembler {
@@ -108,6 +111,10 @@ struct TurnAssembler {
   // MARK: Events
 
   private mutating func apply(_ event: LanguageModelExecutorGenerationChannel.Response) {
+    if case .updateUsage(let usage) = event.action {
+      self.usage = usage
+      return
+    }
     let index = draftIndex(kind: .response, entryID: event.entryID) {
       .response(id: $0, segments: [], metadata: [:])
     }
@@ -132,13 +139,17 @@ struct TurnAssembler {
       }
     case .updateMetadata(let update):
       metadata.merge(update.values) { _, new in new }
-    case .updateUsage(let usage):
-      self.usage = usage
+    case .updateUsage:
+      break  // Read above, without an entry.
     }
     drafts[index] = .response(id: id, segments: segments, metadata: metadata)
   }
 
   private mutating func apply(_ event: LanguageModelExecutorGenerationChannel.Reasoning) {
+    if case .updateUsage(let usage) = event.action {
+      self.usage = usage
+      return
+    }
     let index = draftIndex(kind: .reasoning, entryID: event.entryID) {
       .reasoning(id: $0, segments: [], signature: nil, metadata: [:])
     }
@@ -152,13 +163,17 @@ struct TurnAssembler {
       signature = update.signature
     case .updateMetadata(let update):
       metadata.merge(update.values) { _, new in new }
-    case .updateUsage(let usage):
-      self.usage = usage
+    case .updateUsage:
+      break  // Read above, without an entry.
     }
     drafts[index] = .reasoning(id: id, segments: segments, signature: signature, metadata: metadata)
   }
 
   private mutating func apply(_ event: LanguageModelExecutorGenerationChannel.ToolCalls) {
+    if case .updateUsage(let usage) = event.action {
+      self.usage = usage
+      return
+    }
     let index = draftIndex(kind: .toolCalls, entryID: event.entryID) { .toolCalls(id: $0, calls: []) }
     guard case .toolCalls(let id, var calls) = drafts[index] else { return }
     switch event.action {
@@ -177,8 +192,8 @@ struct TurnAssembler {
       calls.removeAll { $0.id == callID }
     case .updateMetadata:
       break  // `Transcript.ToolCalls` has no metadata of its own.
-    case .updateUsage(let usage):
-      self.usage = usage
+    case .updateUsage:
+      break  // Read above, without an entry.
     }
     drafts[index] = .toolCalls(id: id, calls: calls)
   }

@@ -30,8 +30,9 @@ struct LocalOutput {
     await send(pieces)
   }
 
-  /// Reports the invocation's usage and figures: on the response, or on the tool calls when the
-  /// model called tools (a response event would open an empty answer after them).
+  /// Reports the invocation's usage and figures: on the response, or only the usage, on the tool
+  /// calls, when the model called tools (the figures are an entry's metadata, and a response
+  /// event carrying them would open an empty answer after the calls).
   func report(
     input: LanguageModelExecutorGenerationChannel.Usage.Input,
     output: LanguageModelExecutorGenerationChannel.Usage.Output, metadata: [String: any Sendable & Codable & Equatable]
