@@ -1,4 +1,5 @@
 import Foundation
+import FoundationModels
 import JSON
 
 /// The JSON of chat-completion answers in OpenAI's exact shapes: the whole `chat.completion`,
@@ -31,8 +32,8 @@ struct ChatCompletionChunks {
   }
 
   /// The last chunk of the answer: an empty delta and why it ended.
-  func finalChunk(finishReason: String) -> String {
-    chunk(delta: [], finishReason: finishReason)
+  func finalChunk(finishReason: InvocationStopReason) -> String {
+    chunk(delta: [], finishReason: finishReason.openAIFinishReason)
   }
 
   /// The usage chunk (`stream_options.include_usage`): no choices.
@@ -48,7 +49,7 @@ struct ChatCompletionChunks {
     message.append(member("refusal", .null))
     let choice = JSONValue.object([
       member("index", .number(.zero)), member("message", .object(message)), member("logprobs", .null),
-      member("finish_reason", .string(summary.finishReason)),
+      member("finish_reason", .string(summary.finishReason.openAIFinishReason)),
     ])
     return envelope("chat.completion", choices: [choice], usage: Self.usage(summary)).compactText
   }

@@ -20,8 +20,8 @@ struct CompletionRunner {
   }
 
   struct Summary: Sendable {
-    /// `stop`, `length` or `tool_calls`.
-    var finishReason: String
+    /// Why the generation ended (`finish_reason`).
+    var finishReason: InvocationStopReason
     var promptTokens: Int
     var completionTokens: Int
     /// Prompt tokens the model found in its cache (KV reuse) and did not evaluate again, as
@@ -56,80 +56,31 @@ struct CompletionRunner {
   /// Generates, calling `deliver` for each delta.
   /// - Throws: the executor's errors; `CancellationError` when the task is cancelled.
   func run(_ prepared: Prepared, deliver: (Delta) async throws -> Void) async throws -> Summary {
-    let request = prepared.request
-    let promptTokens = prepared.promptTokens
-    let executorRequest = prepared.executorRequest
-    let sent = executorRequest
-    let channel = LanguageModelExecutorGenerationChannel()
-    let executor = model.makeExecutor()
-    let served = model.model
-    var filter = StopSequenceFilter(stops: request.stop)
-    var calls: [String: (name: String, arguments: String)] = [:]
-    var callOrder: [String] = []
-    // The engine's count of this invocation's tokens, on the answer or on the tool calls.
-    var usage: LanguageModelExecutorGenerationChannel.Usage?
-    var reachedMaximum = false
+    let invocation = ModelInvocation(model: model.model, executor: model.makeExecutor())
+    var filter = StopSequenceFilter(stops: prepared.request.stop)
     var generated = ""
-    try await withThrowingTaskGroup(of: Void.self) { group in
-      group.addTask {
-        do {
-          try await executor.respond(to: sent, model: served, streamingInto: channel)
-          channel.finish()
-        } catch {
-          channel.finish(throwing: error)
-        }
-      }
-      for try await event in channel {
-        switch event {
-        case let response as LanguageModelExecutorGenerationChannel.Response:
-          switch response.action {
-          case .appendText(let fragment):
-            generated += fragment.content
-            let visible = filter.feed(fragment.content)
-            if !visible.isEmpty { try await deliver(.content(visible)) }
-          case .updateUsage(let reported):
-            usage = reported
-          case .updateMetadata(let metadata):
-            reachedMaximum = LocalModelFigures(metadata: metadata.values)?.reachedMaximumTokens ?? reachedMaximum
-          default:
-            break
-          }
-        case let toolCalls as LanguageModelExecutorGenerationChannel.ToolCalls:
-          switch toolCalls.action {
-          case .toolCall(let call):
-            if case .appendArguments(let fragment) = call.action {
-              if calls[call.id] == nil { callOrder.append(call.id) }
-              calls[call.id, default: (call.name, "")].arguments += fragment.content
-            }
-          case .updateUsage(let reported):
-            usage = reported
-          default:
-            break
-          }
-        default:
-          break
-        }
-        if filter.stopped { break }
-      }
+    var assembler = TurnAssembler()
+    let stopReason = try await invocation.run(prepared.executorRequest, into: &assembler) { update in
+      guard let text = update.appendedText else { return .proceed }
+      generated += text
+      let visible = filter.feed(text)
+      if !visible.isEmpty { try await deliver(.content(visible)) }
       // A stop text ends the answer: the rest of the generation is not needed.
-      group.cancelAll()
-      if !filter.stopped { try await group.waitForAll() }
+      return filter.stopped ? .stop : .proceed
     }
     let rest = filter.finish()
     if !rest.isEmpty { try await deliver(.content(rest)) }
-    for id in callOrder {
-      guard let call = calls[id] else { continue }
+    for call in assembler.toolCalls {
       try await deliver(.toolCall(ToolCall(id: Self.callID(), name: call.name, arguments: call.arguments)))
     }
-    let finishReason =
-      !callOrder.isEmpty ? "tool_calls" : filter.stopped ? "stop" : reachedMaximum ? "length" : "stop"
     // Cut short by a stop text, the engine reports no count: the tokens of what it wrote are it.
+    let usage = assembler.usage
     let completion =
       if let usage { usage.output.totalTokenCount } else {
         try await model.tokenModel().tokenize(generated, parseSpecial: false).count
       }
     return Summary(
-      finishReason: finishReason, promptTokens: promptTokens, completionTokens: completion,
+      finishReason: stopReason, promptTokens: prepared.promptTokens, completionTokens: completion,
       cachedPromptTokens: usage?.input.cachedTokenCount)
   }
 
@@ -137,5 +88,16 @@ struct CompletionRunner {
   static func callID() -> String {
     let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
     return "call_" + String((0..<24).map { _ in alphabet.randomElement() ?? "A" })
+  }
+}
+
+extension InvocationStopReason {
+  /// OpenAI's `finish_reason`: `tool_calls`, `length` or `stop` (also for a stop text).
+  var openAIFinishReason: String {
+    switch self {
+    case .toolCalls: "tool_calls"
+    case .maximumTokens: "length"
+    case .endOfTurn, .stopped: "stop"
+    }
   }
 }

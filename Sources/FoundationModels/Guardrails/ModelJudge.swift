@@ -124,13 +124,8 @@ final class ModelJudge: GuardrailJudge, Sendable {
   private static func answer(runner: ModelRunner, request: LanguageModelExecutorGenerationRequest) async throws
     -> String
   {
-    let channel = LanguageModelExecutorGenerationChannel()
     var assembler = TurnAssembler()
-    try await withThrowingTaskGroup(of: Void.self) { group in
-      group.addTask { await runner.respond(to: request, into: channel) }
-      for try await event in channel { assembler.apply(event) }
-      try await group.waitForAll()
-    }
+    _ = try await runner.invocation.run(request, into: &assembler)
     let text = assembler.responseText ?? ""
     guard case .string(let answer)? = (try? GeneratedContent(json: text))?.kind else {
       return text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()

@@ -59,9 +59,8 @@ public struct LocalModelFigures: Sendable, Equatable {
     self.init(metadata: response.metadata)
   }
 
-  /// The figures in an executor's metadata values (the `updateMetadata` of a response event);
-  /// package-wide for `fm serve`, which reads the executor's events itself.
-  package init?(metadata: [String: any Sendable & Codable & Equatable]) {
+  /// The figures in an executor's metadata values (the `updateMetadata` of a response event).
+  init?(metadata: [String: any Sendable & Codable & Equatable]) {
     guard let timeToFirstToken = metadata[Key.timeToFirstToken] as? Double,
       let generationSeconds = metadata[Key.generationSeconds] as? Double
     else { return nil }

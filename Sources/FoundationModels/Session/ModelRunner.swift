@@ -26,9 +26,8 @@ struct ModelRunner: Sendable {
   /// Whether the model was given a judge of the user's choice (``GuardrailedLanguageModel``),
   /// which then settles the uncertain band instead of the embedding probe.
   let hasChosenJudge: Bool
-  private let respondBody:
-    @Sendable (LanguageModelExecutorGenerationRequest, LanguageModelExecutorGenerationChannel)
-      async throws -> Void
+  /// The way to invoke this model: its executor, created on the first invocation.
+  let invocation: ModelInvocation
   private let prewarmBody: @Sendable (Transcript) -> Void
 
   init<Model: LanguageModel>(_ model: Model) {
@@ -38,24 +37,11 @@ struct ModelRunner: Sendable {
     judge = (model is any GuardrailsConfiguring) ? ModelJudge { ModelRunner.judgeRunner(for: model) } : nil
     hasChosenJudge = (model as? any GuardrailsConfiguring)?.hasChosenJudge ?? false
     let executor = LazyExecutor<Model.Executor>(configuration: model.executorConfiguration)
-    respondBody = { request, channel in
+    invocation = ModelInvocation { request, channel in
       try await executor.get().respond(to: request, model: model, streamingInto: channel)
     }
     prewarmBody = { transcript in
       try? executor.get().prewarm(model: model, transcript: transcript)
-    }
-  }
-
-  /// One model invocation, its events sent into `channel`; the channel is finished when the
-  /// executor returns or throws.
-  func respond(to request: LanguageModelExecutorGenerationRequest, into channel: LanguageModelExecutorGenerationChannel)
-    async
-  {
-    do {
-      try await respondBody(request, channel)
-      channel.finish()
-    } catch {
-      channel.finish(throwing: error)
     }
   }
 

@@ -16,7 +16,7 @@ import Foundation
 ///   servers' last chunk makes Apple's `ChatCompletionsLanguageModel` do) still ends with its calls.
 /// - Tool-call arguments are concatenated per call id and parsed as JSON when the invocation
 ///   ends; `ToolCalls` entry metadata has no place in `Transcript.ToolCalls` and is dropped.
-struct TurnAssembler {
+package struct TurnAssembler {
   private enum Draft {
     case response(id: String, segments: [Transcript.Segment], metadata: TranscriptMetadata)
     case reasoning(id: String, segments: [Transcript.Segment], signature: Data?, metadata: TranscriptMetadata)
@@ -46,10 +46,12 @@ struct TurnAssembler {
 
   private var drafts: [Draft] = []
   /// The invocation's usage, when the executor reported it.
-  private(set) var usage: LanguageModelExecutorGenerationChannel.Usage?
+  package private(set) var usage: LanguageModelExecutorGenerationChannel.Usage?
+
+  package init() {}
 
   /// Applies one event.
-  mutating func apply(_ event: any LanguageModelExecutorGenerationChannel.Event) {
+  package mutating func apply(_ event: any LanguageModelExecutorGenerationChannel.Event) {
     switch event {
     case let event as LanguageModelExecutorGenerationChannel.Response: apply(event)
     case let event as LanguageModelExecutorGenerationChannel.Reasoning: apply(event)
@@ -59,7 +61,7 @@ struct TurnAssembler {
   }
 
   /// The text of the newest response entry: the answer being generated.
-  var responseText: String? {
+  package var responseText: String? {
     for draft in drafts.reversed() {
       if case .response(_, let segments, _) = draft { return SegmentJoining.text(of: segments) }
     }
@@ -67,7 +69,7 @@ struct TurnAssembler {
   }
 
   /// The entries so far; tool-call arguments that are not (yet) JSON are left as text.
-  var entries: [Transcript.Entry] {
+  package var entries: [Transcript.Entry] {
     drafts.map { draft in
       switch draft {
       case .response(let id, let segments, let metadata):
@@ -88,9 +90,31 @@ struct TurnAssembler {
     }
   }
 
+  /// The tool calls so far, in the order they opened, with their arguments as the model wrote them.
+  package var toolCalls: [(id: String, name: String, arguments: String)] {
+    drafts.flatMap { draft -> [(id: String, name: String, arguments: String)] in
+      guard case .toolCalls(_, let calls) = draft else { return [] }
+      return calls.map { ($0.id, $0.name, $0.arguments) }
+    }
+  }
+
+  /// Whether the model has called a tool.
+  var hasToolCalls: Bool {
+    drafts.contains { if case .toolCalls(_, let calls) = $0 { !calls.isEmpty } else { false } }
+  }
+
+  /// Whether the newest answer stopped at `maximumResponseTokens`, as the local model's
+  /// figures in its metadata say.
+  var reachedMaximumTokens: Bool {
+    for case .response(_, _, let metadata) in drafts.reversed() {
+      return LocalModelFigures(metadata: metadata)?.reachedMaximumTokens ?? false
+    }
+    return false
+  }
+
   /// The finished entries.
   /// - Throws: `GeneratedContent.ParsingError` when a tool call's arguments are not JSON.
-  func finishedEntries() throws -> [Transcript.Entry] {
+  package func finishedEntries() throws -> [Transcript.Entry] {
     for case .toolCalls(_, let calls) in drafts {
       for call in calls {
         do {

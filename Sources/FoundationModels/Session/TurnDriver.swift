@@ -205,27 +205,21 @@ struct TurnDriver: Sendable {
       id: UUID(), transcript: working, enabledTools: setup.tools.map { Transcript.ToolDefinition(tool: $0) },
       schema: request.format.schema, generationOptions: setup.options, contextOptions: setup.contextOptions,
       metadata: request.metadata)
-    let channel = LanguageModelExecutorGenerationChannel()
-    let runner = setup.runner
-    try await withThrowingTaskGroup(of: Void.self) { group in
-      group.addTask { await runner.respond(to: executorRequest, into: channel) }
-      var shown: String?
-      var checkpoints = StreamingCheckpoints()
-      for try await event in channel {
-        assembler.apply(event)
-        // A response entry opens before its first text (metadata comes first), so there is no
-        // snapshot until there is text.
-        guard let text = assembler.responseText, !text.isEmpty, text != shown else { continue }
-        shown = text
-        // Checked before the snapshot is shown: a violation ends the stream there, and throwing
-        // here cancels the executor's task.
-        if guardrails.isActive {
-          try guardrails.checkOutputPatterns(text.suffix(Self.patternTail))
-          if let tail = checkpoints.textToCheck(text) { try await guardrails.checkOutput(tail) }
-        }
-        try snapshot(assembler.entries, text, assembler.usage)
+    var shown: String?
+    var checkpoints = StreamingCheckpoints()
+    _ = try await setup.runner.invocation.run(executorRequest, into: &assembler) { update in
+      // A response entry opens before its first text (metadata comes first), so there is no
+      // snapshot until there is text.
+      guard let text = update.assembled.responseText, !text.isEmpty, text != shown else { return .proceed }
+      shown = text
+      // Checked before the snapshot is shown: a violation ends the stream there, and throwing
+      // here cancels the executor.
+      if guardrails.isActive {
+        try guardrails.checkOutputPatterns(text.suffix(Self.patternTail))
+        if let tail = checkpoints.textToCheck(text) { try await guardrails.checkOutput(tail) }
       }
-      try await group.waitForAll()
+      try snapshot(update.assembled.entries, text, update.assembled.usage)
+      return .proceed
     }
     if guardrails.isActive, let text = assembler.responseText { try await guardrails.checkOutput(text) }
   }
