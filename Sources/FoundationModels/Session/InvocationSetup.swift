@@ -60,9 +60,25 @@ extension GenerationOptions {
   }
 }
 
+/// What a profile hook is called for.
+enum HookEvent {
+  case prompt(Transcript.Prompt)
+  case response(Transcript.Response)
+  case toolCall(Transcript.ToolCall)
+  case toolOutput(Transcript.ToolCall, Transcript.ToolOutput)
+}
+
 extension InvocationSetup {
-  /// Runs the hooks that `select` picks (with what to call them with), in order.
-  func runHooks(_ select: (ProfileHook) -> ProfileHook.Action<>?) async throws {
-    for action in hooks.compactMap(select) { try await action() }
+  /// The profile's hooks for `event`, in order, each ready to call with it.
+  func hooks(for event: HookEvent) -> [ProfileHook.Action<>] {
+    hooks.compactMap { hook -> ProfileHook.Action<>? in
+      switch (hook, event) {
+      case (.prompt(let action), .prompt(let prompt)): { try await action(prompt) }
+      case (.response(let action), .response(let response)): { try await action(response) }
+      case (.toolCall(let action), .toolCall(let call)): { try await action(call) }
+      case (.toolOutput(let action), .toolOutput(let call, let output)): { try await action(call, output) }
+      default: nil
+      }
+    }
   }
 }

@@ -66,10 +66,7 @@ extension LanguageModelSession {
       return ResponseStream(events: events, outcome: outcome)
     }
     let sessionPolicy = transcriptErrorHandlingPolicy
-    let driver = TurnDriver(
-      turn: turn, request: request, properties: properties,
-      prepare: { await self.prepareInvocation(for: request) }, history: { self.conversation(of: turn) },
-      generatesString: Content.self == String.self)
+    let driver = TurnDriver(session: self, turn: turn, request: request, generatesString: Content.self == String.self)
     let task = Task {
       do throws(TurnDriver.Failure) {
         let result = try await driver.run { entries, text, usage in
@@ -89,7 +86,7 @@ extension LanguageModelSession {
               debugDescription: "The output could not be decoded as \(Content.self): \(error)"),
             entries: result.entries)
         }
-        if refusedHistoryWrite(during: turn) {
+        if turn.refusedHistoryWrite {
           throw TurnDriver.Failure(error: Error.transcriptMutationWhileResponding, entries: result.entries)
         }
         guard let entries = endTurn(turn, keeping: result.entries, prompt: result.prompt, usage: result.usage) else {

@@ -160,21 +160,9 @@ public final class LanguageModelSession: @unchecked Sendable {
   /// and profile evaluations read it, else the transcript's.
   func history(for reader: UUID?) -> ArraySlice<Transcript.Entry> {
     registrar.access(self, keyPath: \.transcript)
-    return state.withLock { state in
-      if let reader, state.activeTurn == reader, let conversation = state.turnConversation { return conversation }
-      return state.transcript.history
-    }
-  }
-
-  /// The running turn's conversation: the transcript's history when the turn began, then its
-  /// prompt, as the turn's hooks and tools have rewritten it since.
-  func conversation(of turn: UUID) -> [Transcript.Entry] {
-    state.withLock { state in
-      guard state.activeTurn == turn, let conversation = state.turnConversation else {
-        return Array(state.transcript.history)
-      }
-      return Array(conversation)
-    }
+    let (turn, history) = state.withLock { ($0.activeTurn, $0.transcript.history) }
+    if let turn, turn.id == reader { return turn.conversation }
+    return history
   }
 
   /// Replaces the conversation after the instructions. A write from the running turn's own
@@ -189,35 +177,27 @@ public final class LanguageModelSession: @unchecked Sendable {
           state.transcript.history = history
           return
         }
-        if active == writer {
-          state.turnConversation = history
+        if active.id == writer {
+          active.replaceConversation(with: history)
         } else {
-          state.refusedHistoryWrite = true
+          active.refuseHistoryWrite()
         }
       }
     }
   }
 
-  /// Whether a history write was refused during the running turn `turn`.
-  func refusedHistoryWrite(during turn: UUID) -> Bool {
-    state.withLock { $0.activeTurn == turn && $0.refusedHistoryWrite }
-  }
-
   /// Starts a turn if none is running: its conversation is the transcript's history followed
   /// by `prompt` (the transcript itself is unchanged until the turn ends).
-  /// - Returns: the turn's id, or nil when the session is busy.
-  func beginTurn(prompt: Transcript.Entry) -> UUID? {
-    let turn = UUID()
-    let started = registrar.withMutation(of: self, keyPath: \.isResponding) {
-      state.withLock { state -> Bool in
-        guard state.activeTurn == nil else { return false }
+  /// - Returns: the turn, or nil when the session is busy.
+  func beginTurn(prompt: Transcript.Entry) -> ActiveTurn? {
+    registrar.withMutation(of: self, keyPath: \.isResponding) {
+      state.withLock { state -> ActiveTurn? in
+        guard state.activeTurn == nil else { return nil }
+        let turn = ActiveTurn(conversation: state.transcript.history + [prompt])
         state.activeTurn = turn
-        state.turnConversation = state.transcript.history + [prompt]
-        state.refusedHistoryWrite = false
-        return true
+        return turn
       }
     }
-    return started ? turn : nil
   }
 
   /// Ends a turn. With `entries` (a successful turn's, or what a failed turn keeps) the
@@ -230,18 +210,17 @@ public final class LanguageModelSession: @unchecked Sendable {
   ///   cancelled).
   @discardableResult
   func endTurn(
-    _ turn: UUID, keeping entries: [Transcript.Entry]? = nil, prompt: Transcript.Entry? = nil, usage: Usage? = nil
+    _ turn: ActiveTurn, keeping entries: [Transcript.Entry]? = nil, prompt: Transcript.Entry? = nil,
+    usage: Usage? = nil
   ) -> ArraySlice<Transcript.Entry>? {
     registrar.withMutation(of: self, keyPath: \.isResponding) {
       registrar.withMutation(of: self, keyPath: \.transcript) {
         registrar.withMutation(of: self, keyPath: \.usage) {
           state.withLock { state -> ArraySlice<Transcript.Entry>? in
-            guard state.activeTurn == turn else { return nil }
+            guard state.activeTurn === turn else { return nil }
             state.activeTurn = nil
-            let conversation = state.turnConversation ?? state.transcript.history
-            state.turnConversation = nil
             guard let entries else { return state.transcript.entries[state.transcript.entries.endIndex...] }
-            state.transcript.history = conversation + entries
+            state.transcript.history = turn.conversation + entries
             if let usage { state.usage = state.usage.adding(usage) }
             var start = state.transcript.entries.count - entries.count
             if let prompt, start > 0, case .prompt = state.transcript.entries[start - 1],
@@ -263,14 +242,9 @@ extension LanguageModelSession: Observable {}
 struct SessionState {
   var transcript: Transcript
   /// The running turn, if any.
-  var activeTurn: UUID?
+  var activeTurn: ActiveTurn?
   var usage = LanguageModelSession.Usage.zero
   var transcriptErrorHandlingPolicy: TranscriptErrorHandlingPolicy?
-  /// Whether a write of `properties.history` was refused while the active turn ran.
-  var refusedHistoryWrite = false
-  /// The running turn's conversation: the transcript's history when it began, then its prompt,
-  /// as its hooks and tools rewrite it; nil while no turn runs.
-  var turnConversation: ArraySlice<Transcript.Entry>?
   /// The tools of the latest evaluation of dynamic instructions, if any.
   var latestTools: [any Tool]?
 }
