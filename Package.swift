@@ -121,7 +121,7 @@ let package = Package(
       linkerSettings: [.unsafeFlags(["-L", swiftHostLibDir, "-Xlinker", "-rpath", "-Xlinker", swiftHostLibDir])]),
     .testTarget(
       name: "FoundationModelsTests",
-      dependencies: ["FoundationModels", "InferenceEngine", "Guardrails", "FMTestSupport"]),
+      dependencies: ["FoundationModels", "InferenceEngine", "Guardrails", "GuidedDecoding", "JSON", "FMTestSupport"]),
     // The book's app patterns from the main actor; warnings as errors, so a sending or
     // isolation warning against our declarations fails the build. Deprecations stay warnings:
     // the book's 26 code (`GenerationOptions(sampling:)`) is deprecated in 27, as with Apple's.

@@ -20,6 +20,8 @@ enum ChatErrorText {
       default:
         return error.errorDescription ?? "\(error)"
       }
+    case SystemLanguageModel.Error.assetsUnavailable(let payload):
+      return "The model is unavailable: \(payload.debugDescription)"
     case is CancellationError:
       return "interrupted"
     case let error as LocalizedError:

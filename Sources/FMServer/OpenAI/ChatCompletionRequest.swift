@@ -195,7 +195,7 @@ struct ChatCompletionRequest: Sendable {
   /// A JSON Schema as a generation schema; `open` also generates undeclared members.
   static func schema(_ value: JSONValue, param: String, open: Bool = false) throws -> GenerationSchema {
     do {
-      return try GenerationSchema(jsonSchema: value.compactText, generatesUndeclaredProperties: open)
+      return try GenerationSchema(jsonSchema: value, generatesUndeclaredProperties: open)
     } catch let error as LanguageModelSession.GenerationError {
       throw APIError.invalid("'\(param)' is not a schema this server can generate: \(error)", param: param)
     }

@@ -9,6 +9,8 @@ import Synchronization
 /// keep-alive period after.
 final class LocalEngine: Sendable {
   private let engine = Mutex<(session: InferenceSession, lease: ModelLease?)?>(nil)
+  /// The automata of the schemas this executor has decoded with.
+  private let automata = SchemaAutomata()
 
   private func inference(for model: SystemLanguageModel) async throws -> InferenceSession {
     if let existing = engine.withLock({ $0?.session }) { return existing }
@@ -58,7 +60,7 @@ final class LocalEngine: Sendable {
           rawContent: "", debugDescription: "maximumResponseTokens must be positive, not \(maximum).")
       }
       let answer = try request.schema.map { schema in
-        try SchemaConstraint(document: schema.guidedDocument, options: schema.constraintOptions, model: tokenModel)
+        SchemaConstraint(schema: try schema.lowered.compiledSchema(), automata: automata, model: tokenModel)
       }
       let toolMode = Self.toolCallingMode(for: request)
       var constraint: (any TokenConstraint)? = answer
@@ -68,7 +70,8 @@ final class LocalEngine: Sendable {
           ToolCallConstraint.ToolSchema(name: $0.name, parameters: $0.parameters)
         }
         let calls = ToolCallConstraint(
-          tools: tools, mode: toolMode, answer: answer, ownForm: !Self.hasToolOutputs(request), model: tokenModel)
+          tools: tools, mode: toolMode, answer: answer, ownForm: !Self.hasToolOutputs(request), automata: automata,
+          model: tokenModel)
         constraint = calls
         // The splitter reads the output as the constraint let it be written.
         splitter = ToolCallTextSplitter(opening: calls.ownFormOpening)
@@ -167,7 +170,8 @@ final class LocalEngine: Sendable {
     return tokenModel.tokenize(tokenModel.chatTemplate.render(messages, tools: tools, addGenerationPrompt: false)).count
   }
 
-  /// Engine errors as the 27 API reports them (a 26-style session maps them to `GenerationError`).
+  /// Engine and guided-decoding errors in the one family the framework's internals throw, the
+  /// 27 API's (a 26-style session maps them to `GenerationError` at its edge).
   static func publicError(_ error: any Error) -> any Error {
     if let error = error as? GuidedDecoding.SchemaError {
       return LanguageModelError.unsupportedGenerationGuide(.init(schemaName: nil, debugDescription: error.description))
@@ -177,13 +181,6 @@ final class LocalEngine: Sendable {
     }
     if let error = error as? ConstraintError {
       return GeneratedContent.ParsingError(rawContent: "", debugDescription: "The output left the schema: \(error)")
-    }
-    if let error = error as? LanguageModelSession.GenerationError, case .unsupportedGuide(let context) = error {
-      return LanguageModelError.unsupportedGenerationGuide(
-        .init(schemaName: nil, debugDescription: context.debugDescription))
-    }
-    if let error = error as? LanguageModelSession.GenerationError, case .assetsUnavailable(let context) = error {
-      return SystemLanguageModel.Error.assetsUnavailable(.init(debugDescription: context.debugDescription))
     }
     guard let engineError = error as? EngineError else { return error }
     switch engineError.code {

@@ -103,13 +103,14 @@ public final class SystemLanguageModel: Sendable {
   }
 
   /// The loaded engine model and the lease that keeps it loaded (nil for in-memory models).
+  /// - Throws: `SystemLanguageModel.Error.assetsUnavailable` when the model cannot be found or loaded.
   func leasedModel() async throws -> (model: any TokenModel, lease: ModelLease?) {
     do {
       return try await source.load(keepAlive: keepAlive.engineValue)
     } catch let error as ModelStoreError {
-      throw LanguageModelSession.GenerationError.assetsUnavailable(.init(debugDescription: error.message))
+      throw SystemLanguageModel.Error.assetsUnavailable(.init(debugDescription: error.message))
     } catch let error as EngineError {
-      throw LanguageModelSession.GenerationError.assetsUnavailable(.init(debugDescription: error.message))
+      throw SystemLanguageModel.Error.assetsUnavailable(.init(debugDescription: error.message))
     }
   }
 

@@ -6,7 +6,8 @@ extension GenerationSchema: Codable {
   public init(from decoder: any Decoder) throws {
     let json = try CodableContent(from: decoder).content
     do {
-      (root, definitions) = try SchemaJSON.decode(json)
+      let (root, definitions) = try SchemaJSON.decode(json)
+      self.init(root: root, definitions: definitions)
     } catch let failure as SchemaJSON.DecodingFailure {
       throw DecodingError.dataCorrupted(
         .init(codingPath: decoder.codingPath, debugDescription: "Invalid generation schema: \(failure)"))
@@ -18,10 +19,11 @@ extension GenerationSchema: Codable {
   ///
   /// Matches FoundationModels `GenerationSchema.encode(to:)`.
   public func encode(to encoder: any Encoder) throws {
-    if let plainJSONSchema {
-      try CodableContent(try GeneratedContent(json: plainJSONSchema.text)).encode(to: encoder)
-      return
+    switch form {
+    case .dialect(let root, let definitions):
+      try CodableContent(SchemaJSON.content(root: root, definitions: definitions)).encode(to: encoder)
+    case .jsonSchema(let text):
+      try CodableContent(try GeneratedContent(json: text)).encode(to: encoder)
     }
-    try CodableContent(SchemaJSON.content(root: root, definitions: definitions)).encode(to: encoder)
   }
 }

@@ -1,13 +1,6 @@
 import Foundation
 import GuidedDecoding
-
-/// A schema given as plain JSON Schema text, kept with its parsed form.
-struct PlainJSONSchema: Sendable, Equatable {
-  let text: String
-  let document: SchemaDocument
-  /// What generation may write where the schema leaves the shape open.
-  let constraintOptions: ConstraintOptions
-}
+import JSON
 
 extension GenerationSchema {
   /// A schema from plain JSON Schema (draft 2020-12 keywords). Our addition, used by
@@ -34,29 +27,36 @@ extension GenerationSchema {
   ///   (`fm generate --open-objects`); when false, as `init(jsonSchema:)`.
   /// - Throws: as `init(jsonSchema:)`.
   public init(jsonSchema text: String, generatesUndeclaredProperties: Bool) throws {
-    let document: SchemaDocument
+    try self.init(jsonSchema: text, generatesUndeclaredProperties: generatesUndeclaredProperties) {
+      try JSONSchemaParser().parse(text)
+    }
+  }
+
+  /// A schema from plain JSON Schema already parsed as JSON (a server request's
+  /// `response_format`), as `init(jsonSchema:generatesUndeclaredProperties:)`: the value is
+  /// lowered as it is, and its compact text is the schema's JSON form.
+  package init(jsonSchema value: JSONValue, generatesUndeclaredProperties: Bool) throws {
+    try self.init(jsonSchema: value.compactText, generatesUndeclaredProperties: generatesUndeclaredProperties) {
+      try JSONSchemaParser().parse(value)
+    }
+  }
+
+  /// Lowers and compiles the schema `parse` reads (so an unsupported keyword is reported here,
+  /// and generation decodes with this compilation).
+  private init(jsonSchema text: String, generatesUndeclaredProperties: Bool, parse: () throws -> SchemaDocument)
+    throws
+  {
     var options = ConstraintOptions.generation
     options.generatesUndeclaredProperties = generatesUndeclaredProperties
+    let compiled: CompiledSchema
     do {
-      document = try JSONSchemaParser().parse(text)
-      _ = try ConstraintAutomaton(document, options: options)
+      compiled = try CompiledSchema(try parse(), options: options)
     } catch let error as GuidedDecoding.SchemaError {
       throw LanguageModelSession.GenerationError.unsupportedGuide(.init(debugDescription: error.description))
     } catch {
       throw LanguageModelSession.GenerationError.unsupportedGuide(
         .init(debugDescription: "The JSON Schema could not be read: \(error)"))
     }
-    self.init(root: .any)
-    plainJSONSchema = PlainJSONSchema(text: text, document: document, constraintOptions: options)
-  }
-
-  /// The guided-decoding form of this schema.
-  var guidedDocument: SchemaDocument {
-    get throws { try plainJSONSchema?.document ?? SchemaDocument(self) }
-  }
-
-  /// How the guided-decoding form becomes a constraint.
-  var constraintOptions: ConstraintOptions {
-    plainJSONSchema?.constraintOptions ?? .generation
+    self.init(jsonSchemaText: text, compiled: compiled)
   }
 }

@@ -1,3 +1,5 @@
+import GuidedDecoding
+
 /// A description of the structure the model must generate; guided generation follows it
 /// token by token.
 ///
@@ -6,19 +8,42 @@
 /// dialect (see `GenerationSchema+Codable.swift`). Internally it is a ``GenerationSchemaNode`` tree
 /// (`root`) and the named types it refers to (`definitions`).
 public struct GenerationSchema: Sendable, CustomDebugStringConvertible {
-  /// The schema of the generated value.
-  var root: GenerationSchemaNode
+  /// What the schema was made from.
+  enum Form: Sendable {
+    /// Apple's dialect: the schema of the generated value, and the named types it refers to
+    /// with `.reference(name)`.
+    case dialect(root: GenerationSchemaNode, definitions: SchemaDefinitions)
+    /// Plain JSON Schema text (`init(jsonSchema:)`), which is then also its JSON form.
+    case jsonSchema(text: String)
+  }
 
-  /// Named types the root refers to with `.reference(name)`.
-  var definitions: SchemaDefinitions
+  let form: Form
 
-  /// Set when the schema came from plain JSON Schema (`init(jsonSchema:)`); it then decides
-  /// both the constraint and the prompt text.
-  var plainJSONSchema: PlainJSONSchema?
+  /// The schema in guided decoding's form, lowered when the schema is made: what generation
+  /// decodes with, whatever the schema was made from.
+  let lowered: LoweredSchema
 
   init(root: GenerationSchemaNode, definitions: SchemaDefinitions = SchemaDefinitions()) {
-    self.root = root
-    self.definitions = definitions
+    form = .dialect(root: root, definitions: definitions)
+    lowered = LoweredSchema(root: root, definitions: definitions)
+  }
+
+  init(jsonSchemaText text: String, compiled: CompiledSchema) {
+    form = .jsonSchema(text: text)
+    lowered = LoweredSchema(compiled: compiled)
+  }
+
+  /// The schema of the generated value in Apple's dialect; a schema made from JSON Schema text,
+  /// which the dialect cannot describe, reads as any value here (its lowered form is exact).
+  var root: GenerationSchemaNode {
+    guard case .dialect(let root, _) = form else { return .any }
+    return root
+  }
+
+  /// The named types `root` refers to.
+  var definitions: SchemaDefinitions {
+    guard case .dialect(_, let definitions) = form else { return SchemaDefinitions() }
+    return definitions
   }
 
   /// Creates the schema of a structure whose properties are generated in the given order.
@@ -89,9 +114,6 @@ public struct GenerationSchema: Sendable, CustomDebugStringConvertible {
     }
   }
 
-  /// The schema's JSON form, for debugging.
-  ///
-  /// Matches FoundationModels `GenerationSchema.debugDescription`.
   /// The schema's name: the generable type's or the dynamic schema's name, or
   /// `GeneratedContent` for an unnamed schema — what a provider passes as the name of a
   /// structured-output request.
@@ -101,6 +123,9 @@ public struct GenerationSchema: Sendable, CustomDebugStringConvertible {
     Transcript.ResponseFormat(schema: self).name
   }
 
+  /// The schema's JSON form, for debugging.
+  ///
+  /// Matches FoundationModels `GenerationSchema.debugDescription`.
   public var debugDescription: String {
     jsonString
   }
@@ -108,18 +133,29 @@ public struct GenerationSchema: Sendable, CustomDebugStringConvertible {
   /// The schema as compact JSON in Apple's dialect: what a prompt shows the model when
   /// `includeSchemaInPrompt` is true, and what `tokenCount(for: schema)` measures.
   var jsonString: String {
-    if let plainJSONSchema { return plainJSONSchema.text }
-    return SchemaJSON.content(root: root, definitions: definitions).jsonString
+    switch form {
+    case .dialect(let root, let definitions): SchemaJSON.content(root: root, definitions: definitions).jsonString
+    case .jsonSchema(let text): text
+    }
   }
 
-  /// Regexes in the schema whose source could not be recovered; not empty means generation
-  /// must throw `GenerationError.unsupportedGuide` (the JSON form cannot carry them).
+  /// Regexes in the schema whose source could not be recovered: the schema cannot be enforced
+  /// (generation throws `unsupportedGenerationGuide`; the JSON form cannot carry them).
   var unsupportedPatterns: [String] {
+    Self.unsupportedPatterns(root: root, definitions: definitions)
+  }
+
+  static func unsupportedPatterns(root: GenerationSchemaNode, definitions: SchemaDefinitions) -> [String] {
     root.unsupportedPatterns + definitions.ordered.flatMap(\.node.unsupportedPatterns)
   }
 
   /// Whether two schemas describe the same structure (definitions compared by name).
   func isEquivalent(to other: GenerationSchema) -> Bool {
-    root == other.root && definitions == other.definitions
+    switch (form, other.form) {
+    case (.dialect(let root, let definitions), .dialect(let otherRoot, let otherDefinitions)):
+      root == otherRoot && definitions == otherDefinitions
+    case (.jsonSchema, .jsonSchema): (try? lowered.document.get()) == (try? other.lowered.document.get())
+    default: false
+    }
   }
 }

@@ -19,12 +19,21 @@ final class SchemaConstraint: InferenceEngine.TokenConstraint, @unchecked Sendab
   private let matcher: TokenMatcher
   private let model: any TokenModel
   private let endOfSequenceCount: Int
+  private let schema: CompiledSchema
+  /// Where the automaton came from and goes back to when the generation is over.
+  private let automata: SchemaAutomata
 
-  init(document: SchemaDocument, options: ConstraintOptions = .generation, model: any TokenModel) throws {
+  init(schema: CompiledSchema, automata: SchemaAutomata, model: any TokenModel) {
     let vocabulary = GuidedVocabularyCache.vocabulary(for: model)
-    matcher = TokenMatcher(automaton: try ConstraintAutomaton(document, options: options), vocabulary: vocabulary)
+    matcher = TokenMatcher(automaton: automata.take(schema), vocabulary: vocabulary)
     self.model = model
+    self.schema = schema
+    self.automata = automata
     endOfSequenceCount = vocabulary.endOfSequenceTokens.count
+  }
+
+  deinit {
+    automata.giveBack(matcher.automaton, of: schema)
   }
 
   func forcedTokens() -> [Token] {

@@ -47,6 +47,10 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
   private enum Next { case name, arguments(Int), between, separated, betweenOwnCalls }
 
   private let model: any TokenModel
+  /// Where the arguments' and the names' automata come from.
+  private let automata: SchemaAutomata
+  /// The schema of the tools' names, compiled on first use.
+  private var namesSchema: CompiledSchema?
   private let vocabulary: Vocabulary
   private let tools: [ToolSchema]
   /// Each tool's name as a JSON string, as the name phase writes it.
@@ -86,9 +90,13 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
   ///     `<tool_call>` block, and a JSON object it writes then restates a call it made
   ///     (Qwen2.5-Coder wrote its fenced call again, round after round, until the loop guard
   ///     ended the turn); a further call opens with the marker.
-  init(tools: [ToolSchema], mode: Mode, answer: SchemaConstraint?, ownForm: Bool, model: any TokenModel) {
+  init(
+    tools: [ToolSchema], mode: Mode, answer: SchemaConstraint?, ownForm: Bool, automata: SchemaAutomata,
+    model: any TokenModel
+  ) {
     precondition(!tools.isEmpty, "a tool-call constraint needs tools")
     self.model = model
+    self.automata = automata
     self.tools = tools
     encodedNames = tools.map { ToolCallFormat.encodedName($0.name) }
     self.mode = mode
@@ -340,10 +348,13 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
   private func enter(_ next: Next) throws -> Phase {
     switch next {
     case .name:
-      let names = GuidedDecoding.SchemaNode.anyOf(tools.map { .const(.string($0.name)) })
-      return .name(try SchemaConstraint(document: SchemaDocument(root: names), model: model), bytes: [])
+      let names =
+        try namesSchema
+        ?? CompiledSchema(SchemaDocument(root: .anyOf(tools.map { .const(.string($0.name)) })))
+      namesSchema = names
+      return .name(SchemaConstraint(schema: names, automata: automata, model: model), bytes: [])
     case .arguments(let index):
-      return .arguments(try SchemaConstraint(document: tools[index].parameters.guidedDocument, model: model))
+      return .arguments(try argumentsConstraint(of: index))
     case .between:
       return .between
     case .separated:
@@ -386,14 +397,18 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
   /// What ends the call under way once its arguments are whole.
   private var callEndTokens: [Token] { ownFormCalls ? objectClosingTokens : suffixTokens }
 
+  /// A constraint to the arguments of the tool `index`.
+  /// - Throws: `LanguageModelError.unsupportedGenerationGuide` when its schema cannot be enforced.
+  private func argumentsConstraint(of index: Int) throws -> SchemaConstraint {
+    SchemaConstraint(schema: try tools[index].parameters.lowered.compiledSchema(), automata: automata, model: model)
+  }
+
   /// Per tool, the tokens of its shortest arguments; filled on first use.
   private var shortestArgumentTokens: [Int: [Token]] = [:]
 
   private func shortestArguments(of index: Int) -> [Token] {
     if let known = shortestArgumentTokens[index] { return known }
-    let tokens =
-      (try? SchemaConstraint(document: tools[index].parameters.guidedDocument, model: model))?
-      .tokensToClose() ?? []
+    let tokens = (try? argumentsConstraint(of: index))?.tokensToClose() ?? []
     shortestArgumentTokens[index] = tokens
     return tokens
   }

@@ -3,17 +3,21 @@ import GuidedDecoding
 import JSON
 
 extension SchemaDocument {
-  /// The guided-decoding schema of a `GenerationSchema`: properties in declaration order,
+  /// The guided-decoding form of a schema in Apple's dialect: properties in declaration order,
   /// every guide kept.
-  /// - Throws: `GenerationError.unsupportedGuide` for a pattern guided decoding cannot enforce.
-  init(_ schema: GenerationSchema) throws {
-    if let pattern = schema.unsupportedPatterns.first {
-      throw LanguageModelSession.GenerationError.unsupportedGuide(
-        .init(debugDescription: "The pattern \(pattern) cannot be enforced during generation."))
+  /// - Throws: `LanguageModelError.unsupportedGenerationGuide` for a guide guided decoding cannot
+  ///   enforce (a pattern whose source is unknown, two patterns on one string).
+  init(root: GenerationSchemaNode, definitions: SchemaDefinitions) throws {
+    if let pattern = GenerationSchema.unsupportedPatterns(root: root, definitions: definitions).first {
+      throw Self.unsupported("The pattern \(pattern) cannot be enforced during generation.")
     }
-    var definitions: [String: GuidedDecoding.SchemaNode] = [:]
-    for (name, node) in schema.definitions.ordered { definitions[name] = try Self.node(node) }
-    self.init(root: try Self.node(schema.root), definitions: definitions)
+    var lowered: [String: GuidedDecoding.SchemaNode] = [:]
+    for (name, node) in definitions.ordered { lowered[name] = try Self.node(node) }
+    self.init(root: try Self.node(root), definitions: lowered)
+  }
+
+  private static func unsupported(_ message: String) -> LanguageModelError {
+    .unsupportedGenerationGuide(.init(schemaName: nil, debugDescription: message))
   }
 
   private static func node(_ node: GenerationSchemaNode) throws -> GuidedDecoding.SchemaNode {
@@ -32,8 +36,7 @@ extension SchemaDocument {
       if let constant = string.constant { return .const(.string(constant)) }
       if let choices = string.choices { return .anyOf(choices.map { .const(.string($0)) }) }
       guard string.patterns.count <= 1 else {
-        throw LanguageModelSession.GenerationError.unsupportedGuide(
-          .init(debugDescription: "A string can follow one pattern during generation, not \(string.patterns.count)."))
+        throw Self.unsupported("A string can follow one pattern during generation, not \(string.patterns.count).")
       }
       return .string(GuidedDecoding.StringConstraints(pattern: string.patterns.first))
     case .integer(let bounds):
