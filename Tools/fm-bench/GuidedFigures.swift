@@ -102,8 +102,8 @@ struct GuidedFigures {
     var theirValid = 0
     var logRatios: [Double] = []
     // One untimed run first, as llama-bench and P2 do: it builds the per-model vocabulary index
-    // (about 0.3 s, once per model) and first touches the context's memory, neither of which
-    // the reference's reported times include.
+    // (once per model) and first touches the context's memory, neither of which the reference's
+    // reported times include.
     if let first = cases.first {
       progress("P4/P5 warm-up")
       _ = try? await LanguageModelSession(model: model).respond(

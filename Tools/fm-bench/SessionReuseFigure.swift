@@ -45,8 +45,7 @@ struct SessionReuseFigure {
     }
 
     // Read after malloc_trim: glibc's per-thread arenas keep freed memory in amounts that vary
-    // from run to run (seen: ±10 MB over 1,000 sessions on SmolLM2, rising and falling), which
-    // hides whether memory in use grows.
+    // from run to run, rising and falling, which hides whether memory in use grows.
     let loadsBefore = ModelLoader.loadCount(at: modelPath)
     var inUseAfter20 = 0
     for session in 1...200 {

@@ -4,7 +4,7 @@ extension SystemLanguageModel {
   /// How long a loaded model stays in memory after the last session on it ends. Our addition:
   /// on Apple's devices the system manages the model's memory; on Linux the process does.
   ///
-  /// Loading a model costs seconds (mapping, repacking the weights, creating a context), so a
+  /// Loading a model is slow (mapping, repacking the weights, creating a context), so a
   /// model outlives its sessions by this period together with its idle llama.cpp context, and a
   /// new session in that time starts at once — the pattern Apple recommends, a new session per
   /// unrelated request, stays fast. The default is five minutes (as Ollama's), or

@@ -1,8 +1,8 @@
 /// The content check: normalisation and high-precision patterns, then the classifier, then —
 /// for texts in the classifier's uncertain band only — a judge model.
 ///
-/// Stages 1 and 2 take about two milliseconds (release build) for a prompt of a thousand
-/// characters (`fm-bench guardrails`); the judge costs one short constrained generation.
+/// Stages 1 and 2 need no model, so they cost little next to generation (`fm-bench guardrails`;
+/// figures in `bench/README.md`, Guardrails); the judge costs one short constrained generation.
 public struct GuardrailCascade: Sendable {
   public let classifier: ContentClassifier
 

@@ -380,12 +380,12 @@ struct DecodeSteps {
     return DecodeStep(text: text, cacheLength: cacheLength, action: .finish(reason))
   }
 
-  /// The most draft tokens evaluated with a sampled one (a decode of four tokens costs about
-  /// 1.3 of one on Qwen 1.5B; `fm-bench batches`).
+  /// The most draft tokens evaluated with a sampled one (a decode of four tokens costs little
+  /// more than a decode of one; `fm-bench batches`).
   static let maximumDrafts = 3
 
-  /// The most allowed tokens for which the steps ask for those logits only: computing 1,024
-  /// rows of Qwen's output matrix takes about a millisecond, all 151,936 about 15.
+  /// The most allowed tokens for which the steps ask for those logits only: this many rows of
+  /// Qwen's output matrix cost a small fraction of the whole product (`bench/README.md`).
   static let candidateLimit = 1024
 
   /// How many tokens `a` and `b` have in common at their start.
