@@ -199,8 +199,10 @@ struct GuidedFigures {
   }
 
   /// The sum of the "prompt eval time", "eval time" and "sampling time" lines of llama.cpp's
-  /// performance summary. Its "load time" is not the model load: it runs from context creation
-  /// to the end of the first decode, so it holds the prompt evaluation.
+  /// performance summary.
+  ///
+  /// Its "load time" is not the model load: it runs from context creation to the end of the first
+  /// decode, so it holds the prompt evaluation.
   static func workSeconds(in log: String) -> Double? {
     var milliseconds: [String: Double] = [:]
     for line in log.split(separator: "\n") {

@@ -2,9 +2,10 @@ import Foundation
 import FoundationModels
 import InferenceEngine
 
-/// P14: a session per request on a warm process. Time to first token of a new session against
-/// a turn of a kept session that evaluates as many tokens, and resident memory after 200
-/// sequential one-shot sessions against after 20.
+/// P14: a session per request on a warm process.
+///
+/// Time to first token of a new session against a turn of a kept session that evaluates as many
+/// tokens, and resident memory after 200 sequential one-shot sessions against after 20.
 struct SessionReuseFigure {
   let modelPath: String
   let runs: Int

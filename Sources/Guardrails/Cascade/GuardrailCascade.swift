@@ -23,8 +23,9 @@ public struct GuardrailCascade: Sendable {
     return neutral.split(separator: " ").map(String.init)
   }
 
-  /// Stage 1 alone: the category of a block pattern in `text`, if any. Cheap enough to run on
-  /// every snapshot of a streamed answer.
+  /// Stage 1 alone: the category of a block pattern in `text`, if any.
+  ///
+  /// Cheap enough to run on every snapshot of a streamed answer.
   public static func blockedByPattern(_ text: some StringProtocol) -> GuardrailCategory? {
     PatternRules.blockedCategory(in: TextNormalizer.normalize(String(text)))
   }
@@ -60,9 +61,10 @@ public struct GuardrailCascade: Sendable {
   /// Stage 2's decision for the classifier's `probabilities` (the category heads in
   /// ``GuardrailCategory/scored`` order, then the request head): blocked at or above a head's
   /// upper threshold, uncertain between its lower and upper ones (decided by its decision
-  /// threshold when there is no judge), else allowed. A text the request head flags is reported
-  /// under the category most likely by the category heads; the request head counts only when
-  /// `readsRequests`.
+  /// threshold when there is no judge), else allowed.
+  ///
+  /// A text the request head flags is reported under the category most likely by the category
+  /// heads; the request head counts only when `readsRequests`.
   public func assess(probabilities: [Float], readsRequests: Bool = true) -> GuardrailAssessment {
     let heads = classifier.weights.heads
     let categories = GuardrailCategory.scored

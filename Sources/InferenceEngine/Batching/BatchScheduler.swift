@@ -115,9 +115,10 @@ final class BatchScheduler: @unchecked Sendable {
   }
 
   /// How long a decode waits for the running sequences that have not asked yet: a quarter of
-  /// the last decode, at most `longestGathering` (5 ms). Sampling a token, or masking one for a
-  /// schema, takes a small part of that; a sequence busy for longer (a tool call, a slow
-  /// consumer) costs the others no more than this.
+  /// the last decode, at most `longestGathering` (5 ms).
+  ///
+  /// Sampling a token, or masking one for a schema, takes a small part of that; a sequence busy for
+  /// longer (a tool call, a slow consumer) costs the others no more than this.
   private var gatheringWindow: Double { min(longestGathering, lastDecodeSeconds / 4) }
 
   /// Runs one decode of `chunks` and answers the evaluations it finished or failed.

@@ -61,7 +61,9 @@ final class BatchedSlotBackend: TokenBackend {
   /// None while another slot runs a request: its decodes then hold that sequence's rows too,
   /// so a draft row costs as much as a running sequence's token (on a CPU, constrained streams
   /// with drafts put more rows than sequences in a decode, each decode taking longer by as
-  /// much). Alone, as many as a context of its own would take.
+  /// much).
+  ///
+  /// Alone, as many as a context of its own would take.
   var draftTokenLimit: Int { owner.slots.busyCount > 1 ? 0 : DecodeSteps.maximumDrafts }
 
   func evaluate(

@@ -11,9 +11,11 @@ import Synchronization
 /// the same instructions and tools (the pattern Apple recommends, one session per request)
 /// evaluates only what differs, and gets exactly what a fresh cache would give.
 final class ContextPool: Sendable {
-  /// The kept context. A context passes from one thread to another (from an ended session's
-  /// backend to the pool, then to the next session's), but only one of them uses it at a
-  /// time, which is what makes the unchecked `Sendable` sound.
+  /// The kept context.
+  ///
+  /// A context passes from one thread to another (from an ended session's backend to the pool, then
+  /// to the next session's), but only one of them uses it at a time, which is what makes the
+  /// unchecked `Sendable` sound.
   private struct Kept: @unchecked Sendable {
     var context: LlamaContext?
     /// The tokens the kept context's cache holds, in order from position 0.
@@ -36,8 +38,9 @@ final class ContextPool: Sendable {
     }
   }
 
-  /// Keeps `context` in place of the context kept before, if any, which is freed. Of the
-  /// `tokens` its cache holds, only those up to the last of `boundaries` stay: what follows
+  /// Keeps `context` in place of the context kept before, if any, which is freed.
+  ///
+  /// Of the `tokens` its cache holds, only those up to the last of `boundaries` stay: what follows
   /// (a session's replies, evaluated a token or a few at a time) is dropped.
   ///
   /// The newer one is kept so that a context is only ever freed here or by `drain()`, never

@@ -64,7 +64,9 @@ final class OutputLayerTap {
   }
 
   /// Sets `logits` to the logits of `tokens` after output `index` of the last decode, and every
-  /// other entry to -infinity. Call only when `skipped`.
+  /// other entry to -infinity.
+  ///
+  /// Call only when `skipped`.
   func logits(of tokens: [Token], output index: Int, into logits: UnsafeMutableBufferPointer<Float>) {
     guard let matrix else { return }
     logits.update(repeating: -.infinity)
