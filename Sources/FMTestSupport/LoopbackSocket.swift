@@ -3,7 +3,9 @@ import Foundation
 /// A TCP socket bound to a port the kernel chooses on 127.0.0.1: the free port of a test or
 /// reference server.
 enum LoopbackSocket {
-  /// A bound socket and its port; listening when `backlog` is given. The caller closes it.
+  /// A bound socket and its port; listening when `backlog` is given.
+  ///
+  /// The caller closes it.
   static func bind(listening backlog: Int32? = nil) throws -> (descriptor: Int32, port: Int) {
     let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard descriptor >= 0 else { throw POSIXError(.EMFILE) }

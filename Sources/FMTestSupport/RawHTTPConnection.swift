@@ -77,7 +77,9 @@ public final class RawHTTPConnection: @unchecked Sendable {
   }
 
   /// The bytes that arrive next, whatever was buffered first; empty once the server has closed
-  /// the connection. For a body that is neither chunked nor of a known length.
+  /// the connection.
+  ///
+  /// For a body that is neither chunked nor of a known length.
   public func readAvailable() throws -> [UInt8] {
     if buffer.isEmpty { _ = try fill() }
     defer { buffer = [] }

@@ -8,8 +8,9 @@ import Synchronization
 /// The script sees every token in the context and returns logits preferences; the engine's real
 /// generator, prefix cache, samplers and constraints run on top of it unchanged.
 public final class ScriptedTokenModel: TokenModel, @unchecked Sendable {
-  /// Decides the next-token preferences from the context so far: token → logit. Tokens not
-  /// named get `baseLogit`.
+  /// Decides the next-token preferences from the context so far: token → logit.
+  ///
+  /// Tokens not named get `baseLogit`.
   public typealias Script = @Sendable (_ context: [Token]) -> [Token: Float]
 
   public let vocabulary: [[UInt8]]
@@ -53,8 +54,10 @@ public final class ScriptedTokenModel: TokenModel, @unchecked Sendable {
   /// A model that answers each prompt with one of the answers `answers` gives for the text
   /// before its answer (the rendered conversation), in order of preference: at each step it
   /// prefers the next token of every answer its output is still a prefix of, the first answer
-  /// most, and ends its turn when no answer goes on. An answer that a constraint rules out is
-  /// abandoned as soon as it departs from it, and the next one takes over.
+  /// most, and ends its turn when no answer goes on.
+  ///
+  /// An answer that a constraint rules out is abandoned as soon as it departs from it, and the next
+  /// one takes over.
   public static func answering(
     tokens: [String] = [], contextLength: Int = 4096, delay: Double = 0,
     _ answers: @escaping @Sendable (_ conversation: String) -> [String]

@@ -4,8 +4,9 @@ import SwiftSyntax
 protocol GenerableExpansion {
   /// Members added inside the type: `generationSchema` and nested types.
   func members() -> [DeclSyntax]
-  /// Members of the `Generable` extension: `init(_:)` and `generatedContent`. They go in an
-  /// extension so that a struct keeps its implicit memberwise initializer.
+  /// Members of the `Generable` extension: `init(_:)` and `generatedContent`.
+  ///
+  /// They go in an extension so that a struct keeps its implicit memberwise initializer.
   func extensionMembers() -> [DeclSyntax]
 }
 

@@ -61,9 +61,10 @@ struct StructExpansion: GenerableExpansion {
       """
   }
 
-  /// Statements that set every property from `content`. The type of each property picks the
-  /// `value(_:forProperty:)` overload: optionals (and so every property of
-  /// `PartiallyGenerated`) read as `nil` when absent or still incomplete.
+  /// Statements that set every property from `content`.
+  ///
+  /// The type of each property picks the `value(_:forProperty:)` overload: optionals (and so every
+  /// property of `PartiallyGenerated`) read as `nil` when absent or still incomplete.
   private var readProperties: [String] {
     properties.map {
       "self.\($0.identifier) = try content.value(forProperty: \(ExpansionSource.stringLiteral($0.key)))"

@@ -14,8 +14,9 @@ public struct ExactDecimal: Sendable, Hashable, Comparable, CustomStringConverti
   public private(set) var exponent: Int
   /// Whether the value is below zero.
   public private(set) var isNegative: Bool
-  /// Whether the source text had a fraction or an exponent (`1.0`, `1e0`). Not part of the
-  /// value (ignored by `==` and hashing); draft-04 JSON Schema does not count such
+  /// Whether the source text had a fraction or an exponent (`1.0`, `1e0`).
+  ///
+  /// Not part of the value (ignored by `==` and hashing); draft-04 JSON Schema does not count such
   /// literals as integers, so corpus checks need to know.
   public internal(set) var isFloatLiteral = false
 

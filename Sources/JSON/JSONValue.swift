@@ -8,7 +8,9 @@ public indirect enum JSONValue: Sendable, Hashable {
   case number(ExactDecimal)
   case string(String)
   case array([JSONValue])
-  /// Members in document order. Duplicate keys are kept as written.
+  /// Members in document order.
+  ///
+  /// Duplicate keys are kept as written.
   case object([Member])
 
   /// One `"key": value` pair of an object.
@@ -60,9 +62,10 @@ public indirect enum JSONValue: Sendable, Hashable {
 }
 
 extension String {
-  /// Equality of Unicode scalars, as JSON defines string equality. Swift's `==` uses
-  /// canonical equivalence ("ä" precomposed equals "a" + combining diaeresis), which JSON
-  /// and JSON Schema do not. Package-wide, for `SchemaCorpus`'s `CanonicalSerializer`.
+  /// Equality of Unicode scalars, as JSON defines string equality.
+  ///
+  /// Swift's `==` uses canonical equivalence ("ä" precomposed equals "a" + combining diaeresis),
+  /// which JSON and JSON Schema do not. Package-wide, for `SchemaCorpus`'s `CanonicalSerializer`.
   package func hasSameScalars(as other: String) -> Bool {
     unicodeScalars.elementsEqual(other.unicodeScalars)
   }

@@ -9,7 +9,7 @@ import Testing
 /// its labelled instances correctly, byte by byte and token by token, under the standard's
 /// language (`.standard`: generation's own options leave out members only the default allows).
 ///
-///     FM_MASKBENCH_CORPUS=../shared/data/maskbench-dev swift test --filter CorpusSampleTests
+///     FM_MASKBENCH_CORPUS=/path/to/maskbench-dev swift test --filter CorpusSampleTests
 @Suite struct CorpusSampleTests {
   @Test(
     .enabled(

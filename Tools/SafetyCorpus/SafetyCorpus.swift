@@ -3,8 +3,9 @@ import Guardrails
 
 /// Reads the public safety data (`safety-dev`: OpenAI moderation, Do-Not-Answer, BIPIA,
 /// jailbreaks in the wild) and the project's own prompt lists into labelled examples, the same
-/// way for the training program and the benchmark. The data is read where it lies and never
-/// copied into the package.
+/// way for the training program and the benchmark.
+///
+/// The data is read where it lies and never copied into the package.
 public enum SafetyCorpus {
   /// An error reading the data, naming the file.
   public struct LoadError: Error, CustomStringConvertible {

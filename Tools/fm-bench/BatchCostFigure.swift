@@ -3,9 +3,10 @@ import InferenceEngine
 
 /// Not a BENCHMARKS.md figure: what creating a context costs, and what one forward pass costs
 /// by the number of tokens in it and the logits read back (one, two, or ten tokens' without the
-/// output layer), after a 200-token history. Decoding decisions (how many forced or draft
-/// tokens to batch, whether to keep contexts) rest on it: llama.cpp's CPU kernels work on rows
-/// in groups, so some batches cost less than smaller ones.
+/// output layer), after a 200-token history.
+///
+/// Decoding decisions (how many forced or draft tokens to batch, whether to keep contexts) rest on
+/// it: llama.cpp's CPU kernels work on rows in groups, so some batches cost less than smaller ones.
 struct BatchCostFigure {
   let model: LlamaModel
   let runs: Int

@@ -93,7 +93,7 @@ struct ChatCompletionsToolTurn {
   ///
   /// A blocking socket on a thread of its own, not `URLSession`: on Linux the latter (libcurl
   /// under dispatch sources) kept a core busy while it waited, which llama-server then lacked
-  /// (its turns took 12–24 s where alone they take 3–4 s).
+  /// (its turns took several times as long as alone).
   /// - Throws: `BenchError` with the status and body when the server answers with an error.
   private func post(_ body: JSONValue) async throws -> JSONValue {
     let request = RawHTTPConnection.post("/v1/chat/completions", body.compactText)

@@ -24,7 +24,7 @@ struct EngineFigures {
   ///
   /// llama-bench runs this test in a 512-token context, so the figure uses the smallest of ours
   /// that holds the prompt and a reply (1024). The same prompt in the default 4096-token context
-  /// is reported beside it: llama.cpp's prefill is a few percent slower there.
+  /// is reported beside it: llama.cpp's prefill is slower there.
   func prefillThroughput() async throws -> FigureReport {
     let reference = try LlamaBenchReference(modelPath: modelPath, threads: threads)
     let filler = String(

@@ -3,7 +3,9 @@ import GuidedDecoding
 import JSON
 
 /// A tool of the tool-use set for our side of P12: its schema from the set's JSON Schema, and
-/// the set's canned output as its answer. The reference runs the same `ToolSpec.output(for:)`.
+/// the set's canned output as its answer.
+///
+/// The reference runs the same `ToolSpec.output(for:)`.
 struct FakeTool: Tool {
   let spec: ToolSpec
   let parameters: GenerationSchema

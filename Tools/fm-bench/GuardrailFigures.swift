@@ -91,8 +91,9 @@ struct GuardrailFigures {
   }
 
   /// GR4: the flag rates with the judge settling the uncertain band (the benign, clearly
-  /// harmful and moderation groups; the reported-only groups are left out), and its cost. With
-  /// `judgedPerGroup`, each group's band is sampled and the sample weighted to stand for it.
+  /// harmful and moderation groups; the reported-only groups are left out), and its cost.
+  ///
+  /// With `judgedPerGroup`, each group's band is sampled and the sample weighted to stand for it.
   private func judged(_ examples: [SafetyExample], assessments: [GuardrailAssessment]) async throws -> FigureReport {
     let model = SystemLanguageModel(path: URL(fileURLWithPath: modelPath))
     let judge = model.guardrailJudge

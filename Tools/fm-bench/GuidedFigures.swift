@@ -102,8 +102,8 @@ struct GuidedFigures {
     var theirValid = 0
     var logRatios: [Double] = []
     // One untimed run first, as llama-bench and P2 do: it builds the per-model vocabulary index
-    // (about 0.3 s, once per model) and first touches the context's memory, neither of which
-    // the reference's reported times include.
+    // (once per model) and first touches the context's memory, neither of which the reference's
+    // reported times include.
     if let first = cases.first {
       progress("P4/P5 warm-up")
       _ = try? await LanguageModelSession(model: model).respond(
@@ -199,8 +199,10 @@ struct GuidedFigures {
   }
 
   /// The sum of the "prompt eval time", "eval time" and "sampling time" lines of llama.cpp's
-  /// performance summary. Its "load time" is not the model load: it runs from context creation
-  /// to the end of the first decode, so it holds the prompt evaluation.
+  /// performance summary.
+  ///
+  /// Its "load time" is not the model load: it runs from context creation to the end of the first
+  /// decode, so it holds the prompt evaluation.
   static func workSeconds(in log: String) -> Double? {
     var milliseconds: [String: Double] = [:]
     for line in log.split(separator: "\n") {

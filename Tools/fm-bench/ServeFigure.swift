@@ -10,9 +10,10 @@ import JSON
 /// P11: `fm serve` against `llama-server -np N` from the same build, on the same model and
 /// requests, in one run: N concurrent streaming clients, each with its own prompt, greedy,
 /// `max_tokens` each; aggregate generated tokens per second (all streams' tokens over the
-/// wall time of the round) and the time to first token of every stream. The same again with a
-/// `json_schema` response format, where llama-server samples under its grammar and the outputs
-/// are checked against the schema on both sides.
+/// wall time of the round) and the time to first token of every stream.
+///
+/// The same again with a `json_schema` response format, where llama-server samples under its
+/// grammar and the outputs are checked against the schema on both sides.
 ///
 /// Both servers run with `slots` sequences and `contextPerSlot` tokens each, started once;
 /// each round runs ours, then the reference, `runs` times, so drift on a shared machine falls

@@ -2,9 +2,10 @@ import Foundation
 import FoundationModels
 import InferenceEngine
 
-/// P14: a session per request on a warm process. Time to first token of a new session against
-/// a turn of a kept session that evaluates as many tokens, and resident memory after 200
-/// sequential one-shot sessions against after 20.
+/// P14: a session per request on a warm process.
+///
+/// Time to first token of a new session against a turn of a kept session that evaluates as many
+/// tokens, and resident memory after 200 sequential one-shot sessions against after 20.
 struct SessionReuseFigure {
   let modelPath: String
   let runs: Int
@@ -45,8 +46,7 @@ struct SessionReuseFigure {
     }
 
     // Read after malloc_trim: glibc's per-thread arenas keep freed memory in amounts that vary
-    // from run to run (seen: ±10 MB over 1,000 sessions on SmolLM2, rising and falling), which
-    // hides whether memory in use grows.
+    // from run to run, rising and falling, which hides whether memory in use grows.
     let loadsBefore = ModelLoader.loadCount(at: modelPath)
     var inUseAfter20 = 0
     for session in 1...200 {

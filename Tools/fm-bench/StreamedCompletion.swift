@@ -18,7 +18,7 @@ struct StreamedCompletion: Sendable {
   /// reads the stream to `[DONE]`.
   ///
   /// The client is a blocking socket on a thread of its own, not `URLSession`: on Linux the
-  /// latter's streaming (libcurl under a delegate queue) took about 40 % of a 2-core machine
+  /// latter's streaming (libcurl under a delegate queue) took a large share of a 2-core machine
   /// for 8 streams, which the servers measured then lacked.
   static func request(_ body: [JSONValue.Member], to server: URL) async -> StreamedCompletion {
     let streaming: [JSONValue.Member] = [

@@ -92,7 +92,9 @@ struct ToolUsePrompt {
   /// `single` (one call), `parallel` (two calls in one turn) or `none` (no call).
   enum Kind: String { case single, parallel, none }
 
-  /// A call the prompt should lead to. Only the arguments listed are checked.
+  /// A call the prompt should lead to.
+  ///
+  /// Only the arguments listed are checked.
   struct ExpectedCall {
     var tool: String
     var arguments: [JSONValue.Member]

@@ -3,7 +3,9 @@ import InferenceEngine
 import ModelStore
 
 /// fm-bench: the performance figures of BENCHMARKS.md, each against its reference in the same
-/// run. Prints one JSON line per figure on stdout; progress goes to stderr.
+/// run.
+///
+/// Prints one JSON line per figure on stdout; progress goes to stderr.
 ///
 ///     fm-bench [p1 p2 p3 p4 p5 p8 p9 p10 p12 p14 depth corpus-run guardrails streams | all] [--model NAME|PATH]
 ///              [--runs N] [--schemas N] [--corpus DIR] [--set PATH] [--limit N] [--max-tokens N]

@@ -3,7 +3,7 @@ import Guardrails
 import InferenceEngine
 
 /// The probe model's embeddings of the safety texts, kept in a file between runs: embedding
-/// four thousand texts takes a quarter of an hour on two cores, training the probe a second.
+/// the texts is nearly all of a run's time on a CPU, training the probe a small part.
 ///
 /// The file is a list of records, each a text's 64-bit FNV-1a hash and its embedding
 /// (little-endian floats); a record whose length does not fit the model's is not read.

@@ -96,6 +96,7 @@ struct ProbeTrainer {
 
   /// Logistic regression on the standardised embeddings of `rows` (classes balanced, everyday
   /// requests weighing ``Trainer/everydayWeight``), full-batch Adam from zero: deterministic.
+  ///
   /// Returns weights and bias over the unstandardised embedding.
   private func fit(_ rows: [Int]) -> ([Float], Float) {
     let request = ClassifierWeights.requestHead

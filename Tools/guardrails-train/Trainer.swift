@@ -32,17 +32,18 @@ struct Trainer {
     var upper: Double
   }
 
+  /// The benign rates at which the category heads' and the request head's thresholds sit.
+  ///
   /// The category heads flag little on their own (their few positives are learnt less well);
   /// the request head, which pools every category's requests, carries most of the decision.
-  /// Out of fold these give about 3.3 % false positives on the benign groups, 13 % on the
-  /// everyday requests written for training, and 80 % detection of the clearly harmful
-  /// requests (the trade-off the program prints: `out of fold, request head …`). A request
-  /// rate of 0.04 detects 84 % but flags 18 % of the everyday requests.
+  /// Its rate is a point on the out-of-fold trade-off the program prints (`out of fold, request
+  /// head …`; the figures are in `bench/README.md`, Guardrails): a higher rate detects more of
+  /// the clearly harmful requests but flags many more of the everyday ones.
   ///
   /// The request head's band starts at its decision threshold: the judge is asked only about
   /// requests the classifier would block, to clear them, never about those it would allow.
-  /// Why: a small model's judge says "unsafe" to most texts it is asked about (GR4 in
-  /// `bench/README.md`), so a band below the decision threshold turned everyday prompts ("explain
+  /// Why: a small model's judge says "unsafe" to most texts it is asked about (`bench/README.md`,
+  /// Guardrails), so a band below the decision threshold turned everyday prompts ("explain
   /// the history of Rome as a teacher would") into violations.
   static let categoryRates = Rates(lower: 0.06, decision: 0.002, upper: 0.001)
   static let requestRates = Rates(lower: 0.03, decision: 0.03, upper: 0.005)

@@ -15,8 +15,8 @@ import SafetyCorpus
 /// ~/.cache/foundationmodels-linux/models/smollm2-135m.gguf` (the default outputs).
 /// `--probe-model` also trains the third stage, the embedding probe (`Resources/probe.bin`,
 /// ``ProbeTrainer``), on that model's embeddings of the texts — kept in `--probe-cache`
-/// (`.build/guardrails-embeddings.bin`), as embedding four thousand texts takes half an hour on
-/// two cores — and prints the held-out figures of the whole cascade with it (``ProbeRun``).
+/// (`.build/guardrails-embeddings.bin`), as embedding the texts is the slow part of a run on a
+/// CPU — and prints the held-out figures of the whole cascade with it (``ProbeRun``).
 /// After training it prints the out-of-fold trade-off on the training split and the held-out
 /// flag rates without a judge (`--show-errors` lists the held-out texts it gets wrong,
 /// `--show-training-errors` the training texts it gets wrong out of fold: the ones to look at

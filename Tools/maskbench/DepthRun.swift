@@ -5,10 +5,11 @@ import GuidedDecoding
 /// model: the payload of `fm-bench depth` (40 items of a word and a count, under `depth`
 /// levels of required `{"n":…}`) walked token by token through a fresh matcher, timing what
 /// the decode loop asks for each token — the mask, the forced bytes, the closing reserve — and
-/// accepting the token. The way down and back up is forced text, accepted as bytes as the
-/// decode loop accepts it (as tokens, `{"n":` fifty times over would be a loop to end). One
-/// JSON line per depth: median and mean per payload token, cold states included (each run
-/// starts from a new automaton).
+/// accepting the token.
+///
+/// The way down and back up is forced text, accepted as bytes as the decode loop accepts it (as
+/// tokens, `{"n":` fifty times over would be a loop to end). One JSON line per depth: median and
+/// mean per payload token, cold states included (each run starts from a new automaton).
 struct DepthRun {
   var vocabulary: Vocabulary
   var runs: Int

@@ -2,9 +2,10 @@ import GuidedDecoding
 import JSON
 
 /// Random generation over every accepted corpus schema: pick random allowed tokens for a
-/// random budget, then close with `closingBytes`. Every output must parse as JSON and
-/// validate against the schema (`SchemaValidator`, written independently of the
-/// automaton), and no state may be a dead end.
+/// random budget, then close with `closingBytes`.
+///
+/// Every output must parse as JSON and validate against the schema (`SchemaValidator`, written
+/// independently of the automaton), and no state may be a dead end.
 struct FuzzRun {
   var runsPerSchema: Int
   var vocabulary: Vocabulary

@@ -4,8 +4,9 @@ import GuidedDecoding
 /// byte, then the most frequent pieces of the corpus cut the way Qwen's pre-tokenizer cuts
 /// text (an optional non-letter followed by letters; single digits; an optional space
 /// followed by a punctuation run), then filler (Latin and CJK characters) up to the size.
-/// So, as in the real vocabulary, tokens such as `":"`, `"},{"` and `"name` cross JSON
-/// structure boundaries, while letters and punctuation never share a token beyond that.
+///
+/// So, as in the real vocabulary, tokens such as `":"`, `"},{"` and `"name` cross JSON structure
+/// boundaries, while letters and punctuation never share a token beyond that.
 enum SyntheticVocabulary {
   static func build(size: Int, corpusTexts: [[UInt8]]) -> Vocabulary {
     var counts: [[UInt8]: Int] = [:]

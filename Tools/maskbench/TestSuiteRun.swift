@@ -5,6 +5,7 @@ import SchemaCorpus
 
 /// The official JSON-Schema-Test-Suite, keyword file by keyword file: each group's schema
 /// compiles or is refused, and each test of an accepted schema must be classified right.
+///
 /// One JSON line per keyword file, then a total.
 struct TestSuiteRun {
   var directory: URL

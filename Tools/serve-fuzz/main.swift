@@ -1,7 +1,8 @@
 import Foundation
 
-/// serve-fuzz: the fault and load runs of `fm serve` that bench/README.md records. Both talk
-/// to a server that is already running (start it with `fm serve MODEL --port N`).
+/// serve-fuzz: the fault and load runs of `fm serve` that bench/README.md records.
+///
+/// Both talk to a server that is already running (start it with `fm serve MODEL --port N`).
 ///
 ///     serve-fuzz fuzz --port N [--model ID] [--count 1000] [--seed 1] [--connections 8]
 ///     serve-fuzz load --port N [--model ID] [--clients 32] [--seconds 120] [--max-tokens 24]

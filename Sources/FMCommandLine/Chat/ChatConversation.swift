@@ -1,9 +1,11 @@
 import FoundationModels
 
 /// The chat's state: its settings, the model they describe, and the one session the chat keeps
-/// across turns. Every change goes through FoundationModels' public API: a new setting that
-/// needs another model (context size, guardrails) continues the same transcript in a new
-/// session; new instructions start a new chat, as in the book's app.
+/// across turns.
+///
+/// Every change goes through FoundationModels' public API: a new setting that needs another model
+/// (context size, guardrails) continues the same transcript in a new session; new instructions
+/// start a new chat, as in the book's app.
 ///
 /// Used from the chat's one task only (not `Sendable`).
 final class ChatConversation {

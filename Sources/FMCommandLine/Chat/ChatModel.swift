@@ -1,8 +1,10 @@
 import FoundationModels
 import RemoteModel
 
-/// The model a chat runs on: the local model, or a server's (`--endpoint`). The chat needs its
-/// context size and token counts (the status line, summarising) and sessions on it.
+/// The model a chat runs on: the local model, or a server's (`--endpoint`).
+///
+/// The chat needs its context size and token counts (the status line, summarising) and sessions on
+/// it.
 protocol ChatModel: Sendable {
   /// Tokens the context holds.
   var contextSize: Int { get }

@@ -26,8 +26,9 @@ struct ChatTurn {
 
   private var output: TextOutput { context.standardOutput }
   private var notes: TextOutput { context.standardError }
-  /// Where marks and status go: the terminal. Into a pipe or file, standard output gets only
-  /// the reply, and they go to standard error.
+  /// Where marks and status go: the terminal.
+  ///
+  /// Into a pipe or file, standard output gets only the reply, and they go to standard error.
   private var screen: TextOutput { output.isTerminal ? output : notes }
 
   /// Sends `prompt` and prints the reply.

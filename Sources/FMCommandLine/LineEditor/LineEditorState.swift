@@ -1,6 +1,8 @@
 import Foundation
 
-/// The line being edited: text, cursor and history position. A pure state machine.
+/// The line being edited: text, cursor and history position.
+///
+/// A pure state machine.
 ///
 /// Each `KeyEvent` goes through `handle(_:)`, which edits the state and returns the
 /// `LineEditorAction` the terminal shell must perform. Nothing here touches a terminal, so every

@@ -1,7 +1,9 @@
 import Foundation
 
 /// A spinner with a message on standard error ("⠋ loading qwen2.5-coder-1.5b…"), shown only
-/// on a terminal, erased when the work is done. The message may change while it spins.
+/// on a terminal, erased when the work is done.
+///
+/// The message may change while it spins.
 final class ProgressSpinner: Sendable {
   private let task: Task<Void, Never>?
   private let output: TextOutput

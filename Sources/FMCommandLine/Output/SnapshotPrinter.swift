@@ -1,5 +1,6 @@
-/// Prints a streamed reply: snapshots are cumulative, so only what is new is written. A turn
-/// that calls tools answers in a new response after them; its text starts a new paragraph.
+/// Prints a streamed reply: snapshots are cumulative, so only what is new is written.
+///
+/// A turn that calls tools answers in a new response after them; its text starts a new paragraph.
 struct SnapshotPrinter {
   let output: TextOutput
   /// Everything written so far.

@@ -1,7 +1,9 @@
 import Foundation
 
 /// Evaluates arithmetic: numbers, `+ - * / %`, `^` (power, right-associative), unary minus and
-/// parentheses. Nothing else is accepted, so no input can do more than compute.
+/// parentheses.
+///
+/// Nothing else is accepted, so no input can do more than compute.
 struct ArithmeticExpression {
   struct Failure: Error, CustomStringConvertible {
     let description: String

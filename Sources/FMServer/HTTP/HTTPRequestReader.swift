@@ -2,8 +2,9 @@ import Foundation
 
 /// Reads HTTP/1.1 requests one after another from a connection, with the limits of
 /// `HTTPLimits`: the request line, then header fields, then a body by `Content-Length` or
-/// chunked transfer coding. Bytes after a request (a pipelined next one) are kept for the
-/// next call.
+/// chunked transfer coding.
+///
+/// Bytes after a request (a pipelined next one) are kept for the next call.
 struct HTTPRequestReader {
   let connection: SocketConnection
   let limits: HTTPLimits
@@ -144,9 +145,10 @@ struct HTTPRequestReader {
     case chunked
   }
 
-  /// How the body is delimited. Both `Content-Length` and `Transfer-Encoding`, or two
-  /// different lengths, are refused: a proxy might read the message another way (request
-  /// smuggling).
+  /// How the body is delimited.
+  ///
+  /// Both `Content-Length` and `Transfer-Encoding`, or two different lengths, are refused: a proxy
+  /// might read the message another way (request smuggling).
   static func bodyLength(of request: HTTPRequest, limits: HTTPLimits) throws -> BodyLength {
     let lengths = request.headers.filter { $0.name.lowercased() == "content-length" }.map(\.value)
     let encodings = request.headers.filter { $0.name.lowercased() == "transfer-encoding" }.map { $0.value.lowercased() }

@@ -1,5 +1,7 @@
-/// A complete response: status, header fields and body. The framing fields
-/// (`Content-Length` or `Transfer-Encoding`, and `Connection`) are added when it is written.
+/// A complete response: status, header fields and body.
+///
+/// The framing fields (`Content-Length` or `Transfer-Encoding`, and `Connection`) are added when it
+/// is written.
 public struct HTTPResponse: Sendable {
   public var status: HTTPStatus
   public var headers: [(name: String, value: String)]

@@ -43,8 +43,9 @@ public final class HTTPServer: Sendable {
   public var isShuttingDown: Bool { state.withLock { $0.shuttingDown } }
 
   /// Stops accepting, closes idle connections, and waits up to `gracePeriod` seconds for the
-  /// requests in flight to finish. Waits by sleeping the task: the requests it waits for need
-  /// the cooperative pool's threads.
+  /// requests in flight to finish.
+  ///
+  /// Waits by sleeping the task: the requests it waits for need the cooperative pool's threads.
   /// - Returns: whether every connection ended within the grace period.
   @discardableResult
   public func shutDown(gracePeriod: Double) async -> Bool {

@@ -1,8 +1,9 @@
 import Synchronization
 
 /// What a route writes its answer with: one complete response, or a stream of chunks
-/// (`Transfer-Encoding: chunked`, for server-sent events). Writes wait for a slow client
-/// without blocking a thread (see `SocketConnection.write`).
+/// (`Transfer-Encoding: chunked`, for server-sent events).
+///
+/// Writes wait for a slow client without blocking a thread (see `SocketConnection.write`).
 public final class ResponseWriter: Sendable {
   private let connection: SocketConnection
   private let state: Mutex<State>

@@ -86,8 +86,10 @@ final class SocketConnection: Sendable {
   }
 
   /// Whether the peer has closed or reset the connection (Linux's `POLLRDHUP`, with the hang-up
-  /// and error events `poll` always reports). Checked while a route runs, so that a client that
-  /// goes away cancels its generation at once rather than at the next write.
+  /// and error events `poll` always reports).
+  ///
+  /// Checked while a route runs, so that a client that goes away cancels its generation at once
+  /// rather than at the next write.
   var peerHasClosed: Bool {
     let readHangUp: Int16 = 0x2000  // POLLRDHUP, which Glibc's module does not export
     var poller = pollfd(fd: descriptor, events: readHangUp, revents: 0)

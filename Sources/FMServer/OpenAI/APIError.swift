@@ -1,8 +1,10 @@
 import JSON
 
 /// An error as OpenAI's API reports it: `{"error":{"message","type","param","code"}}` with its
-/// HTTP status. Every refusal of `fm serve` is one, so OpenAI clients raise their usual
-/// exceptions (`BadRequestError`, `AuthenticationError`, …) with our message.
+/// HTTP status.
+///
+/// Every refusal of `fm serve` is one, so OpenAI clients raise their usual exceptions
+/// (`BadRequestError`, `AuthenticationError`, …) with our message.
 struct APIError: Error, Sendable {
   var status: HTTPStatus
   var message: String

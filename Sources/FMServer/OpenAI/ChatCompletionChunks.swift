@@ -72,9 +72,11 @@ struct ChatCompletionChunks {
     return .object(members)
   }
 
-  /// OpenAI's usage object. `prompt_tokens_details.cached_tokens` counts the prompt tokens the
-  /// model found in its cache (a conversation's earlier turns, a repeated prompt); it is left
-  /// out when the engine did not report it (a stop text ended the generation first).
+  /// OpenAI's usage object.
+  ///
+  /// `prompt_tokens_details.cached_tokens` counts the prompt tokens the model found in its cache (a
+  /// conversation's earlier turns, a repeated prompt); it is left out when the engine did not
+  /// report it (a stop text ended the generation first).
   static func usage(_ summary: CompletionRunner.Summary) -> JSONValue {
     var members = [
       member("prompt_tokens", .number(ExactDecimal(summary.promptTokens))),

@@ -5,7 +5,9 @@ import JSON
 /// OpenAI chat messages as a transcript: leading `system`/`developer` messages become the
 /// instructions (with the request's tool definitions), `user` messages prompts, `assistant`
 /// messages responses and tool calls, `tool` messages tool outputs (named after the call they
-/// answer). The last message must be the user's or a tool's: the model answers it.
+/// answer).
+///
+/// The last message must be the user's or a tool's: the model answers it.
 enum ChatMessages {
   /// - Throws: `APIError` naming the message and field that is malformed or not supported.
   static func transcript(_ messages: [JSONValue], tools: [Transcript.ToolDefinition]) throws -> Transcript {

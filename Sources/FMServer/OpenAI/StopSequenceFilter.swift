@@ -1,5 +1,6 @@
 /// Finds the request's `stop` texts in a streamed answer: text passes through except a tail
 /// that could be the start of a stop text, which is held back until the next piece decides.
+///
 /// When a stop text appears, the answer ends before it (the stop text is not returned).
 struct StopSequenceFilter {
   let stops: [String]

@@ -57,8 +57,10 @@ extension Attachment where Content == ImageAttachmentContent {
       content: ImageAttachmentContent(image: Transcript.ImageAttachment(imageURL: imageURL, orientation: orientation)))
   }
 
-  /// An image from encoded bytes (PNG, JPEG…). Our addition: Linux has no `CGImage`; guard its
-  /// use with `#if os(Linux)` in code shared with Apple's platforms.
+  /// An image from encoded bytes (PNG, JPEG…).
+  ///
+  /// Our addition: Linux has no `CGImage`; guard its use with `#if os(Linux)` in code shared with
+  /// Apple's platforms.
   public init(data: Data, contentType: String? = nil, orientation: CGImagePropertyOrientation? = nil) {
     self.init(
       content: ImageAttachmentContent(

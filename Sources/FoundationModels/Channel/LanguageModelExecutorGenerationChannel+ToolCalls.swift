@@ -1,6 +1,8 @@
 extension LanguageModelExecutorGenerationChannel {
-  /// Tool calls the model makes: builds a `Transcript.ToolCalls` entry. Several calls in one
-  /// entry are parallel calls; the session runs them after the invocation ends.
+  /// Tool calls the model makes: builds a `Transcript.ToolCalls` entry.
+  ///
+  /// Several calls in one entry are parallel calls; the session runs them after the invocation
+  /// ends.
   ///
   /// Matches FoundationModels 27 `LanguageModelExecutorGenerationChannel.ToolCalls`.
   public struct ToolCalls: Event {

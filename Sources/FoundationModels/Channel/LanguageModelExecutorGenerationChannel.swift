@@ -23,6 +23,7 @@ public struct LanguageModelExecutorGenerationChannel: AsyncSequence, Sendable {
   }
 
   /// Ends the iteration, after the events already sent (with `error`, when the executor threw).
+  ///
   /// Package-wide for `fm serve`, which drives the local model's executor itself.
   package func finish(throwing error: (any Error)? = nil) {
     continuation.finish(throwing: error)

@@ -84,8 +84,10 @@ extension Decimal: Generable {
   /// Matches FoundationModels `Decimal.generationSchema`: `{"type":"number"}`.
   public static var generationSchema: GenerationSchema { GenerationSchema(root: .number(NumberSchema())) }
 
-  /// Matches FoundationModels `Decimal.init(_:)`; reads a number. Content carries numbers as
-  /// `Double`, so a decimal keeps `Double`'s precision (about 15 significant digits).
+  /// Matches FoundationModels `Decimal.init(_:)`; reads a number.
+  ///
+  /// Content carries numbers as `Double`, so a decimal keeps `Double`'s precision (about 15
+  /// significant digits).
   public init(_ content: GeneratedContent) throws {
     guard case .number(let value) = content.kind else {
       throw content.kindMismatch(expected: "a number", for: Decimal.self)
@@ -100,9 +102,10 @@ extension Decimal: Generable {
 }
 
 extension Never: Generable {
-  /// The schema of a value that cannot exist. Apple uses `Never` only to type-check guides
-  /// (`GenerationGuide<[Never]>`); it is never generated, so its schema is an empty union,
-  /// which guided decoding rejects.
+  /// The schema of a value that cannot exist.
+  ///
+  /// Apple uses `Never` only to type-check guides (`GenerationGuide<[Never]>`); it is never
+  /// generated, so its schema is an empty union, which guided decoding rejects.
   public static var generationSchema: GenerationSchema {
     GenerationSchema(root: .anyOf(UnionSchema(name: "Never", choices: [])))
   }

@@ -152,8 +152,10 @@ struct PartialJSONParser {
     return GeneratedContent(kind: kind, isComplete: true)
   }
 
-  /// Reads a number by JSON's grammar. At the end of input it keeps the longest valid prefix
-  /// (`1.` reads as 1) and marks it incomplete; a lone `-` reads as absent.
+  /// Reads a number by JSON's grammar.
+  ///
+  /// At the end of input it keeps the longest valid prefix (`1.` reads as 1) and marks it
+  /// incomplete; a lone `-` reads as absent.
   private mutating func parseNumber() throws -> GeneratedContent? {
     let start = index
     var validEnd: Int?  // end of the longest prefix that is a complete JSON number

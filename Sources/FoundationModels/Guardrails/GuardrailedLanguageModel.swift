@@ -1,6 +1,8 @@
 /// Any language model with the guardrails of your choice: the session runs the checks of
 /// `guardrails` on it, as it does on a `SystemLanguageModel` created with them, and asks `judge`
-/// about the texts the classifier is unsure of. Our addition.
+/// about the texts the classifier is unsure of.
+///
+/// Our addition.
 ///
 /// The session checks every model's requests — its prompts and instructions, its tools' outputs
 /// and its streamed answers — with `.default` guardrails unless the model says otherwise;
@@ -71,7 +73,9 @@ public struct GuardrailedLanguageModel<Base: LanguageModel>: LanguageModel {
 }
 
 extension LanguageModel {
-  /// This model with the guardrails of your choice (see ``GuardrailedLanguageModel``). Our addition.
+  /// This model with the guardrails of your choice (see ``GuardrailedLanguageModel``).
+  ///
+  /// Our addition.
   public func guardrails(_ guardrails: SystemLanguageModel.Guardrails, judge: (any LanguageModel)? = nil)
     -> GuardrailedLanguageModel<Self>
   {

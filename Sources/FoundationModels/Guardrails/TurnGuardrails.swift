@@ -33,14 +33,16 @@ struct TurnGuardrails: Sendable {
     try await check(text, side: .input, source: source)
   }
 
-  /// Checks text the model generated (the tail of a streamed answer, or all of it at the end)
-  /// with the patterns and the classifier's confident decisions: a text in the classifier's
-  /// uncertain band passes. Why: generated prose sits in the band often — a story about the sea
-  /// and its gods read 0.38 for hate and harassment, and a long smollm2 story was blocked by the
-  /// decision threshold — while a judge in the middle of a stream would hold it for two
-  /// generations at every uncertain checkpoint, and a small model's judge calls most benign
-  /// texts unsafe (`bench/README.md`, GR4). The classifier's request head, which learnt prompts,
-  /// does not count here. Prompts, instructions and tool outputs get the whole cascade.
+  /// Checks text the model generated (the tail of a streamed answer, or all of it at the end) with
+  /// the patterns and the classifier's confident decisions: a text in the classifier's uncertain
+  /// band passes.
+  ///
+  /// Why: generated prose sits in the band often — a story about the sea and its gods fell in the
+  /// band for hate and harassment, and a long smollm2 story was blocked by the decision threshold —
+  /// while a judge in the middle of a stream would hold it for two generations at every uncertain
+  /// checkpoint, and a small model's judge calls most benign texts unsafe (`bench/README.md`,
+  /// Guardrails). The classifier's request head, which learnt prompts, does not count here.
+  /// Prompts, instructions and tool outputs get the whole cascade.
   /// - Throws: `LanguageModelError.guardrailViolation` (output side) when the text is blocked.
   func checkOutput(_ text: some StringProtocol) async throws {
     try await check(String(text), side: .output, source: "the response")

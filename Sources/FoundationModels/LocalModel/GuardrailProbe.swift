@@ -7,7 +7,7 @@ import Synchronization
 /// The guardrails' third stage for every model, local or plugged in: the shipped
 /// ``EmbeddingProbe`` reading its model's embedding of a request in the probe's band.
 ///
-/// The probe's model (the catalogue's `smollm2-135m`, 98 MB) is used when it is in the model
+/// The probe's model (the catalogue's smallest, `smollm2-135m`) is used when it is in the model
 /// store; a check never fetches it (`fm models pull smollm2-135m` does). Without it, the texts
 /// in the classifier's uncertain band go to the session model's yes-or-no judge, as before the
 /// probe. The model is loaded on the first text that reaches the probe, once per process, with

@@ -5,7 +5,9 @@ import Synchronization
 extension SystemLanguageModel {
   /// This model with sessions that share one llama.cpp context of `slots` sequences, decoded
   /// together (continuous batching; see `BatchedModel`): the switch `fm serve` uses, so that
-  /// concurrent requests cost far less than one context each. Package-level, not Apple's API.
+  /// concurrent requests cost far less than one context each.
+  ///
+  /// Package-level, not Apple's API.
   ///
   /// Sessions on it behave as on this model, except that batched logits may differ from a
   /// lone sequence's in the last bits, and that a request waits for a free slot when all

@@ -1,10 +1,12 @@
 import InferenceEngine
 
 extension SystemLanguageModel {
-  /// How long a loaded model stays in memory after the last session on it ends. Our addition:
-  /// on Apple's devices the system manages the model's memory; on Linux the process does.
+  /// How long a loaded model stays in memory after the last session on it ends.
   ///
-  /// Loading a model costs seconds (mapping, repacking the weights, creating a context), so a
+  /// Our addition: on Apple's devices the system manages the model's memory; on Linux the process
+  /// does.
+  ///
+  /// Loading a model is slow (mapping, repacking the weights, creating a context), so a
   /// model outlives its sessions by this period together with its idle llama.cpp context, and a
   /// new session in that time starts at once — the pattern Apple recommends, a new session per
   /// unrelated request, stays fast. The default is five minutes (as Ollama's), or
@@ -36,7 +38,9 @@ extension SystemLanguageModel {
   }
 
   /// Unloads every model that no session uses now, with its idle context, instead of waiting
-  /// for the keep-alive period: for apps that must give memory back. Our addition.
+  /// for the keep-alive period: for apps that must give memory back.
+  ///
+  /// Our addition.
   ///
   /// Models that live sessions use stay loaded; the next request on an unloaded model loads it
   /// again.

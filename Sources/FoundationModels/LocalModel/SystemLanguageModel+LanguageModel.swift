@@ -3,7 +3,9 @@ import Observation
 
 extension SystemLanguageModel: LanguageModel {
   /// Guided generation (constrained decoding of any schema) and tool calling (each call
-  /// constrained to its tool's schema). Vision and reasoning are not offered by the local models.
+  /// constrained to its tool's schema).
+  ///
+  /// Vision and reasoning are not offered by the local models.
   ///
   /// Matches FoundationModels 27 `SystemLanguageModel.capabilities`.
   public var capabilities: LanguageModelCapabilities {
@@ -29,7 +31,9 @@ extension SystemLanguageModel: LanguageModel {
     public init(configuration: Configuration) {}
 
     /// Loads the model and evaluates the transcript ahead of the next request, in the
-    /// background. A prompt last in the transcript is the prefix of the next prompt.
+    /// background.
+    ///
+    /// A prompt last in the transcript is the prefix of the next prompt.
     public func prewarm(model: SystemLanguageModel, transcript: Transcript) {
       engine.prewarm(model: model, transcript: transcript)
     }

@@ -2,8 +2,10 @@ import Foundation
 
 extension SystemLanguageModel {
   /// Matches FoundationModels `SystemLanguageModel.supportedLanguages`: the languages the
-  /// model was trained to follow, per its model card. SmolLM2 is English-only; Qwen2.5 lists
-  /// 29 languages. A model given by path whose family is unknown reports English only.
+  /// model was trained to follow, per its model card.
+  ///
+  /// SmolLM2 is English-only; Qwen2.5 lists 29 languages. A model given by path whose family is
+  /// unknown reports English only.
   public var supportedLanguages: Set<Locale.Language> {
     Set(languageCodes.map { Locale.Language(identifier: $0) })
   }

@@ -4,8 +4,9 @@ extension SystemLanguageModel {
     case available
     case unavailable(UnavailableReason)
 
-    /// Matches FoundationModels `SystemLanguageModel.Availability.UnavailableReason`. On Linux
-    /// only `modelNotReady` occurs: the model file has not been fetched into the cache.
+    /// Matches FoundationModels `SystemLanguageModel.Availability.UnavailableReason`.
+    ///
+    /// On Linux only `modelNotReady` occurs: the model file has not been fetched into the cache.
     @nonexhaustive
     public enum UnavailableReason: Equatable, Sendable, Hashable {
       case appleIntelligenceNotEnabled
@@ -21,7 +22,9 @@ extension SystemLanguageModel {
     /// The general-purpose use case of the base model.
     public static let general = UseCase(name: "general")
     /// Tagging: the model answers with tags (topics, emotions, actions, objects) of one to a
-    /// few lowercase words. On Linux this is done by instructions added before the session's own.
+    /// few lowercase words.
+    ///
+    /// On Linux this is done by instructions added before the session's own.
     public static let contentTagging = UseCase(name: "contentTagging")
   }
 

@@ -17,12 +17,16 @@ public final class SystemLanguageModel: Sendable {
   /// The guardrails sessions on this model apply: `.default` checks prompts, instructions,
   /// tool outputs and the streamed answer, and fails with `guardrailViolation`;
   /// `.permissiveContentTransformations` runs no check on `String` requests (others are
-  /// checked as by default). Texts the classifier is unsure of are judged by this model itself.
+  /// checked as by default).
+  ///
+  /// Texts the classifier is unsure of are judged by this model itself.
   public let guardrails: Guardrails
   /// Matches FoundationModels `SystemLanguageModel.contextSize`: the tokens one session holds,
   /// instructions, prompts and responses together. 4096 by default, as on Apple's devices.
   public let contextSize: Int
-  /// How long the loaded model stays in memory after the last session on it ends. Our addition.
+  /// How long the loaded model stays in memory after the last session on it ends.
+  ///
+  /// Our addition.
   public let keepAlive: KeepAlive
   let source: ModelSource
   /// When set, sessions share one batched context (see `batched(slots:tokenBudget:threads:)`).
@@ -35,13 +39,17 @@ public final class SystemLanguageModel: Sendable {
     self.init(source: .default, useCase: useCase, guardrails: guardrails, contextSize: nil)
   }
 
-  /// The default model, kept in memory for `keepAlive` after its last session ends. Our addition.
+  /// The default model, kept in memory for `keepAlive` after its last session ends.
+  ///
+  /// Our addition.
   public convenience init(keepAlive: KeepAlive, useCase: UseCase = .general, guardrails: Guardrails = .default) {
     self.init(source: .default, useCase: useCase, guardrails: guardrails, contextSize: nil, keepAlive: keepAlive)
   }
 
   /// A model from the model cache by name (`smollm2-135m`, `qwen2.5-coder-0.5b`,
-  /// `qwen2.5-coder-1.5b`) or a path to a GGUF file. Our addition.
+  /// `qwen2.5-coder-1.5b`) or a path to a GGUF file.
+  ///
+  /// Our addition.
   ///
   /// - Parameters:
   ///   - contextSize: tokens per session; nil means 4096. Larger values work up to the model's
@@ -56,7 +64,9 @@ public final class SystemLanguageModel: Sendable {
       keepAlive: keepAlive)
   }
 
-  /// A model from a GGUF file. Our addition.
+  /// A model from a GGUF file.
+  ///
+  /// Our addition.
   public convenience init(
     path: URL, contextSize: Int? = nil, keepAlive: KeepAlive = .default, useCase: UseCase = .general,
     guardrails: Guardrails = .default
@@ -86,8 +96,10 @@ public final class SystemLanguageModel: Sendable {
     self.contextSize = contextSize ?? 4096
   }
 
-  /// Matches FoundationModels `SystemLanguageModel.availability`. Unavailable with
-  /// `.modelNotReady` while the model file is not in the cache (fetch it with `fm models pull`).
+  /// Matches FoundationModels `SystemLanguageModel.availability`.
+  ///
+  /// Unavailable with `.modelNotReady` while the model file is not in the cache (fetch it with `fm
+  /// models pull`).
   public var availability: Availability {
     source.isPresent ? .available : .unavailable(.modelNotReady)
   }
@@ -95,8 +107,9 @@ public final class SystemLanguageModel: Sendable {
   /// Matches FoundationModels `SystemLanguageModel.isAvailable`.
   public var isAvailable: Bool { availability == .available }
 
-  /// The loaded engine model, loading it on first use. The model stays loaded while the
-  /// caller holds it, and for `keepAlive` after.
+  /// The loaded engine model, loading it on first use.
+  ///
+  /// The model stays loaded while the caller holds it, and for `keepAlive` after.
   @_spi(Engine)
   public func tokenModel() async throws -> any TokenModel {
     try await leasedModel().model

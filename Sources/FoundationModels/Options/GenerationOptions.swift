@@ -17,7 +17,9 @@ public struct GenerationOptions: Sendable, Equatable {
   public var temperature: Double?
 
   /// The most tokens the response may have; reaching it ends the response early without an
-  /// error. Must be positive.
+  /// error.
+  ///
+  /// Must be positive.
   ///
   /// Matches FoundationModels `GenerationOptions.maximumResponseTokens`.
   public var maximumResponseTokens: Int?

@@ -14,7 +14,9 @@ public protocol LanguageModelExecutor: Sendable {
   associatedtype Model: LanguageModel
 
   /// A best-effort hint that a request with `transcript` will follow: load weights, warm a
-  /// cache. Must return quickly; the default does nothing.
+  /// cache.
+  ///
+  /// Must return quickly; the default does nothing.
   func prewarm(model: Self.Model, transcript: Transcript)
 
   /// Creates an executor; may fail (missing weights, a bad credential).

@@ -22,8 +22,9 @@ public struct LanguageModelExecutorGenerationRequest: Sendable {
   /// The caller's metadata (`respond(…, metadata:)`), for provider-specific settings.
   public var metadata: [String: any Sendable & Codable & Equatable]
 
-  /// Creates a request. Note the label `enabledTools` for ``enabledToolDefinitions``, as in
-  /// Apple's SDK.
+  /// Creates a request.
+  ///
+  /// Note the label `enabledTools` for ``enabledToolDefinitions``, as in Apple's SDK.
   public init(
     id: UUID, transcript: Transcript, enabledTools: [Transcript.ToolDefinition], schema: GenerationSchema? = nil,
     generationOptions: GenerationOptions, contextOptions: ContextOptions,

@@ -1,8 +1,10 @@
 import Foundation
 
 /// Primitive argument types are not supported: the model needs a structure with named,
-/// described properties to call a tool well. These unavailable defaults turn such a tool into a
-/// compile-time error that says what to do instead.
+/// described properties to call a tool well.
+///
+/// These unavailable defaults turn such a tool into a compile-time error that says what to do
+/// instead.
 ///
 /// Matches FoundationModels' unavailable `Tool.parameters` for primitive `Arguments`.
 extension Tool where Arguments == String {

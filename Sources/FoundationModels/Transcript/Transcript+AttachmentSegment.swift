@@ -44,9 +44,13 @@ extension Transcript {
     public let url: URL?
     /// How the image is oriented.
     public let orientation: CGImagePropertyOrientation
-    /// The encoded image (PNG, JPEG…), when it was created from bytes. Our addition.
+    /// The encoded image (PNG, JPEG…), when it was created from bytes.
+    ///
+    /// Our addition.
     public let data: Data?
-    /// The media type of `data` (`image/png`), when known. Our addition.
+    /// The media type of `data` (`image/png`), when known.
+    ///
+    /// Our addition.
     public let contentType: String?
 
     /// An image in a file.
@@ -57,7 +61,9 @@ extension Transcript {
       contentType = nil
     }
 
-    /// An image from encoded bytes. Our addition (Linux has no CGImage).
+    /// An image from encoded bytes.
+    ///
+    /// Our addition (Linux has no CGImage).
     public init(data: Data, contentType: String? = nil, orientation: CGImagePropertyOrientation? = nil) {
       url = nil
       self.orientation = orientation ?? .up
@@ -69,7 +75,9 @@ extension Transcript {
 
 #if !canImport(ImageIO)
   /// The orientation of an image, with the case names of ImageIO's type of the same name,
-  /// which Linux lacks. Our stand-in, so code that names an orientation compiles unchanged.
+  /// which Linux lacks.
+  ///
+  /// Our stand-in, so code that names an orientation compiles unchanged.
   public enum CGImagePropertyOrientation: UInt32, Sendable, Equatable, Hashable {
     case up = 1
     case upMirrored

@@ -14,7 +14,9 @@ extension Transcript {
     case toolOutput(ToolOutput)
     /// A response from the model.
     case response(Response)
-    /// The model's reasoning. Matches FoundationModels 27 `Transcript.Entry.reasoning`.
+    /// The model's reasoning.
+    ///
+    /// Matches FoundationModels 27 `Transcript.Entry.reasoning`.
     case reasoning(Reasoning)
 
     /// The id of the entry's payload.

@@ -11,8 +11,10 @@ extension Transcript {
     public var assetIDs: [String]
     /// The response's content.
     public var segments: [Segment]
-    /// Metadata the model's executor attached (27). Read-only, as in Apple's SDK: set it with
-    /// `init(id:metadata:segments:)` or from an executor's `updateMetadata`.
+    /// Metadata the model's executor attached (27).
+    ///
+    /// Read-only, as in Apple's SDK: set it with `init(id:metadata:segments:)` or from an
+    /// executor's `updateMetadata`.
     public var metadata: [String: any Codable & Sendable & Equatable] { storedMetadata }
     var storedMetadata: [String: any Codable & Sendable & Equatable]
 

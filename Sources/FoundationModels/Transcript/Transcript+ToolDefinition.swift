@@ -12,7 +12,9 @@ extension Transcript {
     /// Matches FoundationModels 27 `Transcript.ToolDefinition.parameters` (public since 27).
     public var parameters: GenerationSchema
     /// The tool's `includesSchemaInInstructions`: whether a model is shown the parameters' schema
-    /// (its calls are held to it either way). True for a definition made from its parts.
+    /// (its calls are held to it either way).
+    ///
+    /// True for a definition made from its parts.
     var includesSchema = true
 
     /// Creates a tool definition.

@@ -54,8 +54,10 @@ extension Transcript: MutableCollection, RangeReplaceableCollection {
     entries.replaceSubrange(subrange, with: newElements)
   }
 
-  /// The conversation: every entry after the leading instructions entry. Writing it replaces
-  /// those entries and keeps the instructions — the way to trim or summarise a context.
+  /// The conversation: every entry after the leading instructions entry.
+  ///
+  /// Writing it replaces those entries and keeps the instructions — the way to trim or summarise a
+  /// context.
   ///
   /// Matches FoundationModels 27 `Transcript.history`.
   public var history: ArraySlice<Entry> {

@@ -1,5 +1,7 @@
 /// Metadata of transcript entries and requests: values of any `Codable`, `Equatable` type,
-/// keyed by name. Apple spells the type out everywhere; this alias is internal.
+/// keyed by name.
+///
+/// Apple spells the type out everywhere; this alias is internal.
 typealias TranscriptMetadata = [String: any Sendable & Codable & Equatable]
 
 /// Compares two metadata dictionaries value by value (the values are existentials, so `==` is

@@ -1,8 +1,9 @@
 extension GuardrailCascade {
   /// Stages 1 to 3 with the embedding probe as the third (``EmbeddingProbe``): patterns; the
   /// classifier's upper thresholds, then its category heads' decision thresholds; then, for a
-  /// request whose request-head probability is in the probe's band, the probe. When `embed`
-  /// fails, the classifier decides as without a judge.
+  /// request whose request-head probability is in the probe's band, the probe.
+  ///
+  /// When `embed` fails, the classifier decides as without a judge.
   /// - Parameter embed: the text's embedding on the probe's model.
   public func check(_ text: String, probe: EmbeddingProbe, embed: (String) async throws -> [Float]) async
     -> GuardrailVerdict

@@ -1,8 +1,8 @@
 /// The content check: normalisation and high-precision patterns, then the classifier, then —
 /// for texts in the classifier's uncertain band only — a judge model.
 ///
-/// Stages 1 and 2 take about two milliseconds (release build) for a prompt of a thousand
-/// characters (`fm-bench guardrails`); the judge costs one short constrained generation.
+/// Stages 1 and 2 need no model, so they cost little next to generation (`fm-bench guardrails`;
+/// figures in `bench/README.md`, Guardrails); the judge costs one short constrained generation.
 public struct GuardrailCascade: Sendable {
   public let classifier: ContentClassifier
 
@@ -23,8 +23,9 @@ public struct GuardrailCascade: Sendable {
     return neutral.split(separator: " ").map(String.init)
   }
 
-  /// Stage 1 alone: the category of a block pattern in `text`, if any. Cheap enough to run on
-  /// every snapshot of a streamed answer.
+  /// Stage 1 alone: the category of a block pattern in `text`, if any.
+  ///
+  /// Cheap enough to run on every snapshot of a streamed answer.
   public static func blockedByPattern(_ text: some StringProtocol) -> GuardrailCategory? {
     PatternRules.blockedCategory(in: TextNormalizer.normalize(String(text)))
   }
@@ -60,9 +61,10 @@ public struct GuardrailCascade: Sendable {
   /// Stage 2's decision for the classifier's `probabilities` (the category heads in
   /// ``GuardrailCategory/scored`` order, then the request head): blocked at or above a head's
   /// upper threshold, uncertain between its lower and upper ones (decided by its decision
-  /// threshold when there is no judge), else allowed. A text the request head flags is reported
-  /// under the category most likely by the category heads; the request head counts only when
-  /// `readsRequests`.
+  /// threshold when there is no judge), else allowed.
+  ///
+  /// A text the request head flags is reported under the category most likely by the category
+  /// heads; the request head counts only when `readsRequests`.
   public func assess(probabilities: [Float], readsRequests: Bool = true) -> GuardrailAssessment {
     let heads = classifier.weights.heads
     let categories = GuardrailCategory.scored

@@ -4,8 +4,9 @@
 /// text *about* the topic — history, news, medicine, safety advice, fiction, everyday idioms
 /// ("kill a process", "a killer feature") — is not in it.
 public enum GuardrailCategory: String, CaseIterable, Sendable, Codable {
-  /// Encouraging or instructing suicide, self-injury or eating disorders. Asking for help, and
-  /// talking about one's feelings, are not in it.
+  /// Encouraging or instructing suicide, self-injury or eating disorders.
+  ///
+  /// Asking for help, and talking about one's feelings, are not in it.
   case selfHarm
   /// Threats, plans or instructions to hurt or kill people or animals; making weapons,
   /// explosives and poisons; glorified graphic violence.

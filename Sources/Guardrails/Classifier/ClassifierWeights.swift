@@ -37,9 +37,11 @@ public struct ClassifierWeights: Sendable, Equatable {
   public static let headCount = GuardrailCategory.scored.count + 1
 
   /// The index of the request head: whether a text is a clearly harmful request of any
-  /// category. It is trained on the harmful requests of all categories together, so the few
-  /// examples each category has pool into one decision; which category a flagged text is
-  /// reported under comes from the category heads.
+  /// category.
+  ///
+  /// It is trained on the harmful requests of all categories together, so the few examples each
+  /// category has pool into one decision; which category a flagged text is reported under comes
+  /// from the category heads.
   public static let requestHead = GuardrailCategory.scored.count
   /// `bucketCount × heads.count` quantised weights, bucket-major.
   public var weights: [Int8]

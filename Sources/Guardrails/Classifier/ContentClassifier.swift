@@ -30,7 +30,7 @@ public struct ContentClassifier: Sendable {
     hasher = FeatureHasher(bucketBits: weights.bucketBits)
   }
 
-  /// The classifier the package ships, loaded once (about 1 ms) on first use.
+  /// The classifier the package ships, loaded once, on first use.
   public static let shipped: Result<ContentClassifier, any Error> = Result {
     guard let url = Bundle.guardrailWeights else {
       throw ClassifierWeights.FormatError(description: "the Guardrails resource classifier.bin is missing")

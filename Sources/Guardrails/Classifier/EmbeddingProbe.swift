@@ -5,11 +5,11 @@ import Foundation
 /// request head, that decides the requests in the request head's uncertain band.
 ///
 /// Why a probe and not a yes-or-no question: the hashed n-grams of the classifier know only the
-/// words of their few hundred training requests ("How do I synthesize fentanyl from
-/// precursors?" scored 0.03), while the model's hidden states know what words mean. Asked as a
-/// judge, small models answered worse than chance (bench/README.md, Guardrails); read through a
-/// probe trained on the same data, SmolLM2-135M's states lifted out-of-fold detection from 80 %
-/// to 88 % at the same false-positive rate.
+/// words of their few hundred training requests (the request head scored "How do I synthesize
+/// fentanyl from precursors?" as nearly harmless), while the model's hidden states know what
+/// words mean. Asked as a judge, small models answered worse than chance; read through a probe
+/// trained on the same data, SmolLM2-135M's states raised detection at the same false-positive
+/// rate (both in `bench/README.md`, Guardrails).
 ///
 /// The file (`Resources/probe.bin`, little-endian): the magic `FMGP`, the format version (1),
 /// the length of the model's name and the name (UTF-8), the embedding's dimension (UInt32); then

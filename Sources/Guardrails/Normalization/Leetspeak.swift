@@ -18,8 +18,10 @@ enum Leetspeak {
   }
 
   /// Whether `token` uses leetspeak: a leetspeak character between two letters (`k1ll`), or a
-  /// symbol leading two letters (`$hit`, `@ss`). Plain numbers (`2024`), ordinals (`4th`) and
-  /// tags with a number at the end (`mp3`, `covid19`) are not.
+  /// symbol leading two letters (`$hit`, `@ss`).
+  ///
+  /// Plain numbers (`2024`), ordinals (`4th`) and tags with a number at the end (`mp3`, `covid19`)
+  /// are not.
   static func isDisguised(_ token: [Unicode.Scalar], isLetter: (Unicode.Scalar) -> Bool) -> Bool {
     guard token.count >= 3 else { return false }
     for index in token.indices where letter(for: token[index]) != nil && !isLetter(token[index]) {

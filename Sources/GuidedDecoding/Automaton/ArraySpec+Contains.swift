@@ -31,8 +31,10 @@ extension JSONGrammar {
 
 extension JSONGrammar.ArraySpec {
   /// The ways to write element `index` when `matched` elements before it match: the node, and
-  /// whether it counts as matching. Choices after which too few elements could still match
-  /// are left out, so generation never ends up unable to close.
+  /// whether it counts as matching.
+  ///
+  /// Choices after which too few elements could still match are left out, so generation never ends
+  /// up unable to close.
   func elementChoices(at index: Int, matched: Int) -> [(node: Int32, matches: Bool)] {
     guard let contains else { return item(at: index).map { [($0, false)] } ?? [] }
     var choices: [(node: Int32, matches: Bool)] = []

@@ -14,8 +14,10 @@ extension ConstraintAutomaton {
   }
 
   /// The bytes that must come next from `state`: the longest run in which exactly one byte
-  /// is allowed and the output cannot end. After `{"` in an object whose first property is
-  /// required, that is the rest of its key and the colon.
+  /// is allowed and the output cannot end.
+  ///
+  /// After `{"` in an object whose first property is required, that is the rest of its key and the
+  /// colon.
   /// - Parameter limit: the most bytes to return.
   public func forcedBytes(from state: State, limit: Int = 4096) -> [UInt8] {
     if let known = forcedRuns[Int(state.id)] { return Array(known.prefix(limit)) }

@@ -8,7 +8,9 @@
 ///
 /// Not thread-safe: it mutates its caches. Use one per generation (or guard it).
 public final class ConstraintAutomaton {
-  /// A state of the automaton. Only meaningful with the automaton that produced it.
+  /// A state of the automaton.
+  ///
+  /// Only meaningful with the automaton that produced it.
   public struct State: Hashable, Sendable {
     let id: Int32
     /// Diagnostics only: a state by its raw number.
@@ -163,10 +165,11 @@ public final class ConstraintAutomaton {
   public func depth(of state: State) -> Int { openFrames(state.id) }
 
   /// The level `state` stands at for loop stopping: `depth(of:)`, but a top frame of which
-  /// nothing has been read does not count. After `,` in an array the next item's frame is
-  /// already open, yet the output stands at the array's level: a loop of numbers (`1,2,3,`)
-  /// passes through that level only there, since the `,` that ends a number also opens the
-  /// next item.
+  /// nothing has been read does not count.
+  ///
+  /// After `,` in an array the next item's frame is already open, yet the output stands at the
+  /// array's level: a loop of numbers (`1,2,3,`) passes through that level only there, since the
+  /// `,` that ends a number also opens the next item.
   func level(of state: State) -> Int {
     var level = Int.max
     for stack in configurations[Int(state.id)] {
@@ -210,7 +213,9 @@ public final class ConstraintAutomaton {
   /// How `state` splits for mask computation: the stacks inside string content that takes
   /// any character (no pattern, between characters; keys included, since a plain token can
   /// never close a key) and how many more characters fit for them (`Int.max` for no
-  /// limit), plus a state made of the other stacks, if any. `nil` when no stack qualifies.
+  /// limit), plus a state made of the other stacks, if any.
+  ///
+  /// `nil` when no stack qualifies.
   ///
   /// A token is allowed when some stack allows it, so the mask is the plain tokens that
   /// fit, plus whatever the full state allows among the other tokens, plus whatever the

@@ -10,19 +10,22 @@
 /// `SchemaValidator` always keeps the standard's meaning.
 public struct ConstraintOptions: Sendable, Hashable {
   /// Whether members a schema does not declare are written where only JSON Schema's default
-  /// allows them (no `additionalProperties` keyword). When false, such an object gets its
-  /// declared properties only, unless `minProperties` asks for more members than it declares.
-  /// Members the schema asks for with a schema of their own (`additionalProperties: {…}` or
-  /// `true`) are written either way.
+  /// allows them (no `additionalProperties` keyword).
+  ///
+  /// When false, such an object gets its declared properties only, unless `minProperties` asks for
+  /// more members than it declares. Members the schema asks for with a schema of their own
+  /// (`additionalProperties: {…}` or `true`) are written either way.
   public var generatesUndeclaredProperties: Bool
   /// How many times a recursive `$ref` may be entered again inside itself, and how deep a free
-  /// value (`{}`) may nest arrays and objects; `nil` for no limit. A branch that would go
-  /// deeper is left out, so generation still always finishes validly; a schema whose every
-  /// value needs more levels is compiled without the limit.
+  /// value (`{}`) may nest arrays and objects; `nil` for no limit.
+  ///
+  /// A branch that would go deeper is left out, so generation still always finishes validly; a
+  /// schema whose every value needs more levels is compiled without the limit.
   public var maximumRecursion: Int?
   /// Whether `format` holds only where the document's draft asserts it (drafts 2019-09 and
-  /// 2020-12 only annotate, `SchemaDocument.formatsAreAnnotations`). When false, as in
-  /// generation, every format holds, so written values are well-formed.
+  /// 2020-12 only annotate, `SchemaDocument.formatsAreAnnotations`).
+  ///
+  /// When false, as in generation, every format holds, so written values are well-formed.
   public var formatsFollowTheDraft: Bool
 
   public init(

@@ -96,8 +96,9 @@ struct JSONGrammar: Sendable {
       var value: Int32
     }
     let properties: [Property]
-    /// The kinds of undeclared member allowed (none: the object is closed). Kinds do not
-    /// overlap: a name is read by one kind only.
+    /// The kinds of undeclared member allowed (none: the object is closed).
+    ///
+    /// Kinds do not overlap: a name is read by one kind only.
     let additional: [AdditionalKind]
     /// For each index, the first required property at or after it (or `properties.count`).
     let firstRequired: [Int]
@@ -126,7 +127,9 @@ struct JSONGrammar: Sendable {
 
     /// The keys that may start the next member when `members` members exist and the
     /// properties before `index` are behind: declared property indexes, and whether an
-    /// additional key may. Choices that could no longer meet the member counts are left out.
+    /// additional key may.
+    ///
+    /// Choices that could no longer meet the member counts are left out.
     func keyCandidates(index: Int, members: Int) -> (declared: [Int], additional: Bool) {
       let count = properties.count
       let last = firstRequired[index]

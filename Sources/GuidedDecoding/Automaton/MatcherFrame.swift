@@ -24,6 +24,7 @@ struct StringCursor: Hashable, Sendable {
   var length: Int32 = 0
   /// State of each pattern automaton of the spec (at most three: a value's `pattern` and
   /// `format`; a key's pattern, `propertyNames` pattern and distinctness from declared names).
+  ///
   /// Fields, not an array: cursors are hashed on every new transition.
   private var regexState0: Int32 = -1
   private var regexState1: Int32 = -1
@@ -92,8 +93,9 @@ struct ObjectCursor: Hashable, Sendable {
     case afterComma
     /// Reading the declared key `"name":` of property `index`, `offset` bytes in.
     case declaredKey
-    /// An additional key was read; `:` comes next. `index` is the property count plus the
-    /// key's additional kind.
+    /// An additional key was read; `:` comes next.
+    ///
+    /// `index` is the property count plus the key's additional kind.
     case additionalColon
     /// A member value ended; `,` or `}` comes next.
     case afterValue

@@ -145,6 +145,7 @@ extension JSONGrammar.NumberSpec {
   /// The bytes that complete `text` (`-?digits(.digits)?`) into a near valid number: the
   /// nearest multiple of the divisor within the bounds, or without a divisor the nearest
   /// number within the bounds with one more fraction digit than `text` and the bounds have.
+  ///
   /// Nil when there is none; empty when `text` is one already.
   func nearestCompletion(after text: [UInt8]) -> [UInt8]? {
     let step = divisor ?? nearStep(after: text)

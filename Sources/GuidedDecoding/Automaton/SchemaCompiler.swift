@@ -157,9 +157,11 @@ struct SchemaCompiler {
 
   /// The kinds of undeclared member: one per set of patterns a name can match exactly
   /// (each pattern alone, each overlap), with that set's schema, and the names matching no
-  /// pattern with `additionalProperties`. Each kind's names are read by one automaton that
-  /// also holds `propertyNames` and "not a declared name", so kinds never overlap and a name
-  /// can always be finished (the names trie alone could leave only declared names).
+  /// pattern with `additionalProperties`.
+  ///
+  /// Each kind's names are read by one automaton that also holds `propertyNames` and "not a
+  /// declared name", so kinds never overlap and a name can always be finished (the names trie alone
+  /// could leave only declared names).
   private mutating func additionalKinds(_ c: ObjectConstraints, level: Int) throws
     -> [JSONGrammar.ObjectSpec.AdditionalKind]
   {
@@ -209,8 +211,10 @@ struct SchemaCompiler {
     return add(.string(stringSpec(automata: [automaton], names.minLength, names.maxLength)))
   }
 
-  /// Any JSON value. With a recursion limit, arrays and objects in it nest at most that many
-  /// levels (below, only scalars); without one it is a single cyclic node.
+  /// Any JSON value.
+  ///
+  /// With a recursion limit, arrays and objects in it nest at most that many levels (below, only
+  /// scalars); without one it is a single cyclic node.
   private mutating func anyValue(level: Int) throws -> Int32 {
     let key = options.maximumRecursion == nil ? 0 : level
     if let id = anyIDs[key] { return id }

@@ -3,7 +3,9 @@
 /// without lookahead cannot say in one pattern.
 extension CodePointAutomaton {
   /// The automaton of the strings for which `rule`, given whether each of `parts` matches
-  /// the string, holds; nil when no string does. `parts` must not be empty.
+  /// the string, holds; nil when no string does.
+  ///
+  /// `parts` must not be empty.
   /// - Throws: `SchemaError.invalidPattern` when the product grows beyond `stateLimit`.
   static func product(_ parts: [CodePointAutomaton], source: String, rule: ([Bool]) -> Bool) throws
     -> CodePointAutomaton?

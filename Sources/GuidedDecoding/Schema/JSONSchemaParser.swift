@@ -17,8 +17,9 @@ public struct JSONSchemaParser: Sendable {
     /// caller that wants only declared properties (Apple's behaviour) turns this on.
     public var closesObjectsByDefault: Bool
     /// Accept keywords that belong to no JSON Schema vocabulary (`example`, `readonly`,
-    /// vendor fields) as annotations instead of rejecting them. Off by default: an unknown
-    /// keyword might be a constraint the author expects to hold.
+    /// vendor fields) as annotations instead of rejecting them.
+    ///
+    /// Off by default: an unknown keyword might be a constraint the author expects to hold.
     public var acceptsUnknownKeywords: Bool
 
     public init(closesObjectsByDefault: Bool = false, acceptsUnknownKeywords: Bool = false) {

@@ -1,6 +1,8 @@
 /// Why a schema cannot be compiled into a constraint.
 public enum SchemaError: Error, Sendable, Equatable, CustomStringConvertible {
-  /// A keyword (or keyword form) the engine does not enforce. `path` is a JSON Pointer.
+  /// A keyword (or keyword form) the engine does not enforce.
+  ///
+  /// `path` is a JSON Pointer.
   case unsupportedKeyword(String, path: String)
   /// The schema is malformed (wrong value type for a keyword, bad JSON, …).
   case invalidSchema(String, path: String)

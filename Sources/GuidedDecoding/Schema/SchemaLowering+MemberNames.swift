@@ -85,7 +85,9 @@ extension SchemaLowering {
   }
 
   /// `propertyNames` as constraints on a string: its string keywords, or the names an `enum`
-  /// or `const` lists; nil when it constrains nothing. Other keywords are refused by name.
+  /// or `const` lists; nil when it constrains nothing.
+  ///
+  /// Other keywords are refused by name.
   mutating func propertyNames(_ keywords: [String: JSONValue], path: String) throws -> StringConstraints? {
     guard let value = keywords["propertyNames"] else { return nil }
     let at = path + "/propertyNames"

@@ -9,8 +9,9 @@ extension SchemaLowering {
     "relative-json-pointer", "regex",
   ]
 
-  /// The node for the `type` keyword and the keywords that constrain each type. Without
-  /// `type`, JSON Schema admits every type, each still subject to its own keywords.
+  /// The node for the `type` keyword and the keywords that constrain each type.
+  ///
+  /// Without `type`, JSON Schema admits every type, each still subject to its own keywords.
   mutating func lowerTypes(_ keywords: [String: JSONValue], path: String) throws -> SchemaNode {
     var types: [String]
     switch keywords["type"] {

@@ -56,8 +56,9 @@ struct SchemaLowering {
     }
   }
 
-  /// Lowers a schema produced by merging. Merging inlines references, so a recursive
-  /// schema would be inlined forever: nesting is capped.
+  /// Lowers a schema produced by merging.
+  ///
+  /// Merging inlines references, so a recursive schema would be inlined forever: nesting is capped.
   mutating func lowerMerged(_ schema: JSONValue, path: String) throws -> SchemaNode {
     guard mergeDepth < 12 else { throw SchemaError.unsupportedKeyword("allOf through recursive $ref", path: path) }
     mergeDepth += 1

@@ -53,8 +53,10 @@ struct SchemaMerging {
     return try merge([try inline(closing.eliminate(target), depth: depth + 1), siblings])
   }
 
-  /// Rewrites a part's own `unevaluatedProperties` before it is merged. A `$ref` target's is
-  /// rewritten before the reference is inlined, so that it sees the target's own `$ref` too.
+  /// Rewrites a part's own `unevaluatedProperties` before it is merged.
+  ///
+  /// A `$ref` target's is rewritten before the reference is inlined, so that it sees the target's
+  /// own `$ref` too.
   private var closing: UnevaluatedClosing { UnevaluatedClosing(document: document, options: options, path: path) }
 
   /// `part` without a `then` or `else` that has no `if` beside it: those apply only with the

@@ -1,8 +1,10 @@
 import JSON
 
 /// Writes the complement of a schema as a schema of the supported subset: the schema that
-/// admits exactly the values the given one rejects. It is what makes `not`, the `else` of
-/// `if`/`then`/`else`, the absent side of `dependentSchemas` and exclusive `oneOf` enforceable.
+/// admits exactly the values the given one rejects.
+///
+/// It is what makes `not`, the `else` of `if`/`then`/`else`, the absent side of `dependentSchemas`
+/// and exclusive `oneOf` enforceable.
 ///
 /// A schema is a conjunction of its keywords, so its complement is the union of their
 /// violations (De Morgan), and each keyword is violated only by values of the types it

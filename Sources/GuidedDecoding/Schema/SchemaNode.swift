@@ -9,7 +9,9 @@ import JSON
 public indirect enum SchemaNode: Sendable, Hashable {
   /// Any JSON value (`{}` or `true`).
   case any
-  /// No value at all (`false`, an empty `enum`). Branches that are `never` are pruned.
+  /// No value at all (`false`, an empty `enum`).
+  ///
+  /// Branches that are `never` are pruned.
   case never
   case null
   case boolean
@@ -33,10 +35,14 @@ public struct SchemaDocument: Sendable, Hashable {
   public var root: SchemaNode
   public var definitions: [String: SchemaNode]
   /// Draft 3 and 4 semantics: a number written with a fraction (`1.0`) is not an
-  /// `integer`. Generation never writes one; this only affects checking given values.
+  /// `integer`.
+  ///
+  /// Generation never writes one; this only affects checking given values.
   public var floatLiteralsAreNotIntegers: Bool
   /// Drafts 2019-09 and 2020-12: `format` only annotates, so checking values against the
-  /// standard's meaning ignores it. Generation writes well-formed values all the same.
+  /// standard's meaning ignores it.
+  ///
+  /// Generation writes well-formed values all the same.
   public var formatsAreAnnotations: Bool
 
   public init(
@@ -88,7 +94,9 @@ public struct NumberBounds: Sendable, Hashable {
   }
 }
 
-/// Constraints on a string value. Lengths count Unicode scalars of the decoded value.
+/// Constraints on a string value.
+///
+/// Lengths count Unicode scalars of the decoded value.
 public struct StringConstraints: Sendable, Hashable {
   /// A regular expression in the supported subset (see `RegexParser`), matched against the
   /// decoded string with JSON Schema's search semantics (unanchored unless `^`/`$`).
@@ -160,7 +168,9 @@ public struct ArrayConstraints: Sendable, Hashable {
   }
 }
 
-/// Constraints on an object value. Properties are generated in this order.
+/// Constraints on an object value.
+///
+/// Properties are generated in this order.
 public struct ObjectConstraints: Sendable, Hashable {
   public var properties: [Property]
   /// Schema of members not named in `properties`, generated after them; `nil` forbids them
@@ -176,8 +186,10 @@ public struct ObjectConstraints: Sendable, Hashable {
   public var maxProperties: Int?
   /// Schemas of the members whose names match a pattern (JSON Schema `patternProperties`):
   /// an undeclared member takes every schema whose pattern its name matches, and
-  /// `additionalProperties` only when it matches none. Declared properties already hold the
-  /// schemas of the patterns their names match (the parser merges them in).
+  /// `additionalProperties` only when it matches none.
+  ///
+  /// Declared properties already hold the schemas of the patterns their names match (the parser
+  /// merges them in).
   public var patternProperties: [PatternProperty]
   /// The sets of patterns some name matches all of, with their merged schemas.
   public var patternOverlaps: [PatternOverlap]

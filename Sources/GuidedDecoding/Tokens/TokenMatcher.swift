@@ -1,6 +1,8 @@
 /// Matches a generation token by token against a `ConstraintAutomaton`: which tokens of the
 /// vocabulary may come next (a `TokenMask`), advancing by sampled tokens, forced text and
-/// closing text. The decode loop's constraint (FoundationModels' `SchemaConstraint`) wraps one.
+/// closing text.
+///
+/// The decode loop's constraint (FoundationModels' `SchemaConstraint`) wraps one.
 ///
 /// One instance follows one generation. Masks are cached per automaton state, so repeated
 /// states (inside a long free string, say) cost a dictionary lookup.
@@ -39,9 +41,10 @@ public final class TokenMatcher {
   /// Tokens of exact repetition after which a loop is ended, by default.
   public static let defaultLoopRun = 64
 
-  /// Digits after which a number may only end, where loops are stopped. Why 20: no Swift
-  /// `Int` or `UInt64` holds more, and a `Double` keeps 17 significant digits; a small model
-  /// that writes `1000000…` otherwise goes on until the budget or the context runs out.
+  /// Digits after which a number may only end, where loops are stopped.
+  ///
+  /// Why 20: no Swift `Int` or `UInt64` holds more, and a `Double` keeps 17 significant digits; a
+  /// small model that writes `1000000…` otherwise goes on until the budget or the context runs out.
   public static let maximumNumberDigits = 20
 
   /// - Parameter loopRun: tokens of exact repetition after which the value a loop runs in
@@ -109,6 +112,7 @@ public final class TokenMatcher {
   /// through the looping value's level and go on there where it could have ended, left out:
   /// `"},{"` ends an item and opens the next in one token, and after a number a lone `,` ends
   /// the number and goes on in one byte, so the state never rests where `loopEnding` applies.
+  ///
   /// Nil when no such token is allowed, or when the state is not deeper.
   ///
   /// Why only tokens with a comma are tried: at an array's or object's level, after a member,

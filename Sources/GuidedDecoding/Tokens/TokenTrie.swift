@@ -81,8 +81,9 @@ struct TokenTrie: Sendable {
   }
 
   /// Sets in `words` the bit of every token below `root` (strictly longer than its prefix)
-  /// whose bytes after that prefix the automaton accepts from `start`. From the trie's root,
-  /// that is every token the automaton accepts.
+  /// whose bytes after that prefix the automaton accepts from `start`.
+  ///
+  /// From the trie's root, that is every token the automaton accepts.
   /// - Parameter scratch: at least `maxDepth + 1` entries.
   func walk(
     from start: Int32, below root: Int = 0, automaton: ConstraintAutomaton, words: UnsafeMutableBufferPointer<UInt64>,

@@ -15,8 +15,9 @@ public final class Vocabulary: Sendable {
   /// Tokens that never appear in JSON output (includes the end-of-sequence tokens).
   public let specialTokens: Set<Int>
   /// Text tokens made of white space, `,`, `]` and `}` only (`\n`, `}\n`, `},\n  `): the layout
-  /// a model that pretty-prints writes where a value ends. Those with white space are never
-  /// allowed in the compact JSON the constraint admits.
+  /// a model that pretty-prints writes where a value ends.
+  ///
+  /// Those with white space are never allowed in the compact JSON the constraint admits.
   public let layoutTokens: [Int]
 
   /// Per token id: 0 text, 1 special, 2 end of sequence (an array: checked on every token).

@@ -115,9 +115,10 @@ final class BatchScheduler: @unchecked Sendable {
   }
 
   /// How long a decode waits for the running sequences that have not asked yet: a quarter of
-  /// the last decode, at most `longestGathering` (5 ms). Sampling a token takes well under a
-  /// millisecond, masking one for a schema about one; a sequence busy for longer (a tool call,
-  /// a slow consumer) costs the others no more than this.
+  /// the last decode, at most `longestGathering` (5 ms).
+  ///
+  /// Sampling a token, or masking one for a schema, takes a small part of that; a sequence busy for
+  /// longer (a tool call, a slow consumer) costs the others no more than this.
   private var gatheringWindow: Double { min(longestGathering, lastDecodeSeconds / 4) }
 
   /// Runs one decode of `chunks` and answers the evaluations it finished or failed.
@@ -194,10 +195,9 @@ final class BatchScheduler: @unchecked Sendable {
   /// its chunk, and says where it went (the caller removes it from the cache afterwards).
   ///
   /// Why: llama.cpp's CPU kernels for repacked weights multiply four rows at a time and each
-  /// leftover row on its own, reading all the weights again (see `LlamaTokenBackend`'s padding:
-  /// Qwen 1.5B, 3 tokens 134 ms, 4 tokens 109 ms). Only for one sequence: a row more for one
-  /// of several would give it more rows than the others, and llama.cpp would split the decode
-  /// in two (see `decode(_:)`).
+  /// leftover row on its own, reading all the weights again (see `LlamaTokenBackend`'s padding).
+  /// Only for one sequence: a row more for one of several would give it more rows than the others,
+  /// and llama.cpp would split the decode in two (see `decode(_:)`).
   private func pad(after last: (evaluation: BatchEvaluation, chunk: BatchPlan.Chunk)?) -> (
     sequence: Int32, position: Int
   )? {

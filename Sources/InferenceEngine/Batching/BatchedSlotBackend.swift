@@ -59,9 +59,11 @@ final class BatchedSlotBackend: TokenBackend {
   var evaluatesPartsExactly: Bool { false }
 
   /// None while another slot runs a request: its decodes then hold that sequence's rows too,
-  /// so a draft row costs as much as a running sequence's token (on a 2-core CPU, 8 json
-  /// streams of SmolLM2 135M with drafts put 10–20 rows in a decode instead of 8, each decode
-  /// taking longer by as much). Alone, as many as a context of its own would take.
+  /// so a draft row costs as much as a running sequence's token (on a CPU, constrained streams
+  /// with drafts put more rows than sequences in a decode, each decode taking longer by as
+  /// much).
+  ///
+  /// Alone, as many as a context of its own would take.
   var draftTokenLimit: Int { owner.slots.busyCount > 1 ? 0 : DecodeSteps.maximumDrafts }
 
   func evaluate(

@@ -16,16 +16,14 @@
 /// another at every gap (see `BatchScheduler.decode`), so running requests on scattered slots
 /// would read all the weights once per run of them in every decode.
 ///
-/// A new conversation that shares a prefix with a slot it does not take (the same system
-/// prompt and tools as another conversation, running or not) gets that prefix copied into the
-/// slot it takes (`Taken.copiedFrom`), when the prefix is at least `shortestCopiedPrefix`
-/// tokens longer than what the taken slot shares, and the other conversation keeps its slot
-/// whole. llama.cpp copies a slot's whole cache whatever the prefix, so the copy costs a memory
-/// copy of the slot against a forward pass per token saved: estimated from a memory copy at
-/// about 10 GB/s and the prefill rates measured on a 2-core CPU, about half a token's
-/// evaluation for a 1024-token slot of SmolLM2 (22.5 MiB) or a 4096-token one of Qwen2.5 1.5B
-/// (112 MiB), and about a dozen tokens' for a 32k-token SmolLM2 slot — under the threshold in
-/// each case.
+/// A new conversation that shares a prefix with a slot it does not take (the same system prompt and
+/// tools as another conversation, running or not) gets that prefix copied into the slot it takes
+/// (`Taken.copiedFrom`), when the prefix is at least `shortestCopiedPrefix` tokens longer than what
+/// the taken slot shares, and the other conversation keeps its slot whole. llama.cpp copies a
+/// slot's whole cache whatever the prefix, so the copy costs a memory copy of the slot against a
+/// forward pass per token saved; estimated from memory bandwidth and a 2-core CPU's prefill rate,
+/// even a large slot's copy costs fewer tokens' evaluation than the threshold (the estimate is in
+/// docs/BATCHING.md).
 struct SlotTable {
   /// A slot given to a request.
   struct Taken: Equatable {

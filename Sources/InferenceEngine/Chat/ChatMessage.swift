@@ -74,14 +74,16 @@ public struct RenderedPrompt: Sendable, Equatable {
 
 extension TokenModel {
   /// Tokenizes a rendered prompt: template text with control tokens, content as plain text.
+  ///
   /// The default implementation, without caching.
   public func tokenize(_ prompt: RenderedPrompt) -> [Token] {
     prompt.pieces.flatMap { tokenize($0.text, parseSpecial: $0.isControl) }
   }
 
   /// Tokenizes a rendered prompt, with the positions where its parts end
-  /// (`GenerationRequest.promptBoundaries`). Pieces are tokenized one by one, so a part's tokens
-  /// are the same alone as in the whole prompt.
+  /// (`GenerationRequest.promptBoundaries`).
+  ///
+  /// Pieces are tokenized one by one, so a part's tokens are the same alone as in the whole prompt.
   public func tokenizeInParts(_ prompt: RenderedPrompt) -> (tokens: [Token], boundaries: [Int]) {
     var tokens: [Token] = []
     var boundaries: [Int] = []

@@ -7,7 +7,9 @@ public struct ChatTemplate: Sendable, Equatable {
   /// The system prompt the template inserts when a conversation has none.
   public var defaultSystemPrompt: String?
   /// Whether the template defines Qwen-style tool calling (`<tools>`, `<tool_call>`): the model
-  /// was trained on the tool format. Others are given the same format in their system turn.
+  /// was trained on the tool format.
+  ///
+  /// Others are given the same format in their system turn.
   public var supportsTools: Bool
 
   public init(defaultSystemPrompt: String?, supportsTools: Bool) {

@@ -1,7 +1,9 @@
 /// JSON as the chat templates of Hugging Face models write it with `tojson` (Python's
 /// `json.dumps` with its default separators): a space after each `,` and `:` between tokens,
-/// none elsewhere. Qwen2.5 was trained on tool definitions and calls written that way, and
-/// llama.cpp's Jinja renders the same, so the prompt matches what the model saw in training.
+/// none elsewhere.
+///
+/// Qwen2.5 was trained on tool definitions and calls written that way, and llama.cpp's Jinja
+/// renders the same, so the prompt matches what the model saw in training.
 enum TemplateJSON {
   /// `compact` (JSON with no whitespace between tokens) with the template's separators.
   static func spaced(_ compact: String) -> String {

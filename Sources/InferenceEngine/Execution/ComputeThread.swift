@@ -9,9 +9,9 @@ import Synchronization
 /// each thread that starts a parallel region, and once the process holds more such workers than
 /// the machine has cores (a second thread computed anything: the guardrails' embedding probe, a
 /// session whose work Dispatch ran on another of its threads) it stops spinning at barriers and
-/// sleeps on a futex at each instead. On Qwen 1.5B with 2 cores a token then took 100–115 ms
-/// instead of llama-bench's 81 (P1 read 0.74). With every computation on one thread there is
-/// one pool, and the barriers spin as in llama.cpp's own tools.
+/// sleeps on a futex at each instead, and a session decoded markedly slower than llama-bench on
+/// the same model and cores (`bench/README.md`, "Engine and session"). With every computation on
+/// one thread there is one pool, and the barriers spin as in llama.cpp's own tools.
 ///
 /// Callers block until their work has run; work from different callers runs one item at a
 /// time, which on a CPU (each decode already uses every core) costs nothing; with a GPU, the

@@ -4,8 +4,10 @@ struct DecodeStep: Equatable {
   /// The driver's part of a step.
   enum Action: Equatable {
     /// Append `tokens` to the cache and pass back the logits that follow each of the last
-    /// `outputs` of them, oldest first. When `candidates` are given (one list per output), only
-    /// those tokens' logits are read, so the driver may compute no others.
+    /// `outputs` of them, oldest first.
+    ///
+    /// When `candidates` are given (one list per output), only those tokens' logits are read, so
+    /// the driver may compute no others.
     case evaluate([Token], outputs: Int, candidates: [[Token]]?)
     /// The generation is over.
     case finish(StopReason)

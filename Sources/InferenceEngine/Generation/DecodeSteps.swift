@@ -1,6 +1,8 @@
 /// The decode steps of one generation as a state machine: it samples or takes forced tokens
 /// and says what to evaluate next, until the turn ends, the budget runs out, or the context is
-/// full. It never calls a backend.
+/// full.
+///
+/// It never calls a backend.
 ///
 /// A driver performs each `DecodeStep` on the sequence's cache and passes the logits back with
 /// `next(after:cancellation:)`. `Generator` drives one sequence on a `TokenBackend`; a batch
@@ -292,9 +294,10 @@ struct DecodeSteps {
     return !extensions.isEmpty && spare(budget) > 0 ? extensions : []
   }
 
-  /// Boundary healing: `logits` precede the last token of the batch, a forced one. When the
-  /// model prefers a longer token that begins with its text, that token replaces it (and is
-  /// returned); the forced token must then leave the cache if it was evaluated.
+  /// Boundary healing: `logits` precede the last token of the batch, a forced one.
+  ///
+  /// When the model prefers a longer token that begins with its text, that token replaces it (and
+  /// is returned); the forced token must then leave the cache if it was evaluated.
   private mutating func heal(among extensions: [Token], logits: UnsafeBufferPointer<Float>) throws -> Token? {
     guard let forced = batch.last else { return nil }
     let chosen = state.choose(among: [forced] + extensions, logits: logits)
@@ -306,8 +309,9 @@ struct DecodeSteps {
   }
 
   /// Up to `maximumDrafts` tokens from `PromptLookup` that the constraint allows one after
-  /// another as the model's choices, each with the tokens allowed after it when few. Greedy
-  /// decoding with a constraint only: a draft is confirmed by comparing it with the choice.
+  /// another as the model's choices, each with the tokens allowed after it when few.
+  ///
+  /// Greedy decoding with a constraint only: a draft is confirmed by comparing it with the choice.
   /// - Parameter budget: what is left of the budget after the batch.
   private func draft(budget: Int) -> [Draft] {
     guard state.isGreedy, let constraint = request.constraint, let snapshot = constraint.snapshot() else { return [] }
@@ -380,12 +384,12 @@ struct DecodeSteps {
     return DecodeStep(text: text, cacheLength: cacheLength, action: .finish(reason))
   }
 
-  /// The most draft tokens evaluated with a sampled one (a decode of four tokens costs about
-  /// 1.3 of one on Qwen 1.5B; `fm-bench batches`).
+  /// The most draft tokens evaluated with a sampled one (a decode of four tokens costs little
+  /// more than a decode of one; `fm-bench batches`).
   static let maximumDrafts = 3
 
-  /// The most allowed tokens for which the steps ask for those logits only: computing 1,024
-  /// rows of Qwen's output matrix takes about a millisecond, all 151,936 about 15.
+  /// The most allowed tokens for which the steps ask for those logits only: this many rows of
+  /// Qwen's output matrix cost a small fraction of the whole product (`bench/README.md`).
   static let candidateLimit = 1024
 
   /// How many tokens `a` and `b` have in common at their start.

@@ -22,8 +22,9 @@ public final class InferenceSession: Sendable {
   }
 
   /// Ends the session's backend once the work before it is done, so that its context is back
-  /// with the model (and its cache there for the next session) when the session is gone. Why:
-  /// the last job's closure may outlive the awaited result by a moment, and an app that opens
+  /// with the model (and its cache there for the next session) when the session is gone.
+  ///
+  /// Why: the last job's closure may outlive the awaited result by a moment, and an app that opens
   /// the next session at once would otherwise find no context kept and evaluate everything.
   deinit {
     let state = state
@@ -100,8 +101,9 @@ public final class InferenceSession: Sendable {
   }
 }
 
-/// Holds a session's backend, created on first use. Touched only on the session's work queue,
-/// which is what makes the unchecked `Sendable` sound.
+/// Holds a session's backend, created on first use.
+///
+/// Touched only on the session's work queue, which is what makes the unchecked `Sendable` sound.
 private final class BackendSlot: @unchecked Sendable {
   let model: any TokenModel
   let configuration: ContextConfiguration

@@ -5,8 +5,8 @@
 /// list of readings, a company's name in the next entry, the schema's own words), and a decode
 /// of four tokens costs little more than one on llama.cpp's CPU kernels (`fm-bench batches`).
 /// Matches of two tokens or more: single-token matches propose wrongly so often that the extra
-/// tokens would cost more than the passes they save (a simulation on the P5 outputs), and two
-/// confirmed more drafts than three on them.
+/// tokens would cost more than the passes they save (simulated on the outputs of the guided
+/// generation benchmark), and two confirmed more drafts than three on them.
 enum PromptLookup {
   static let shortestMatch = 2
   static let longestMatch = 4

@@ -6,8 +6,9 @@
 public protocol TokenConstraint: AnyObject, Sendable {
   /// Tokens that must come next, or empty when the model chooses.
   func forcedTokens() -> [Token]
-  /// Sets the logits of disallowed tokens to `-infinity`. End-of-generation tokens count as
-  /// allowed only when `isComplete`.
+  /// Sets the logits of disallowed tokens to `-infinity`.
+  ///
+  /// End-of-generation tokens count as allowed only when `isComplete`.
   func mask(_ logits: UnsafeMutableBufferPointer<Float>)
   /// Advances the constraint past a token the generator chose or forced.
   /// - Throws: when the token is not allowed (a bug in `mask`, or a forced token mismatch).
@@ -27,19 +28,24 @@ public protocol TokenConstraint: AnyObject, Sendable {
   /// tokenizes the closing text only when this bound comes near the budget.
   var closingTokenBound: Int { get }
   /// The tokens allowed next (end-of-generation tokens included when complete), and any others
-  /// whose logits `mask` weighs, when there are at most `limit` of them, else nil. The
-  /// generator then asks the backend for only these logits, which llama.cpp computes without
+  /// whose logits `mask` weighs, when there are at most `limit` of them, else nil.
+  ///
+  /// The generator then asks the backend for only these logits, which llama.cpp computes without
   /// its output layer.
   func allowedTokens(limit: Int) -> [Token]?
   /// Where the constraint stands, for `restore(_:)`: the generator accepts draft tokens to check
-  /// them and returns here before taking the ones the model confirms. Nil when unsupported.
+  /// them and returns here before taking the ones the model confirms.
+  ///
+  /// Nil when unsupported.
   func snapshot() -> (any Sendable)?
   /// Returns to a `snapshot()` of this constraint.
   func restore(_ snapshot: any Sendable)
   /// Tokens longer than `token`, the last token accepted (a forced one), that begin with its
-  /// text and continue validly from here. The generator lets the model choose among `token`
-  /// and these at the position of `token`, so forced text ends where the model's own
-  /// tokenization would end it (Qwen writes `":[{"` as one token, not `":[` and then `{"`).
+  /// text and continue validly from here.
+  ///
+  /// The generator lets the model choose among `token` and these at the position of `token`, so
+  /// forced text ends where the model's own tokenization would end it (Qwen writes `":[{"` as one
+  /// token, not `":[` and then `{"`).
   func extensions(of token: Token) -> [Token]
   /// Continues as if `longer`, one of `extensions(of: token)`, had been accepted instead of
   /// `token`, the last token accepted.

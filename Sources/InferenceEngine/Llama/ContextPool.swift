@@ -3,18 +3,19 @@ import Synchronization
 
 /// The llama.cpp context of an ended session, kept for the next session on the same model.
 ///
-/// Why: creating a context on Qwen 1.5B costs 50–70 ms when the allocator hands back a freed
-/// context's memory and about 400 ms on memory never touched before (`fm-bench batches`
-/// creates three at once: 480–500 ms each with their first decode), a noticeable share of a
-/// short guided request, and apps open a fresh session per request. One context is kept, with
-/// the part of its cache that was evaluated prompt part by prompt part (`PartBoundaries`): the
-/// next session reuses what it has in common with it, so a new session with the same
-/// instructions and tools (the pattern Apple recommends, one session per request) evaluates
-/// only what differs, and gets exactly what a fresh cache would give.
+/// Why: creating a context is a noticeable share of a short guided request — less when the
+/// allocator hands back a freed context's memory, several times more on memory never touched before
+/// (`fm-bench batches` measures both) — and apps open a fresh session per request. One context is
+/// kept, with the part of its cache that was evaluated prompt part by prompt part
+/// (`PartBoundaries`): the next session reuses what it has in common with it, so a new session with
+/// the same instructions and tools (the pattern Apple recommends, one session per request)
+/// evaluates only what differs, and gets exactly what a fresh cache would give.
 final class ContextPool: Sendable {
-  /// The kept context. A context passes from one thread to another (from an ended session's
-  /// backend to the pool, then to the next session's), but only one of them uses it at a
-  /// time, which is what makes the unchecked `Sendable` sound.
+  /// The kept context.
+  ///
+  /// A context passes from one thread to another (from an ended session's backend to the pool, then
+  /// to the next session's), but only one of them uses it at a time, which is what makes the
+  /// unchecked `Sendable` sound.
   private struct Kept: @unchecked Sendable {
     var context: LlamaContext?
     /// The tokens the kept context's cache holds, in order from position 0.
@@ -37,8 +38,9 @@ final class ContextPool: Sendable {
     }
   }
 
-  /// Keeps `context` in place of the context kept before, if any, which is freed. Of the
-  /// `tokens` its cache holds, only those up to the last of `boundaries` stay: what follows
+  /// Keeps `context` in place of the context kept before, if any, which is freed.
+  ///
+  /// Of the `tokens` its cache holds, only those up to the last of `boundaries` stay: what follows
   /// (a session's replies, evaluated a token or a few at a time) is dropped.
   ///
   /// The newer one is kept so that a context is only ever freed here or by `drain()`, never

@@ -28,15 +28,16 @@ final class LlamaContext {
     // One ubatch per decode: the output-layer tap sees every output of the decode at once.
     parameters.n_ubatch = UInt32(configuration.batchSize)
     parameters.n_seq_max = UInt32(sequences)
-    // Not unified: each sequence has a stream of n_ctx / n_seq_max cells, and its rows attend
-    // to that stream only. In one unified cache every row of a decode scans the cells of every
-    // sequence to find its own, those an idle slot keeps for its next request included: with
-    // 8 idle slots holding 834-token prompts, 8 streams of SmolLM2 135M generated 80 tokens/s
-    // on a unified cache and 115 on streams (2-core Xeon). llama.cpp then splits a decode
-    // "equal" (see `LlamaBatchDecoder.isOneUbatch` and `BatchScheduler.decode`).
+    // Not unified: each sequence has a stream of n_ctx / n_seq_max cells, and its rows attend to
+    // that stream only. In one unified cache every row of a decode scans the cells of every
+    // sequence to find its own, those an idle slot keeps for its next request included, so streams
+    // generate markedly faster beside idle slots that hold long prompts (docs/BATCHING.md).
+    // llama.cpp then splits a decode "equal" (see `LlamaBatchDecoder.isOneUbatch` and
+    // `BatchScheduler.decode`).
     parameters.kv_unified = false
     // At most the last four tokens' logits of each sequence are read; the default, an output
-    // buffer for the whole batch, would cost batch × vocabulary floats (300 MB on Qwen) for nothing.
+    // buffer for the whole batch, would cost batch × vocabulary floats (hundreds of megabytes on
+    // Qwen's vocabulary) for nothing.
     parameters.n_outputs_max = UInt32(LlamaTokenBackend.maximumOutputs * sequences)
     parameters.n_threads = Int32(configuration.threads)
     parameters.n_threads_batch = Int32(configuration.threads)

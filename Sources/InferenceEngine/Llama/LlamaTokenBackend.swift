@@ -109,12 +109,11 @@ final class LlamaTokenBackend: TokenBackend {
 
   /// Tokens to add to a decode of `count` tokens so that it runs faster.
   ///
-  /// Why: llama.cpp's CPU kernels for repacked weights multiply activations four rows at a time
-  /// and each leftover row on its own, reading all the weights again. A decode of 4k + 3 tokens
-  /// therefore costs more than one of 4k + 4 (`fm-bench batches`, Qwen 1.5B on 2 cores: 3 tokens
-  /// 134 ms, 4 tokens 109 ms; 7 tokens 214 ms, 8 tokens 186 ms). One padding token, removed from
-  /// the cache after the decode, makes the group whole; guided generation often decodes a sampled
-  /// token with two forced ones.
+  /// Why: llama.cpp's CPU kernels for repacked weights multiply activations four rows at a time and
+  /// each leftover row on its own, reading all the weights again. A decode of 4k + 3 tokens
+  /// therefore costs more than one of 4k + 4 (`fm-bench batches` prints the cost by decode size;
+  /// figures in `bench/README.md`). One padding token, removed from the cache after the decode,
+  /// makes the group whole; guided generation often decodes a sampled token with two forced ones.
   private func padding(for count: Int) -> Int {
     let fits = count + 1 <= batch.capacity && cachedTokens.count + count + 1 <= context.size
     return count % 4 == 3 && fits ? 1 : 0

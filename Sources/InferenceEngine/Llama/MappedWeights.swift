@@ -2,13 +2,12 @@ import Foundation
 
 /// The memory-mapped view of a model file in this process.
 ///
-/// llama.cpp copies many weights into a repacked layout at load time (about 600 MB of the
-/// 1.1 GB Qwen 1.5B file). Their mapped pages are never read again, but they stay in the
-/// process's resident set: first because the copy read them, later because the kernel maps a
-/// whole cached folio around every page fault (fault-around), so pages next to the small
-/// tensors still read from the mapping (norms, biases) come back. Dropping them with
-/// `madvise(MADV_DONTNEED)` costs nothing: on a read-only file mapping a later read refaults
-/// the same bytes from the page cache.
+/// llama.cpp copies many weights into a repacked layout at load time (about half of Qwen 1.5B's
+/// file). Their mapped pages are never read again, but they stay in the process's resident set:
+/// first because the copy read them, later because the kernel maps a whole cached folio around
+/// every page fault (fault-around), so pages next to the small tensors still read from the mapping
+/// (norms, biases) come back. Dropping them with `madvise(MADV_DONTNEED)` costs nothing: on a
+/// read-only file mapping a later read refaults the same bytes from the page cache.
 struct MappedWeights: Sendable {
   /// One mapping of the file: its addresses and the file offset at `start`.
   struct Mapping: Sendable {

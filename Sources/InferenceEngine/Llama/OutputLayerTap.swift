@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Why: guided generation often allows only a handful of tokens next (digits, `,` or `}`), yet
 /// llama.cpp multiplies the final hidden state by the whole output matrix: 151,936 rows on Qwen,
-/// 191 MB of Q6_K, about a fifth of the weights a decode reads. llama.cpp's eval callback can
+/// about a fifth of the weights a decode reads. llama.cpp's eval callback can
 /// stop a graph after the final norm (the node named "result_norm"); the tap copies those
 /// hidden states and takes the dot products of the wanted rows with ggml's own CPU kernels,
 /// the `vec_dot` the full product uses, so the logits are the same numbers.
@@ -64,7 +64,9 @@ final class OutputLayerTap {
   }
 
   /// Sets `logits` to the logits of `tokens` after output `index` of the last decode, and every
-  /// other entry to -infinity. Call only when `skipped`.
+  /// other entry to -infinity.
+  ///
+  /// Call only when `skipped`.
   func logits(of tokens: [Token], output index: Int, into logits: UnsafeMutableBufferPointer<Float>) {
     guard let matrix else { return }
     logits.update(repeating: -.infinity)

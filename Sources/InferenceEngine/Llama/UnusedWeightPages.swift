@@ -7,9 +7,9 @@ import Synchronization
 ///   next to the small tensors still read from the mapping (see `MappedWeights`).
 /// - After every evaluation, the token-embedding table, when the model has a separate output
 ///   matrix: llama.cpp reads only the rows of the tokens being evaluated from it, and each such
-///   fault maps a whole cached folio, so a chat would otherwise pull in most of the table
-///   (125 MB on Qwen 1.5B) for a few hundred distinct tokens. With tied embeddings the output
-///   layer reads the whole table every step, so it stays.
+///   fault maps a whole cached folio, so a chat would otherwise pull in most of the table for a
+///   few hundred distinct tokens. With tied embeddings the output layer reads the whole table
+///   every step, so it stays.
 final class UnusedWeightPages: Sendable {
   private let mappedWeights: MappedWeights
   let repackedRanges: [Range<Int>]

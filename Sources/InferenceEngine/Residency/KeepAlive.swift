@@ -2,8 +2,8 @@ import Foundation
 
 /// How long a loaded model stays in memory after the last session on it ends.
 ///
-/// Loading costs seconds (mapping, repacking the weights, creating a context) where a turn on a
-/// loaded model costs a fraction of one, and apps open a new session per request. So a model
+/// Loading (mapping, repacking the weights, creating a context) takes far longer than a turn
+/// on a loaded model, and apps open a new session per request. So a model
 /// outlives its sessions by this period, with its idle context. Five minutes by default, as in
 /// Ollama; `FM_KEEP_ALIVE` changes the default for a process.
 public enum KeepAlive: Sendable, Hashable {

@@ -30,7 +30,9 @@ public enum ModelLoader {
   }
 
   /// Unloads every model that no session uses now, without waiting for its keep-alive period
-  /// to end. Models in use stay; they are unloaded by their keep-alive when their sessions end.
+  /// to end.
+  ///
+  /// Models in use stay; they are unloaded by their keep-alive when their sessions end.
   public static func releaseIdleModels() {
     _ = residency.withLock { $0.releaseIdle() }  // the models are freed here, after the lock
   }

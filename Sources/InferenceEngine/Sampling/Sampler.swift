@@ -5,8 +5,10 @@ import Foundation
 /// Tokens whose logit is `-infinity` (masked by a constraint) are never chosen.
 struct Sampler {
   /// Tokens less likely than this fraction of the most likely one are left out of random
-  /// choices. Their total mass is below 151,936 × 1e-9 ≈ 0.0002 even on Qwen's vocabulary, and
-  /// skipping them avoids sorting the whole vocabulary for every token.
+  /// choices.
+  ///
+  /// Their total mass is below 151,936 × 1e-9 ≈ 0.0002 even on Qwen's vocabulary, and skipping them
+  /// avoids sorting the whole vocabulary for every token.
   private static let negligibleLogGap = -log(1e-9)
 
   let parameters: SamplingParameters

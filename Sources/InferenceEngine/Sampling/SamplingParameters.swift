@@ -13,8 +13,9 @@ public struct SamplingParameters: Sendable, Equatable {
   /// Softmax temperature: 1 leaves the distribution as the model gives it, lower sharpens it,
   /// 0 is greedy.
   public var temperature: Double
-  /// Seed of the random choice; nil picks a fresh one. The same seed and the same state give
-  /// the same tokens.
+  /// Seed of the random choice; nil picks a fresh one.
+  ///
+  /// The same seed and the same state give the same tokens.
   public var seed: UInt64?
 
   public init(strategy: Strategy, temperature: Double = 1, seed: UInt64? = nil) {

@@ -1,5 +1,7 @@
 /// SplitMix64: a small, fast generator whose whole state is its seed, so a seeded request
-/// replays exactly. Package-wide for `serve-fuzz`, whose runs replay from their seed too.
+/// replays exactly.
+///
+/// Package-wide for `serve-fuzz`, whose runs replay from their seed too.
 package struct SeededRandom: RandomNumberGenerator {
   private var state: UInt64
 

@@ -5,8 +5,8 @@ import Synchronization
 /// A session renders its whole transcript every turn, and `tokenCount(for:)` is typically
 /// asked about a transcript that grew by one turn since the last call. Each message's content
 /// is its own piece of the rendered prompt and is tokenized on its own (control tokens split
-/// the text), so its tokens can be reused as they are: on Qwen's tokenizer a 4,000-token
-/// transcript takes about 8 ms to tokenize from scratch.
+/// the text), so its tokens can be reused as they are, where tokenizing a long transcript from
+/// scratch would be most of the call's time (`bench/README.md`, "Engine and session").
 final class PieceTokenCache: Sendable {
   private struct Key: Hashable {
     var text: String

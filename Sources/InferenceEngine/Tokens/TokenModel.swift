@@ -23,9 +23,10 @@ public protocol TokenModel: AnyObject, Sendable {
   func piece(of token: Token) -> [UInt8]
   /// Whether a token ends the model's turn (end of sequence, end of turn).
   func isEndOfGeneration(_ token: Token) -> Bool
-  /// Opens a context with its own key/value cache. The cache may already hold tokens (see
-  /// `TokenBackend.cachedTokens`): a context that an ended session gave back keeps them, so the
-  /// next session reuses what it has in common with them.
+  /// Opens a context with its own key/value cache.
+  ///
+  /// The cache may already hold tokens (see `TokenBackend.cachedTokens`): a context that an ended
+  /// session gave back keeps them, so the next session reuses what it has in common with them.
   func makeBackend(_ configuration: ContextConfiguration) throws -> any TokenBackend
 }
 

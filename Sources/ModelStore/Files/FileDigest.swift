@@ -3,7 +3,7 @@ import Foundation
 /// Computes file checksums with the system's `sha256sum`.
 ///
 /// Foundation on Linux has no SHA-256 and the project takes no outside packages; coreutils'
-/// `sha256sum` is on every Linux machine and hashes a 1 GB model in a few seconds.
+/// `sha256sum` is on every Linux machine and fast enough to hash a model once, after download.
 enum FileDigest {
   /// Returns the lowercase hex sha256 of the file at `url`.
   ///

@@ -3,7 +3,7 @@ import Foundation
 /// The directory that holds assembled, verified model files, and the way to fill it.
 ///
 /// A model is *present* when its file has the catalogue's size and a marker records that its
-/// sha256 was verified once; hashing a 1 GB file on every start would cost seconds.
+/// sha256 was verified once; hashing a model file on every start would slow every start.
 public struct ModelStore: Sendable {
   /// Where model files live.
   public let directory: URL

@@ -1,8 +1,9 @@
 /// Recognises, at the start of a turn or of any of its lines (`everyLine`), a call that the
-/// model writes in a form of its own instead of with the `<tool_call>` marker. Qwen2.5-Coder,
-/// told of its tools, writes most of its calls as a bare JSON object, mostly in a fenced code
-/// block, some after `<tools>`, and some after a sentence ("To convert 75.5 EUR to CHF, you
-/// would use the `convertCurrency` function with the following arguments:"):
+/// model writes in a form of its own instead of with the `<tool_call>` marker.
+///
+/// Qwen2.5-Coder, told of its tools, writes most of its calls as a bare JSON object, mostly in a
+/// fenced code block, some after `<tools>`, and some after a sentence ("To convert 75.5 EUR to CHF,
+/// you would use the `convertCurrency` function with the following arguments:"):
 ///
 ///     [ "<tools>" | "```" ["json"] ] ws "{" ws "\"name\"" ws ":" ws NAME
 ///

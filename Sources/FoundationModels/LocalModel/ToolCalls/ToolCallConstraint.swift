@@ -5,10 +5,11 @@ import InferenceEngine
 /// structured request, the answer's JSON — until the model writes the call marker; from there
 /// the call is generated under constraint: the name is one of the enabled tools and the
 /// arguments are JSON of that tool's schema, every guide enforced as in guided generation, with
-/// the fixed text in between forced. After a call come only another call or the end of the turn;
-/// the line break that separates two calls leaves that choice open until the next marker, so
-/// a model that writes a line break after its call is not made to call again. A call that
-/// breaks its tool's schema cannot be produced.
+/// the fixed text in between forced.
+///
+/// After a call come only another call or the end of the turn; the line break that separates two
+/// calls leaves that choice open until the next marker, so a model that writes a line break after
+/// its call is not made to call again. A call that breaks its tool's schema cannot be produced.
 ///
 /// A turn that opens its first call in the model's own form (`CallOpening`) goes on in it: the
 /// call ends at its object's closing brace, and after it come only the next call in that form
@@ -61,8 +62,9 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
   private var phase: Phase
   /// How the turn may open its first call in the model's own form (`CallOpening`): at the start
   /// of any line of free text where calls are allowed, in a turn's first round (a structured
-  /// answer starts with JSON of its own); nil elsewhere. `ToolCallTextSplitter` reads the output
-  /// with the same.
+  /// answer starts with JSON of its own); nil elsewhere.
+  ///
+  /// `ToolCallTextSplitter` reads the output with the same.
   let ownFormOpening: CallOpening?
   /// While the turn's text may still open a call in the model's own form; nil once a call is
   /// open, or where calls do not open so.

@@ -1,7 +1,8 @@
 /// The text of a tool call: the `<tool_call>` block of Qwen2.5's chat template, which is how
-/// Qwen was trained to call tools and what the template renders for earlier calls. Models whose
-/// template has no tool format (SmolLM2) are given the same block, described in their system
-/// message by the same text (`ChatTemplate.render(_:tools:)`): one format, documented in
+/// Qwen was trained to call tools and what the template renders for earlier calls.
+///
+/// Models whose template has no tool format (SmolLM2) are given the same block, described in their
+/// system message by the same text (`ChatTemplate.render(_:tools:)`): one format, documented in
 /// `docs/TOOLS.md`.
 ///
 ///     <tool_call>
@@ -12,7 +13,9 @@
 /// model may also open its first call in a form of its own (`CallOpening`); the call is then
 /// written on in this format.
 enum ToolCallFormat {
-  /// What starts a call. In Qwen's vocabulary it is one token.
+  /// What starts a call.
+  ///
+  /// In Qwen's vocabulary it is one token.
   static let marker = "<tool_call>"
   /// What ends a call.
   static let closing = "</tool_call>"

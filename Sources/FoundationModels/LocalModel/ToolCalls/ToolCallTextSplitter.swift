@@ -1,6 +1,8 @@
 /// Splits the local model's output, as it streams, into the answer's text and the tool calls it
-/// writes (`ToolCallFormat`). The output comes from `ToolCallConstraint`, so every call is
-/// well formed; text that might be the start of a marker is held back until it is known not to be.
+/// writes (`ToolCallFormat`).
+///
+/// The output comes from `ToolCallConstraint`, so every call is well formed; text that might be the
+/// start of a marker is held back until it is known not to be.
 struct ToolCallTextSplitter {
   enum Piece: Equatable {
     case text(String)
@@ -12,8 +14,10 @@ struct ToolCallTextSplitter {
     /// Text, where the marker opens a call.
     case text
     /// Deciding whether the output opens a call in the model's own form (`CallOpening`): before
-    /// any call, or after such a call. What may still open one is held: where calls open on
-    /// any line (`CallOpening.everyLine`) the current line only, else everything since.
+    /// any call, or after such a call.
+    ///
+    /// What may still open one is held: where calls open on any line (`CallOpening.everyLine`) the
+    /// current line only, else everything since.
     case opening(CallOpening)
     /// Inside a call opened by the marker, up to its closing marker.
     case markedCall
