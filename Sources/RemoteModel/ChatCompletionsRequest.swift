@@ -4,7 +4,7 @@ import JSON
 
 /// The body of an OpenAI chat-completions request for one executor request: the transcript as
 /// messages, the enabled tools, `response_format` for a schema, sampling and `tool_choice` from
-/// the generation options, and streaming with usage.
+/// the generation options, `reasoning_effort` from the reasoning level, and streaming with usage.
 struct ChatCompletionsRequest {
   let model: String
   let request: LanguageModelExecutorGenerationRequest
@@ -50,6 +50,9 @@ struct ChatCompletionsRequest {
     @unknown default:
       break
     }
+    if let level = request.contextOptions.reasoningLevel {
+      set("reasoning_effort", .string(try Self.reasoningEffort(level)))
+    }
     if !request.enabledToolDefinitions.isEmpty {
       set(
         "tools",
@@ -81,6 +84,25 @@ struct ChatCompletionsRequest {
         ]))
     }
     return .object(body)
+  }
+
+  /// OpenAI's `reasoning_effort` for a reasoning level.
+  ///
+  /// `light` is `"low"`, `moderate` is `"medium"` and `deep` is `"high"`: OpenAI's three
+  /// levels, which vLLM and llama-server also take. A `custom` level is sent as it is written,
+  /// for a server's own values (`"minimal"`, `"none"`, `"xhigh"`); the server refuses one it does
+  /// not know, and that refusal is the request's error.
+  /// - Throws: `LanguageModelError.unsupportedCapability` for a level this version does not know.
+  static func reasoningEffort(_ level: ContextOptions.ReasoningLevel) throws -> String {
+    switch level {
+    case .light: return "low"
+    case .moderate: return "medium"
+    case .deep: return "high"
+    case .custom(let value): return value
+    @unknown default:
+      throw LanguageModelError.unsupportedCapability(
+        .init(capability: .reasoning, debugDescription: "No reasoning_effort stands for the reasoning level \(level)."))
+    }
   }
 
   /// Whether the request asks for a tool call (`tool_choice: "required"`).

@@ -107,6 +107,21 @@ import Testing
     #expect(throws: EncodingError.self) { try members(GenerationOptions(temperature: .infinity)) }
   }
 
+  /// Each reasoning level is sent as the `reasoning_effort` OpenAI's servers take; a custom
+  /// level as written; no level, no member.
+  @Test func reasoningLevelsMapToReasoningEffort() throws {
+    let prompt = [Transcript.Entry.prompt(Transcript.Prompt(segments: [.text(.init(content: "Hi"))]))]
+    func effort(_ level: ContextOptions.ReasoningLevel?) throws -> String? {
+      try body(request(transcript: prompt, context: ContextOptions(reasoningLevel: level)))["reasoning_effort"]
+        as? String
+    }
+    #expect(try effort(.light) == "low")
+    #expect(try effort(.moderate) == "medium")
+    #expect(try effort(.deep) == "high")
+    #expect(try effort(.custom("minimal")) == "minimal")
+    #expect(try effort(nil) == nil)
+  }
+
   @Test func structuredOutputIsCheckedAgainstTheSchema() throws {
     try SchemaCheck.validate(#"{"answer":"yes","confidence":3}"#, against: Verdict.generationSchema)
     #expect(throws: LanguageModelError.self) {
