@@ -130,7 +130,7 @@ let package = Package(
       swiftSettings: [.unsafeFlags(["-warnings-as-errors", "-Wwarning", "DeprecatedDeclaration"])]),
     // Providers written as packages for Apple's 27 SDK write them: plain `import FoundationModels`.
     .testTarget(name: "LanguageModelProviderTests", dependencies: ["FoundationModels"]),
-    .testTarget(name: "RemoteModelTests", dependencies: ["RemoteModel", "FoundationModels", "FMTestSupport"]),
+    .testTarget(name: "RemoteModelTests", dependencies: ["RemoteModel", "FoundationModels", "JSON", "FMTestSupport"]),
     // App code written the way Apple's 27 documentation writes it (providers, dynamic
     // instructions, profiles, attachments); warnings as errors, as in MainActorClientTests.
     .testTarget(

@@ -5,17 +5,27 @@ import InferenceEngine
 /// The model `fm serve` serves, and the one place where the server makes what answers a
 /// request: every chat completion runs on an executor from `makeExecutor()`.
 ///
-/// Why one place: the executor is what a request's generation runs on; `fm serve` gives it a
-/// batched model (`SystemLanguageModel.batched(slots:)`), so each request's executor takes a
-/// sequence of one shared context, and another engine arrangement is a change here only.
+/// Why one place: the executor is what a request's generation runs on; the served model is
+/// the given one batched (`SystemLanguageModel.batched(slots:queue:)`), so each request's
+/// executor takes a sequence of one shared context, and another engine arrangement is a
+/// change here only. The batched model's slot pool is the server's one admission point: a
+/// request runs on a free slot, waits in the queue for one, or is refused when the queue is
+/// full (`LanguageModelError.rateLimited`, which the server answers with 503).
 public final class ServedModel: Sendable {
   /// The id clients name in `model` and `/v1/models` lists.
   public let id: String
   let model: SystemLanguageModel
+  /// Requests that generate at once (`--parallel`).
+  let slots: Int
+  /// Requests that may wait for a slot (`--queue`); past them, a request is refused.
+  let queueLimit: Int
 
-  public init(id: String, model: SystemLanguageModel) {
+  /// Serves `model` with `slots` sequences of one shared context and a queue of `queue`.
+  public init(id: String, model: SystemLanguageModel, slots: Int, queue: Int) {
     self.id = id
-    self.model = model
+    self.slots = slots
+    queueLimit = queue
+    self.model = model.batched(slots: slots, queue: queue)
   }
 
   /// Tokens one request holds: prompt and answer together.
@@ -40,6 +50,13 @@ public final class ServedModel: Sendable {
 
   /// What the batched model's decodes have done so far (nothing before the first request).
   var batchStatistics: BatchStatistics { model.batchedModel?.statistics ?? BatchStatistics() }
+
+  /// Slots generating now and requests waiting for one, as the slot pool counts them (none
+  /// before the first request).
+  var slotUsage: (busy: Int, waiting: Int) {
+    guard let batched = model.batchedModel else { return (0, 0) }
+    return (batched.busySlots, batched.waitingRequests)
+  }
 
   /// Loads the weights now, so the first request does not wait for them.
   public func load() async throws {

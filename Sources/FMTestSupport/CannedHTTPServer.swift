@@ -1,10 +1,11 @@
 import Foundation
+import Synchronization
 
 /// A loopback HTTP server that answers every request with the next of a list of canned
 /// responses (the last one repeated), for the few failures a real server cannot be made to
 /// produce on demand: an HTTP 500, a 429 with `Retry-After`, a server that ignores the schema.
 /// It records the requests' bodies. Call `stop()` when done.
-public final class CannedHTTPServer: @unchecked Sendable {
+public final class CannedHTTPServer: Sendable {
   public struct Response: Sendable {
     public var status: Int
     public var headers: [String: String]
@@ -28,15 +29,14 @@ public final class CannedHTTPServer: @unchecked Sendable {
 
   public let baseURL: URL
   private let descriptor: Int32
-  private let lock = NSLock()
-  private var responses: [Response]
-  private var bodies: [String] = []
+  /// The responses still to give (the last one stays), and the bodies of the requests served.
+  private let state: Mutex<(responses: [Response], bodies: [String])>
 
   /// The bodies of the requests served so far.
-  public var requests: [String] { lock.withLock { bodies } }
+  public var requests: [String] { state.withLock { $0.bodies } }
 
   public init(responses: [Response]) throws {
-    self.responses = responses
+    state = Mutex((responses, []))
     let (descriptor, port) = try LoopbackSocket.bind(listening: 8)
     self.descriptor = descriptor
     guard let url = URL(string: "http://127.0.0.1:\(port)") else {
@@ -64,9 +64,9 @@ public final class CannedHTTPServer: @unchecked Sendable {
         return
       }
       let body = Self.readRequestBody(connection)
-      let response: Response = lock.withLock {
-        bodies.append(body)
-        return responses.count > 1 ? responses.removeFirst() : responses[0]
+      let response: Response = state.withLock { state in
+        state.bodies.append(body)
+        return state.responses.count > 1 ? state.responses.removeFirst() : state.responses[0]
       }
       var head =
         "HTTP/1.1 \(response.status) Canned\r\nConnection: close\r\nContent-Length: \(response.body.utf8.count)\r\n"

@@ -11,6 +11,8 @@ public struct EngineError: Error, Equatable, Sendable, CustomStringConvertible {
     case decodeFailed
     case cancelled
     case invalidRequest
+    /// Every slot of a batched model is busy and as many requests as its queue takes wait.
+    case queueFull
   }
 
   public let code: Code

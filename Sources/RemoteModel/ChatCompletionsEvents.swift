@@ -1,5 +1,6 @@
 import Foundation
 import FoundationModels
+import JSON
 
 /// Turns the chunks of a streamed chat completion into executor channel events: `content` into
 /// the response, `reasoning_content` (llama-server, vLLM, DeepSeek) into a reasoning entry,
@@ -20,25 +21,25 @@ struct ChatCompletionsEvents {
   /// - Throws: `RemoteModelError.protocolViolation` for a payload that is not a chunk, and the
   ///   server's error when it sends one in the stream.
   mutating func send(_ payload: String, into channel: LanguageModelExecutorGenerationChannel) async throws {
-    guard let object = try? JSONSerialization.jsonObject(with: Data(payload.utf8)) as? [String: Any] else {
+    guard let object = try? JSONValue(parsing: payload), object.isObject else {
       throw RemoteModelError.protocolViolation("an event is not a JSON object: \(payload.prefix(200))")
     }
     if object["error"] != nil {
       throw RemoteModelError.http(statusCode: 500, message: RemoteModelError.message(in: Data(payload.utf8)))
     }
-    let choices = object["choices"] as? [[String: Any]] ?? []
-    if let reason = choices.first?["finish_reason"] as? String { finishReason = reason }
-    if let delta = choices.first?["delta"] as? [String: Any] {
-      if let reasoning = delta["reasoning_content"] as? String, !reasoning.isEmpty {
+    let choice = object["choices"]?.elements?.first
+    if let reason = choice?["finish_reason"]?.string { finishReason = reason }
+    if let delta = choice?["delta"], delta.isObject {
+      if let reasoning = delta["reasoning_content"]?.string, !reasoning.isEmpty {
         hasOutput = true
         await channel.send(.reasoning(action: .appendText(reasoning, tokenCount: 0)))
       }
-      if let content = delta["content"] as? String, !content.isEmpty {
+      if let content = delta["content"]?.string, !content.isEmpty {
         hasOutput = true
         text += content
         await channel.send(.response(action: .appendText(content, tokenCount: 0)))
       }
-      for fragment in delta["tool_calls"] as? [[String: Any]] ?? [] {
+      for fragment in delta["tool_calls"]?.elements ?? [] where fragment.isObject {
         hasOutput = true
         if let (id, name, arguments) = try call(in: fragment) {
           await channel.send(
@@ -46,13 +47,13 @@ struct ChatCompletionsEvents {
         }
       }
     }
-    if let usage = object["usage"] as? [String: Any] {
+    if let usage = object["usage"], usage.isObject {
       let input = LanguageModelExecutorGenerationChannel.Usage.Input(
-        totalTokenCount: usage["prompt_tokens"] as? Int ?? 0,
-        cachedTokenCount: (usage["prompt_tokens_details"] as? [String: Any])?["cached_tokens"] as? Int ?? 0)
+        totalTokenCount: usage["prompt_tokens"]?.integer ?? 0,
+        cachedTokenCount: usage["prompt_tokens_details"]?["cached_tokens"]?.integer ?? 0)
       let output = LanguageModelExecutorGenerationChannel.Usage.Output(
-        totalTokenCount: usage["completion_tokens"] as? Int ?? 0,
-        reasoningTokenCount: (usage["completion_tokens_details"] as? [String: Any])?["reasoning_tokens"] as? Int ?? 0)
+        totalTokenCount: usage["completion_tokens"]?.integer ?? 0,
+        reasoningTokenCount: usage["completion_tokens_details"]?["reasoning_tokens"]?.integer ?? 0)
       if calls.isEmpty {
         await channel.send(.response(action: .updateUsage(input: input, output: output)))
       } else {
@@ -63,16 +64,16 @@ struct ChatCompletionsEvents {
 
   /// The call a `tool_calls` fragment continues and its piece of the arguments, or nil while
   /// the call's name has not come yet.
-  private mutating func call(in fragment: [String: Any]) throws -> (id: String, name: String, arguments: String)? {
-    let index = fragment["index"] as? Int ?? calls.count
-    let function = fragment["function"] as? [String: Any] ?? [:]
-    let arguments = function["arguments"] as? String ?? ""
+  private mutating func call(in fragment: JSONValue) throws -> (id: String, name: String, arguments: String)? {
+    let index = fragment["index"]?.integer ?? calls.count
+    let function = fragment["function"]
+    let arguments = function?["arguments"]?.string ?? ""
     if calls[index] == nil {
-      guard let name = function["name"] as? String, !name.isEmpty else {
+      guard let name = function?["name"]?.string, !name.isEmpty else {
         pendingArguments[index, default: ""] += arguments
         return nil
       }
-      calls[index] = (fragment["id"] as? String ?? UUID().uuidString, name)
+      calls[index] = (fragment["id"]?.string ?? UUID().uuidString, name)
     }
     guard let call = calls[index] else { return nil }
     return (call.id, call.name, (pendingArguments.removeValue(forKey: index) ?? "") + arguments)

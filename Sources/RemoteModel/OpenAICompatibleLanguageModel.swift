@@ -14,7 +14,8 @@ import FoundationModels
 ///
 /// Streaming, guided generation (`response_format` with the schema, strict; the output is
 /// checked against the schema before it is returned), tools (`tools`, `tool_choice` from
-/// `toolCallingMode`), reasoning (`reasoning_content`) and usage all go through the protocol.
+/// `toolCallingMode`), reasoning (`ContextOptions.reasoningLevel` as `reasoning_effort`, the
+/// model's `reasoning_content` as a reasoning entry) and usage all go through the protocol.
 /// Named so that it does not clash with `ChatCompletionsLanguageModel` of Apple's
 /// foundation-models-utilities when an app imports both.
 public struct OpenAICompatibleLanguageModel: LanguageModel {

@@ -1,5 +1,6 @@
 import Foundation
 import FoundationModels
+import JSON
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -38,10 +39,10 @@ public enum RemoteModelError: Error, Sendable, CustomStringConvertible {
 
   /// The server's message: OpenAI's `{"error":{"message":…}}`, or the body's text.
   static func message(in body: Data) -> String {
-    if let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] {
-      if let error = object["error"] as? [String: Any], let message = error["message"] as? String { return message }
-      if let message = object["message"] as? String { return message }
-      if let error = object["error"] as? String { return error }
+    if let object = try? JSONValue(parsing: body) {
+      if let message = object["error"]?["message"]?.string { return message }
+      if let message = object["message"]?.string { return message }
+      if let error = object["error"]?.string { return error }
     }
     let text = String(decoding: body.prefix(2000), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     return text.isEmpty ? "(no message)" : text
@@ -51,8 +52,8 @@ public enum RemoteModelError: Error, Sendable, CustomStringConvertible {
   /// the counts), or the words other servers use (vLLM: "maximum context length").
   private static func contextSizeExceeded(status: Int, body: Data, message: String) -> LanguageModelError? {
     guard status == 400 || status == 413 else { return nil }
-    let error = (try? JSONSerialization.jsonObject(with: body) as? [String: Any])?["error"] as? [String: Any]
-    let type = error?["type"] as? String ?? ""
+    let error = (try? JSONValue(parsing: body))?["error"]
+    let type = error?["type"]?.string ?? ""
     let lowered = message.lowercased()
     guard
       type == "exceed_context_size_error" || lowered.contains("context length") || lowered.contains("context size")
@@ -60,7 +61,7 @@ public enum RemoteModelError: Error, Sendable, CustomStringConvertible {
     else { return nil }
     return .contextSizeExceeded(
       .init(
-        contextSize: error?["n_ctx"] as? Int ?? 0, tokenCount: error?["n_prompt_tokens"] as? Int ?? 0,
+        contextSize: error?["n_ctx"]?.integer ?? 0, tokenCount: error?["n_prompt_tokens"]?.integer ?? 0,
         debugDescription: message))
   }
 }

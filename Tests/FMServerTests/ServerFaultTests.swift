@@ -7,7 +7,7 @@ import Testing
 @Suite(.enabled(if: TestServer.modelIsPresent), .serialized)
 struct ServerFaultTests {
   @Test func aClientThatGoesAwayMidStreamFreesItsSlotAtOnce() async throws {
-    let server = try TestServer.start(configuration: ServerConfiguration(parallel: 1))
+    let server = try TestServer.start(parallel: 1)
     let connection = try RawHTTPConnection(port: server.port)
     try connection.send(
       RawHTTPConnection.post(
@@ -28,7 +28,7 @@ struct ServerFaultTests {
   }
 
   @Test func concurrentClientsAreAllAnswered() async throws {
-    let server = try TestServer.start(configuration: ServerConfiguration(parallel: 2, queue: 8))
+    let server = try TestServer.start(parallel: 2, queue: 8)
     let port = server.port
     let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
       for index in 0..<4 {
@@ -45,7 +45,7 @@ struct ServerFaultTests {
   }
 
   @Test func aFullQueueIsA503WithRetryAfter() async throws {
-    let server = try TestServer.start(configuration: ServerConfiguration(parallel: 1, queue: 0))
+    let server = try TestServer.start(parallel: 1, queue: 0)
     let busy = try RawHTTPConnection(port: server.port)
     try busy.send(
       RawHTTPConnection.post(
@@ -56,7 +56,43 @@ struct ServerFaultTests {
     #expect(refused.status == 503)
     #expect(refused.headers["retry-after"] == "1")
     #expect(refused.error["code"] as? String == "queue_full")
+    // A streamed request is refused the same way, before its stream begins: a plain 503.
+    let refusedStream = try await RawHTTPConnection.exchange(
+      RawHTTPConnection.post("/v1/chat/completions", TestServer.chat("Hi", extra: #","stream":true"#)),
+      port: server.port)
+    #expect(refusedStream.status == 503)
+    #expect(refusedStream.headers["content-type"]?.hasPrefix("application/json") == true)
+    #expect(refusedStream.error["code"] as? String == "queue_full")
     busy.close()
+    await server.stop()
+  }
+
+  /// The slot pool is the one admission point: a request past the busy slot waits in its
+  /// queue (`fm_queue_length` counts it), one past the queue is refused, and a waiter whose
+  /// client goes away leaves the queue.
+  @Test func aWaitingRequestIsCountedAndLeavesTheQueueWhenItsClientGoesAway() async throws {
+    let server = try TestServer.start(parallel: 1, queue: 1)
+    let long = TestServer.chat("Tell a long story", maxTokens: 2000, extra: #","stream":true"#)
+    let busy = try RawHTTPConnection(port: server.port)
+    try busy.send(RawHTTPConnection.post("/v1/chat/completions", long))
+    #expect(try await busy.readHead().status == 200)
+    let waiter = try RawHTTPConnection(port: server.port)
+    try waiter.send(RawHTTPConnection.post("/v1/chat/completions", long))
+    let queued = try await server.metrics { TestServer.metric("fm_queue_length", in: $0) == 1 }
+    #expect(TestServer.metric("fm_queue_length", in: queued.text) == 1)
+    #expect(TestServer.metric("fm_slots_busy", in: queued.text) == 1)
+    let refused = try await RawHTTPConnection.exchange(
+      RawHTTPConnection.post("/v1/chat/completions", TestServer.chat("Hi")), port: server.port)
+    #expect(refused.status == 503)
+    waiter.close()
+    let left = try await server.metrics { TestServer.metric("fm_queue_length", in: $0) == 0 }
+    #expect(TestServer.metric("fm_queue_length", in: left.text) == 0)
+    // Its place is free: the next request waits again instead of being refused.
+    let next = try RawHTTPConnection(port: server.port)
+    try next.send(RawHTTPConnection.post("/v1/chat/completions", TestServer.chat("Hi", maxTokens: 3)))
+    _ = try await server.metrics { TestServer.metric("fm_queue_length", in: $0) == 1 }
+    busy.close()
+    #expect(try await next.readResponse().status == 200)
     await server.stop()
   }
 

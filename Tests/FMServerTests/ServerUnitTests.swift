@@ -5,8 +5,8 @@ import Testing
 
 @testable import FMServer
 
-/// The parts of the server that need no model: stop texts across pieces, the slot limiter,
-/// how request parameters become generation options, and the listening socket.
+/// The parts of the server that need no model: stop texts across pieces, how request
+/// parameters become generation options, and the listening socket.
 @Suite struct ServerUnitTests {
   @Test(arguments: [
     (["Hel", "lo wo", "rld"], ["wo"], "Hello "),
@@ -31,40 +31,6 @@ import Testing
     #expect(other.feed("the E") == "the ")
     #expect(other.feed("xit") == "Exit")
     #expect(!other.stopped)
-  }
-
-  @Test func theLimiterQueuesThenRefuses() async throws {
-    let limiter = SlotLimiter(slots: 1, queue: 1)
-    let (entered, enteredContinuation) = AsyncStream.makeStream(of: Void.self)
-    let (release, releaseContinuation) = AsyncStream.makeStream(of: Void.self)
-    let first = Task {
-      try await limiter.withSlot {
-        enteredContinuation.yield()
-        for await _ in release { break }
-      }
-    }
-    for await _ in entered { break }
-    let second = Task { try await limiter.withSlot { 2 } }
-    while limiter.usage.waiting == 0 { try await Task.sleep(nanoseconds: 1_000_000) }
-    await #expect(throws: SlotLimiter.QueueFull.self) { try await limiter.withSlot { 3 } }
-    releaseContinuation.yield()
-    try await first.value
-    #expect(try await second.value == 2)
-    #expect(limiter.usage.busy == 0)
-  }
-
-  @Test func aCancelledWaiterLeavesTheQueue() async throws {
-    let limiter = SlotLimiter(slots: 1, queue: 4)
-    let (release, releaseContinuation) = AsyncStream.makeStream(of: Void.self)
-    let holder = Task { try await limiter.withSlot { for await _ in release { break } } }
-    while limiter.usage.busy == 0 { try await Task.sleep(nanoseconds: 1_000_000) }
-    let waiter = Task { try await limiter.withSlot { 1 } }
-    while limiter.usage.waiting == 0 { try await Task.sleep(nanoseconds: 1_000_000) }
-    waiter.cancel()
-    await #expect(throws: CancellationError.self) { try await waiter.value }
-    #expect(limiter.usage.waiting == 0)
-    releaseContinuation.yield()
-    try await holder.value
   }
 
   static func request(_ extra: String) throws -> ChatCompletionRequest {

@@ -4,30 +4,33 @@ import Testing
 
 @testable import GuidedDecoding
 
-/// A sample of the maskbench-dev corpus (the full run is the `maskbench` program): every
-/// schema compiles or fails with a `SchemaError`, and every accepted schema classifies all
-/// its labelled instances correctly, byte by byte and token by token, under the standard's
+/// The maskbench-dev corpus (the full run with figures is the `maskbench` program): every
+/// schema compiles or fails with a `SchemaError`, and every accepted schema classifies all its
+/// labelled instances correctly, byte by byte and token by token, under the standard's
 /// language (`.standard`: generation's own options leave out members only the default allows).
 ///
-///     FM_MASKBENCH_CORPUS=/path/to/maskbench-dev swift test --filter CorpusSampleTests
+/// The normal test run checks an evenly spaced sample (`MaskbenchCorpus.sampleStride`) of
+/// `../shared/data/maskbench-dev`, where the development data lives, and skips, saying so,
+/// where it is absent; the whole corpus:
+///
+///     FM_MASKBENCH_CORPUS=../shared/data/maskbench-dev swift test --filter CorpusSampleTests
 @Suite struct CorpusSampleTests {
   @Test(
     .enabled(
-      if: maskbenchDirectory != nil,
-      "FM_MASKBENCH_CORPUS is unset; set it to the maskbench-dev folder to run the corpus sample"))
-  func sampleHasFullInstanceAccuracy() throws {
-    let directory = try #require(maskbenchDirectory)
+      if: MaskbenchCorpus.selected != nil,
+      "no maskbench-dev corpus: ../shared/data/maskbench-dev is absent and FM_MASKBENCH_CORPUS is unset"))
+  func everyLabelledInstanceIsClassifiedCorrectly() throws {
+    let corpus = try #require(MaskbenchCorpus.selected)
     // Set but wrong is a mistake to report, not a reason to skip.
-    let contents = try? FileManager.default.contentsOfDirectory(atPath: directory.path)
-    let names = try #require(contents, "FM_MASKBENCH_CORPUS=\(directory.path) is not a readable folder")
-      .filter { $0.hasSuffix(".json") }.sorted()
-    let sample = stride(from: 0, to: names.count, by: max(1, names.count / 150)).map { names[$0] }
+    let readable = try? corpus.schemaFiles()
+    let files = try #require(readable, "\(corpus.directory.path) is not a readable folder")
     let vocabulary = smallVocabulary()
     let options = JSONSchemaParser.Options(acceptsUnknownKeywords: true)
     var accepted = 0
     var instances = 0
-    for name in sample {
-      let data = try #require(FileManager.default.contents(atPath: directory.appendingPathComponent(name).path))
+    for name in files {
+      let data = try #require(
+        FileManager.default.contents(atPath: corpus.directory.appendingPathComponent(name).path))
       let testCase = try SchemaTestCase(fileContents: data)
       let document: SchemaDocument
       let automaton: ConstraintAutomaton
@@ -45,7 +48,7 @@ import Testing
           "\(name): valid=\(outcome.isValid) bytes=\(outcome.acceptedByBytes) tokens=\(outcome.acceptedByTokens)")
       }
     }
-    #expect(accepted > sample.count / 2)
+    #expect(accepted > files.count / 2)
     #expect(instances > 0)
   }
 }

@@ -67,10 +67,41 @@ func smallVocabulary() -> Vocabulary {
   return Vocabulary(tokens: tokens, endOfSequenceTokens: [tokens.count - 1])
 }
 
-/// The maskbench-dev corpus folder that `FM_MASKBENCH_CORPUS` names; nil when it is unset.
+/// The maskbench-dev corpus the corpus check reads, and whether it reads all of it.
 ///
 /// The corpus is not copied into the repository: its README keeps it out of the package
-/// (evaluation data only), and many of its schemas come from third-party sources.
-let maskbenchDirectory = ProcessInfo.processInfo.environment["FM_MASKBENCH_CORPUS"].map {
-  URL(fileURLWithPath: $0)
+/// (evaluation data only), and many of its schemas come from third-party sources. It lives
+/// with the development data beside the project (`../shared/data/maskbench-dev`, which the data's
+/// README lets tests read, and which CI's checkout has beside it too).
+struct MaskbenchCorpus {
+  let directory: URL
+  /// Every schema (`FM_MASKBENCH_CORPUS`), or an evenly spaced sample.
+  let isWhole: Bool
+
+  /// The folder `FM_MASKBENCH_CORPUS` names, whole; else the shared data's, sampled; nil when
+  /// the variable is unset and the shared folder is absent.
+  static let selected: MaskbenchCorpus? = {
+    if let path = ProcessInfo.processInfo.environment["FM_MASKBENCH_CORPUS"] {
+      return MaskbenchCorpus(directory: URL(fileURLWithPath: path), isWhole: true)
+    }
+    // Tests/GuidedDecodingTests/Support.swift → the project's folder → its parent.
+    let shared = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/data/maskbench-dev")
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: shared.path, isDirectory: &isDirectory), isDirectory.boolValue
+    else { return nil }
+    return MaskbenchCorpus(directory: shared, isWhole: false)
+  }()
+
+  /// Of the sorted schema files, every `sampleStride`-th in the sample: every subset is in it
+  /// in proportion, and the check fits the normal test run.
+  static let sampleStride = 5
+
+  /// The schema files to check, sorted.
+  /// - Throws: when the folder cannot be read (set but wrong is a mistake to report).
+  func schemaFiles() throws -> [String] {
+    let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".json") }
+      .sorted()
+    return isWhole ? names : stride(from: 0, to: names.count, by: Self.sampleStride).map { names[$0] }
+  }
 }

@@ -22,7 +22,8 @@ import Testing
   }
 
   @Test func theSamplingModeReachesTheExecutorAsAKind() async throws {
-    let model = MyLanguageModel()
+    // A reasoning level is for models that list `.reasoning`.
+    let model = MyLanguageModel(capabilities: [.guidedGeneration, .reasoning])
     let session = LanguageModelSession(model: model)
     let options = GenerationOptions(
       samplingMode: .random(top: 40, seed: 7), temperature: 0.8, maximumResponseTokens: 100, toolCallingMode: .allowed)

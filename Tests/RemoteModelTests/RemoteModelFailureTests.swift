@@ -1,6 +1,7 @@
 import FMTestSupport
 import Foundation
 import FoundationModels
+import JSON
 import RemoteModel
 import Testing
 
@@ -62,6 +63,22 @@ import Testing
     #expect(reasoning == ["The user greets; greet back."])
     #expect(response.usage.input.totalTokenCount == 9 && response.usage.input.cachedTokenCount == 4)
     #expect(response.usage.output.totalTokenCount == 7 && response.usage.output.reasoningTokenCount == 5)
+  }
+
+  /// A reasoning level, the request's own or a profile's, is sent as OpenAI's `reasoning_effort`;
+  /// a request without one sends none.
+  @Test func theReasoningLevelIsSentAsReasoningEffort() async throws {
+    let server = try CannedHTTPServer(responses: [.streamedCompletion("Hello!")])
+    defer { server.stop() }
+    let session = session(server)
+    _ = try await session.respond(to: "Hi", contextOptions: ContextOptions(reasoningLevel: .deep))
+    _ = try await session.respond(to: "Hi again")
+    let model = OpenAICompatibleLanguageModel(baseURL: server.baseURL, model: "m", maximumRetries: 1)
+    let profiled = LanguageModelSession(
+      profile: LanguageModelSession.Profile { Instructions("Be brief.") }.model(model).reasoningLevel(.light))
+    _ = try await profiled.respond(to: "Hi")
+    let sent = try server.requests.map { try JSONValue(parsing: $0)["reasoning_effort"] }
+    #expect(sent == [.string("high"), nil, .string("low")])
   }
 
   /// llama-server answers in text where the model's template has no tools, whatever

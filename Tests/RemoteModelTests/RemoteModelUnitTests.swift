@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 import Testing
 
 @testable import FoundationModels
@@ -78,6 +79,47 @@ import Testing
     #expect(try userTexts(ContextOptions(includeSchemaInPrompt: false)) == ["First", "Second"])
     let plain = try body(request(transcript: entries))
     #expect((plain["messages"] as? [[String: Any]])?.last?["content"] as? String == "Second")
+  }
+
+  /// The body is written member by member: each member once (greedy sampling's temperature
+  /// replaces the options' own), numbers as the options hold them, and a non-finite number is an
+  /// error rather than invalid JSON.
+  @Test func theBodyHasEachMemberOnceAndExactNumbers() throws {
+    let prompt = [Transcript.Entry.prompt(Transcript.Prompt(segments: [.text(.init(content: "Hi"))]))]
+    func members(_ options: GenerationOptions) throws -> [JSONValue.Member] {
+      let text = String(
+        decoding: try ChatCompletionsRequest(model: "m", request: request(transcript: prompt, options: options)).body(),
+        as: UTF8.self)
+      guard case .object(let members) = try JSONValue(parsing: text) else {
+        Issue.record("the body is not an object: \(text)")
+        return []
+      }
+      return members
+    }
+    let greedy = try members(GenerationOptions(samplingMode: .greedy, temperature: 0.7))
+    #expect(greedy.filter { $0.key == "temperature" }.map(\.value) == [.number(.zero)])
+    #expect(Set(greedy.map(\.key)).count == greedy.count)
+    let nucleus = try members(
+      GenerationOptions(samplingMode: .random(probabilityThreshold: 0.9, seed: UInt64.max), temperature: 0.7))
+    #expect(nucleus.first { $0.key == "temperature" }?.value.compactText == "0.7")
+    #expect(nucleus.first { $0.key == "top_p" }?.value.compactText == "0.9")
+    #expect(nucleus.first { $0.key == "seed" }?.value.compactText == "18446744073709551615")
+    #expect(throws: EncodingError.self) { try members(GenerationOptions(temperature: .infinity)) }
+  }
+
+  /// Each reasoning level is sent as the `reasoning_effort` OpenAI's servers take; a custom
+  /// level as written; no level, no member.
+  @Test func reasoningLevelsMapToReasoningEffort() throws {
+    let prompt = [Transcript.Entry.prompt(Transcript.Prompt(segments: [.text(.init(content: "Hi"))]))]
+    func effort(_ level: ContextOptions.ReasoningLevel?) throws -> String? {
+      try body(request(transcript: prompt, context: ContextOptions(reasoningLevel: level)))["reasoning_effort"]
+        as? String
+    }
+    #expect(try effort(.light) == "low")
+    #expect(try effort(.moderate) == "medium")
+    #expect(try effort(.deep) == "high")
+    #expect(try effort(.custom("minimal")) == "minimal")
+    #expect(try effort(nil) == nil)
   }
 
   @Test func structuredOutputIsCheckedAgainstTheSchema() throws {

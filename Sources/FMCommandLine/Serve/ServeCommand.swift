@@ -55,15 +55,14 @@ enum ServeCommand: Subcommand {
       return queue
     }
     let apiKey = arguments.value("--api-key") ?? context.environment["FM_API_KEY"].flatMap { $0.isEmpty ? nil : $0 }
-    let configuration = ServerConfiguration(
-      apiKey: apiKey, parallel: parallel, queue: queue ?? 16, corsOrigin: arguments.value("--cors"))
+    let configuration = ServerConfiguration(apiKey: apiKey, corsOrigin: arguments.value("--cors"))
 
     // One llama.cpp context with a sequence per request that may generate at once: their
     // tokens are decoded together (continuous batching), and a returning conversation finds
-    // its prefix in the slot that served it.
-    let model = SystemLanguageModel(name: name, contextSize: contextSize).batched(slots: parallel)
+    // its prefix in the slot that served it. Its slot pool also holds the queue.
+    let model = SystemLanguageModel(name: name, contextSize: contextSize)
     try await ChatCommand.fetchIfMissing(model, named: name, context: context)
-    let served = ServedModel(id: servedID(name), model: model)
+    let served = ServedModel(id: servedID(name), model: model, slots: parallel, queue: queue ?? 16)
     try await ProgressSpinner.during("loading \(name)…", output: context.standardError) { try await served.load() }
     let server: HTTPServer
     do {

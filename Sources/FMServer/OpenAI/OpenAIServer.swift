@@ -1,4 +1,5 @@
 import Foundation
+import FoundationModels
 import JSON
 
 /// The routes of `fm serve`: OpenAI's `/v1/models` and `/v1/chat/completions`, llama-server's
@@ -7,7 +8,6 @@ import JSON
 public final class OpenAIServer: HTTPResponder {
   let model: ServedModel
   let configuration: ServerConfiguration
-  let limiter: SlotLimiter
   let metrics = ServerMetrics()
 
   /// The methods of each path.
@@ -19,7 +19,6 @@ public final class OpenAIServer: HTTPResponder {
   public init(model: ServedModel, configuration: ServerConfiguration) {
     self.model = model
     self.configuration = configuration
-    limiter = SlotLimiter(slots: configuration.parallel, queue: configuration.queue)
   }
 
   public func refusal(_ error: HTTPError) -> HTTPResponse {
@@ -88,7 +87,7 @@ public final class OpenAIServer: HTTPResponder {
         withCORS(
           HTTPResponse(
             status: .ok, headers: [("Content-Type", "text/plain; version=0.0.4")],
-            body: Array(metrics.text(limiter: limiter, batches: model.batchStatistics).utf8))))
+            body: Array(metrics.text(model: model).utf8))))
     case "/tokenize", "/detokenize", "/apply-template":
       try await sendJSON(try await TokenizerRoutes(model: model).answer(request.path, body: request.body), to: writer)
     default:
@@ -105,38 +104,42 @@ public final class OpenAIServer: HTTPResponder {
         param: "model", code: "model_not_found")
     }
     do {
-      try await limiter.withSlot {
-        let runner = CompletionRunner(model: model)
-        let prepared = try await runner.prepare(completion)
-        let chunks = ChatCompletionChunks(model: model.id)
-        let summary: CompletionRunner.Summary
-        if completion.stream {
-          summary = try await stream(prepared, runner: runner, chunks: chunks, writer: writer)
-        } else {
-          var content = ""
-          var calls: [CompletionRunner.ToolCall] = []
-          summary = try await runner.run(prepared) { delta in
-            switch delta {
-            case .content(let text): content += text
-            case .toolCall(let call): calls.append(call)
-            }
+      let runner = CompletionRunner(model: model)
+      let prepared = try await runner.prepare(completion)
+      let chunks = ChatCompletionChunks(model: model.id)
+      let summary: CompletionRunner.Summary
+      if completion.stream {
+        summary = try await stream(prepared, runner: runner, chunks: chunks, writer: writer)
+      } else {
+        var content = ""
+        var calls: [CompletionRunner.ToolCall] = []
+        summary = try await runner.run(prepared) { delta in
+          switch delta {
+          case .content(let text): content += text
+          case .toolCall(let call): calls.append(call)
           }
-          try await sendJSON(chunks.completion(content: content, calls: calls, summary: summary), to: writer)
         }
-        metrics.addTokens(
-          prompt: summary.promptTokens, cached: summary.cachedPromptTokens ?? 0, completion: summary.completionTokens)
+        try await sendJSON(chunks.completion(content: content, calls: calls, summary: summary), to: writer)
       }
-    } catch is SlotLimiter.QueueFull {
+      metrics.addTokens(
+        prompt: summary.promptTokens, cached: summary.cachedPromptTokens ?? 0, completion: summary.completionTokens)
+    } catch LanguageModelError.rateLimited {
+      // The slot pool refused the request: every slot is busy and the queue is full. It refuses
+      // before the model writes anything, so no response has begun.
       throw APIError(
         .serviceUnavailable,
-        "The server is busy: \(limiter.slots) requests are generating and \(limiter.queueLimit) are waiting; retry later",
+        "The server is busy: \(model.slots) requests are generating and \(model.queueLimit) are waiting; retry later",
         code: "queue_full", headers: [("Retry-After", String(configuration.retryAfterSeconds))])
     }
   }
 
   /// A streamed answer as server-sent events: the role chunk, content and tool-call chunks,
   /// the final chunk with the finish reason, the usage chunk when asked for, then `[DONE]`.
-  /// An error after the stream began is sent as an `error` event, and the stream ends.
+  ///
+  /// The stream begins (status 200, headers, role chunk) with the model's first output, or
+  /// when it ends without any: until then the request may still wait for a slot, or be
+  /// refused, and an error is answered with its own status, as for a request without
+  /// `stream`. An error after the stream began is sent as an `error` event, and the stream ends.
   private func stream(
     _ prepared: CompletionRunner.Prepared, runner: CompletionRunner, chunks: ChatCompletionChunks,
     writer: ResponseWriter
@@ -144,21 +147,26 @@ public final class OpenAIServer: HTTPResponder {
     func event(_ json: String) async throws {
       try await writer.sendChunk(Array("data: \(json)\n\n".utf8))
     }
-    try await writer.startStream(
-      status: .ok, headers: corsHeaders() + [("Content-Type", "text/event-stream"), ("Cache-Control", "no-cache")])
-    try await event(chunks.roleChunk)
+    func begin() async throws {
+      guard !writer.hasStarted else { return }
+      try await writer.startStream(
+        status: .ok, headers: corsHeaders() + [("Content-Type", "text/event-stream"), ("Cache-Control", "no-cache")])
+      try await event(chunks.roleChunk)
+    }
     var toolIndex = 0
     do {
       let summary = try await runner.run(prepared) { delta in
+        try await begin()
         try await event(chunks.chunk(for: delta, index: toolIndex))
         if case .toolCall = delta { toolIndex += 1 }
       }
+      try await begin()
       try await event(chunks.finalChunk(finishReason: summary.finishReason))
       if prepared.request.includeUsage { try await event(chunks.usageChunk(summary)) }
       try await event("[DONE]")
       try await writer.endStream()
       return summary
-    } catch  where !(error is CancellationError) && !(error is SocketConnection.Failure) {
+    } catch  where writer.hasStarted && !(error is CancellationError) && !(error is SocketConnection.Failure) {
       try await event(Self.apiError(for: error).body)
       try await writer.endStream()
       throw error

@@ -3,8 +3,8 @@ import Synchronization
 
 /// The counters `GET /metrics` reports in Prometheus' text format: requests by endpoint and
 /// status, prompt tokens (and those of them found in the KV cache) and generated tokens,
-/// requests in flight; the limiter supplies queue length and slot use, the batched model its
-/// decodes (how many, how full, how long).
+/// requests in flight; the served model's slot pool supplies queue length and slot use, its
+/// batched model's scheduler the decodes (how many, how full, how long).
 final class ServerMetrics: Sendable {
   private let state = Mutex(State())
 
@@ -40,9 +40,10 @@ final class ServerMetrics: Sendable {
     }
   }
 
-  func text(limiter: SlotLimiter, batches: BatchStatistics) -> String {
+  func text(model: ServedModel) -> String {
     let snapshot = state.withLock { $0 }
-    let usage = limiter.usage
+    let usage = model.slotUsage
+    let batches = model.batchStatistics
     var lines = [
       "# HELP fm_requests_total Requests answered, by endpoint and status.", "# TYPE fm_requests_total counter",
     ]
@@ -65,7 +66,7 @@ final class ServerMetrics: Sendable {
     metric("fm_requests_in_flight", "gauge", "Requests being answered now.", snapshot.inFlight)
     metric("fm_queue_length", "gauge", "Chat completions waiting for a slot.", usage.waiting)
     metric("fm_slots_busy", "gauge", "Slots generating now.", usage.busy)
-    metric("fm_slots_total", "gauge", "Slots (--parallel).", limiter.slots)
+    metric("fm_slots_total", "gauge", "Slots (--parallel).", model.slots)
     metric("fm_decodes_total", "counter", "Batched decodes (llama_decode calls) run.", batches.decodes)
     metric(
       "fm_decode_sequences_total", "counter",

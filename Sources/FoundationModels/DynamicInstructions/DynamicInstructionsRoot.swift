@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A session's dynamic instructions tree, which the session evaluates before each invocation
 /// and `SessionPropertyValues.rootDynamicInstructions` replaces.
@@ -7,20 +8,27 @@ import Foundation
 /// evaluates it once at a time (one turn at a time), outside the lock, so a body may read the
 /// session's properties — `rootDynamicInstructions` included — while it is evaluated.
 final class DynamicInstructionsRoot: Sendable {
-  private let lock = NSLock()
-  /// Nil for a session created without dynamic instructions, until one is set.
-  private nonisolated(unsafe) var storedTree: (any DynamicInstructions)?
+  /// The tree as stored. Unchecked: the tree need not be `Sendable`; the mutex orders the
+  /// reads and writes of the reference, and the session evaluates the tree one turn at a time.
+  private struct Stored: @unchecked Sendable {
+    let tree: (any DynamicInstructions)?
+  }
 
-  init() {}
+  /// Nil for a session created without dynamic instructions, until one is set.
+  private let stored: Mutex<Stored>
+
+  init() {
+    stored = Mutex(Stored(tree: nil))
+  }
 
   init(_ tree: sending some DynamicInstructions) {
-    storedTree = tree
+    stored = Mutex(Stored(tree: tree))
   }
 
   /// The tree, or nil when the session has none.
   var tree: (any DynamicInstructions)? {
-    get { lock.withLock { storedTree } }
-    set { lock.withLock { storedTree = newValue } }
+    get { stored.withLock { $0 }.tree }
+    set { stored.withLock { $0 = Stored(tree: newValue) } }
   }
 
   /// Evaluates the tree — or `fallback` when there is none — with `properties` bound for its

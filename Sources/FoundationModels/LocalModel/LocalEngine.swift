@@ -185,6 +185,7 @@ final class LocalEngine: Sendable {
     guard let engineError = error as? EngineError else { return error }
     switch engineError.code {
     case .cancelled: return CancellationError()
+    case .queueFull: return LanguageModelError.rateLimited(.init(resetDate: nil, debugDescription: engineError.message))
     case .promptTooLong, .contextFull:
       return LanguageModelError.contextSizeExceeded(
         .init(contextSize: 0, tokenCount: 0, debugDescription: engineError.message))

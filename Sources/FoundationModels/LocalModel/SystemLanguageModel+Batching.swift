@@ -15,17 +15,20 @@ extension SystemLanguageModel {
   /// times one session's, from the first session on, and keeps the weights loaded while this
   /// model object lives (its keep-alive does not apply).
   /// - Parameters:
+  ///   - queue: the most requests that wait for a slot; a request that would wait behind that
+  ///     many fails at once with `LanguageModelError.rateLimited`, before the model writes
+  ///     anything. Nil: requests always wait.
   ///   - tokenBudget: the most tokens of one decode, all slots together: running sequences'
   ///     next tokens first, then chunks of waiting prompts.
   ///   - threads: threads for the shared decodes.
-  package func batched(slots: Int, tokenBudget: Int = 512, threads: Int = CPUTopology.physicalCores)
-    -> SystemLanguageModel
-  {
+  package func batched(
+    slots: Int, queue: Int? = nil, tokenBudget: Int = 512, threads: Int = CPUTopology.physicalCores
+  ) -> SystemLanguageModel {
     SystemLanguageModel(
       source: source, useCase: useCase, guardrails: guardrails, contextSize: contextSize, keepAlive: keepAlive,
       batching: BatchingConfiguration(
-        slots: slots, context: ContextConfiguration(contextSize: contextSize, batchSize: tokenBudget, threads: threads))
-    )
+        slots: slots, context: ContextConfiguration(contextSize: contextSize, batchSize: tokenBudget, threads: threads),
+        queueLimit: queue))
   }
 
   /// The batched model once a session made it (for a server's metrics: slots in use, requests

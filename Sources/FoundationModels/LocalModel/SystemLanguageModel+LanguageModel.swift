@@ -5,7 +5,9 @@ extension SystemLanguageModel: LanguageModel {
   /// Guided generation (constrained decoding of any schema) and tool calling (each call
   /// constrained to its tool's schema).
   ///
-  /// Vision and reasoning are not offered by the local models.
+  /// Vision and reasoning are not offered by the local models: the executor does not read
+  /// `ContextOptions.reasoningLevel`, and the rendered prompt leaves out reasoning entries of
+  /// other models.
   ///
   /// Matches FoundationModels 27 `SystemLanguageModel.capabilities`.
   public var capabilities: LanguageModelCapabilities {

@@ -29,7 +29,7 @@ public final class SystemLanguageModel: Sendable {
   /// Our addition.
   public let keepAlive: KeepAlive
   let source: ModelSource
-  /// When set, sessions share one batched context (see `batched(slots:tokenBudget:threads:)`).
+  /// When set, sessions share one batched context (see `batched(slots:queue:tokenBudget:threads:)`).
   let batching: BatchingConfiguration?
   /// The batched model, made by the first session when `batching` is set.
   let batchedModels = BatchedModelHolder()

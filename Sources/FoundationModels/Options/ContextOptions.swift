@@ -19,7 +19,12 @@ public struct ContextOptions: Sendable, Equatable {
   /// Whether the schema of a structured request is also described in the prompt text; it
   /// constrains the output either way on models that support guided generation.
   public var includeSchemaInPrompt: Bool?
-  /// How much the model reasons; ignored by models without the `reasoning` capability.
+  /// How much the model reasons.
+  ///
+  /// The session passes it to the model's executor with every request. The server model
+  /// (`OpenAICompatibleLanguageModel`) sends it as OpenAI's `reasoning_effort`. The local models
+  /// do not reason (`SystemLanguageModel` does not list the `reasoning` capability) and their
+  /// executor does not read it.
   public var reasoningLevel: ReasoningLevel?
 
   /// Creates context options.

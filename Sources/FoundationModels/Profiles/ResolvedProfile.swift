@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A turn's hook, as a modifier stored it.
 enum ProfileHook {
@@ -127,11 +128,16 @@ extension ConfiguredProfile: PrimitiveDynamicProfile {
 /// The profile need not be `Sendable`; the session evaluates it once at a time (one turn at a
 /// time), outside the lock.
 final class DynamicProfileRoot: Sendable {
-  private let lock = NSLock()
   private nonisolated(unsafe) let profile: any LanguageModelSession.DynamicProfile
+
+  /// Lifecycle hooks as the mutex holds and hands them out. Unchecked: the hooks are not
+  /// `@Sendable` (Apple's modifiers do not require it); the session runs them one turn at a time.
+  private struct Hooks: @unchecked Sendable {
+    var actions: [(place: String, action: @isolated(any) () async -> Void)]
+  }
+
   /// The places of the lifecycle hooks of the latest evaluation, and its deactivation hooks.
-  private nonisolated(unsafe) var active:
-    (places: Set<String>, deactivations: [(String, @isolated(any) () async -> Void)])?
+  private let active = Mutex<(places: Set<String>, deactivations: Hooks)?>(nil)
 
   init(_ profile: sending some LanguageModelSession.DynamicProfile) {
     self.profile = profile
@@ -147,12 +153,13 @@ final class DynamicProfileRoot: Sendable {
   ///   present, then the activations of those that are new.
   func activate(_ resolved: ResolvedProfile) -> [@isolated(any) () async -> Void] {
     let places = Set(resolved.activations.map(\.place) + resolved.deactivations.map(\.place))
-    return lock.withLock {
-      let previous = active
-      active = (places, resolved.deactivations.map { ($0.place, $0.action) })
-      let ending = (previous?.deactivations ?? []).filter { !places.contains($0.0) }.map(\.1)
-      let starting = resolved.activations.filter { !(previous?.places.contains($0.place) ?? false) }.map(\.action)
-      return ending + starting
+    let deactivations = Hooks(actions: resolved.deactivations)
+    let previous = active.withLock { active in
+      defer { active = (places, deactivations) }
+      return active
     }
+    let ending = (previous?.deactivations.actions ?? []).filter { !places.contains($0.place) }.map(\.action)
+    let starting = resolved.activations.filter { !(previous?.places.contains($0.place) ?? false) }.map(\.action)
+    return ending + starting
   }
 }

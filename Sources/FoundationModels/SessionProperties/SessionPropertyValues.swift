@@ -1,5 +1,6 @@
 import Foundation
 import Observation
+import Synchronization
 
 /// A session's properties: state that its dynamic instructions, profiles and tools share, and
 /// that app code reads and writes through `LanguageModelSession.properties`.
@@ -20,8 +21,13 @@ public final class SessionPropertyValues: Sendable {
   /// What a `@SessionProperty` read outside any session sees: the keys' default values.
   static let detached = SessionPropertyValues()
 
-  private let lock = NSLock()
-  private nonisolated(unsafe) var storage: [ObjectIdentifier: Any] = [:]
+  /// A stored value. Unchecked: values need not be `Sendable` (Apple's keys do not require
+  /// it); the mutex orders the reads and writes of the table.
+  private struct Stored: @unchecked Sendable {
+    let value: Any
+  }
+
+  private let storage = Mutex<[ObjectIdentifier: Stored]>([:])
   private let registrar = ObservationRegistrar()
   /// The session whose values these are; nil for `detached` and while a session is created.
   nonisolated(unsafe) weak var session: LanguageModelSession?
@@ -34,11 +40,11 @@ public final class SessionPropertyValues: Sendable {
   public subscript<K: SessionPropertyKey>(key: K.Type) -> K.Value {
     get {
       registrar.access(self, keyPath: \.values)
-      return lock.withLock { storage[ObjectIdentifier(key)] as? K.Value } ?? K.defaultValue
+      return storage.withLock { $0[ObjectIdentifier(key)] }?.value as? K.Value ?? K.defaultValue
     }
     set {
       registrar.withMutation(of: self, keyPath: \.values) {
-        lock.withLock { storage[ObjectIdentifier(key)] = newValue }
+        storage.withLock { $0[ObjectIdentifier(key)] = Stored(value: newValue) }
       }
     }
   }

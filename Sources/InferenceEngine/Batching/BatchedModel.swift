@@ -6,7 +6,8 @@
 /// evaluations go to a `BatchScheduler` that puts every running sequence's next tokens and
 /// chunks of waiting prompts into one `llama_decode`; N streams cost far less than N separate
 /// contexts, each reading all the weights for one token. A request runs on a slot
-/// (`SlotTable` chooses which) and waits when every slot is busy (`SlotPool`).
+/// (`SlotTable` chooses which) and waits when every slot is busy, or is refused when the
+/// configuration's queue is full (`SlotPool`).
 ///
 /// Batched logits are not bit-identical to a single sequence's: llama.cpp's kernels round a
 /// row differently with other rows beside it, so greedy text can differ from the
@@ -42,10 +43,13 @@ public final class BatchedModel: TokenModel, Sendable {
         "a batched context needs batchSize of at least \(Self.maximumOutputs) (not \(context.batchSize)) and threads of at least 1 (not \(context.threads))"
       )
     }
+    guard (configuration.queueLimit ?? 0) >= 0 else {
+      throw EngineError(.contextCreationFailed, "queueLimit must not be negative, not \(configuration.queueLimit ?? 0)")
+    }
     self.model = model
     self.configuration = configuration
     let copies = CacheCopies()
-    let slots = SlotPool(count: configuration.slots, copies: copies)
+    let slots = SlotPool(count: configuration.slots, queueLimit: configuration.queueLimit, copies: copies)
     self.slots = slots
     scheduler = BatchScheduler(
       decoder: try LlamaBatchDecoder(model: model, configuration: configuration), copies: copies

@@ -1,14 +1,19 @@
-/// Settings for a `BatchedModel`: how many sequences share its context, and each one's size.
+/// Settings for a `BatchedModel`: how many sequences share its context, each one's size, and
+/// how many requests may wait for one.
 public struct BatchingConfiguration: Sendable, Equatable {
   /// Sequences (slots) decoded together: the most requests that run at once.
   public var slots: Int
   /// Each slot's context size; `batchSize` is the token budget of one decode, all slots
   /// together (see `BatchPlan`), and `threads` decode for all of them.
   public var context: ContextConfiguration
+  /// The most requests that wait for a slot while every slot is busy; a request past them is
+  /// refused at once with `EngineError.Code.queueFull`. Nil: requests always wait.
+  public var queueLimit: Int?
 
-  public init(slots: Int, context: ContextConfiguration = ContextConfiguration()) {
+  public init(slots: Int, context: ContextConfiguration = ContextConfiguration(), queueLimit: Int? = nil) {
     self.slots = slots
     self.context = context
+    self.queueLimit = queueLimit
   }
 }
 

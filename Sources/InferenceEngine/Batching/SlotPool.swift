@@ -1,33 +1,44 @@
 import Foundation
 
 /// The slots of a `BatchedModel` that requests take and give back, with a queue of requests
-/// waiting for one when all are busy.
+/// waiting for one when all are busy: the one place where a batched model's requests are
+/// admitted, made to wait, or refused.
 ///
-/// A request waits rather than failing: the server in front bounds how many may wait (and
-/// answers 503 past that) and reads `waitingCount` for its metrics; the engine never turns a
-/// request down that it could serve a moment later. Waiters are served in the order they
-/// came, each on the slot `SlotTable` chooses for its prompt when its turn comes.
+/// Waiters are served in the order they came, each on the slot `SlotTable` chooses for its
+/// prompt when its turn comes. With a `queueLimit`, a request that would wait behind that many
+/// others is refused at once (`EngineError.Code.queueFull`): the server that set the bound
+/// answers 503 for it, before its response has begun. Without one, every request waits.
 final class SlotPool: @unchecked Sendable {
   /// Guards `table`, `waiting` and `nextTicket`; waiters wait on it.
   private let condition = NSCondition()
   private var table: SlotTable
   private var waiting: [Int] = []
   private var nextTicket = 0
+  /// The most requests that wait while every slot is busy; nil for no bound.
+  let queueLimit: Int?
   /// Where a slot taken with another's prefix (`SlotTable.Taken.copiedFrom`) queues the copy.
   private let copies: CacheCopies
 
-  init(count: Int, copies: CacheCopies) {
+  init(count: Int, queueLimit: Int? = nil, copies: CacheCopies) {
     table = SlotTable(count: count)
+    self.queueLimit = queueLimit
     self.copies = copies
   }
 
   /// Takes a slot for `prompt`, waiting for one to be free.
   /// - Returns: its index and what its cache holds (after a copy it queued, where the table
   ///   chose one).
-  /// - Throws: `EngineError.Code.cancelled` when `flag` is cancelled meanwhile.
+  /// - Throws: `EngineError.Code.queueFull` at once when the request would wait behind
+  ///   `queueLimit` others; `EngineError.Code.cancelled` when `flag` is cancelled meanwhile.
   func take(for prompt: [Token], cancellation flag: CancellationFlag) throws -> SlotTable.Taken {
     condition.lock()
     defer { condition.unlock() }
+    // The free slots go to the first waiters (who may not have woken yet to take them); the
+    // rest of the queue is what this request would wait behind.
+    if let queueLimit, waiting.count - table.freeCount >= queueLimit {
+      throw EngineError(
+        .queueFull, "all \(table.slots.count) slots are busy and \(queueLimit) requests are waiting for one")
+    }
     let ticket = nextTicket
     nextTicket += 1
     waiting.append(ticket)

@@ -61,6 +61,9 @@ struct SlotTable {
   /// Slots running a request now.
   var busyCount: Int { slots.count { $0.isBusy } }
 
+  /// Slots free now.
+  var freeCount: Int { slots.count - busyCount }
+
   /// The free slot `prompt` should run on, or nil when every slot is busy.
   func choice(for prompt: [Token]) -> Int? {
     let free = slots.indices.filter { !slots[$0].isBusy }

@@ -12,16 +12,18 @@ struct TestServer {
 
   static var modelIsPresent: Bool { FileManager.default.fileExists(atPath: TestModels.smolLM2Path) }
 
+  /// - Parameters:
+  ///   - parallel: the slots (`--parallel`).
+  ///   - queue: the requests that may wait for one (`--queue`).
   static func start(
-    configuration: ServerConfiguration = ServerConfiguration(parallel: 2), limits: HTTPLimits = HTTPLimits(),
-    contextSize: Int = 2048
+    parallel: Int = 2, queue: Int = 16, configuration: ServerConfiguration = ServerConfiguration(),
+    limits: HTTPLimits = HTTPLimits(), contextSize: Int = 2048
   ) throws -> TestServer {
     // Batched, as `fm serve` runs it.
     let model = SystemLanguageModel(path: URL(fileURLWithPath: TestModels.smolLM2Path), contextSize: contextSize)
-      .batched(slots: configuration.parallel)
+    let served = ServedModel(id: modelID, model: model, slots: parallel, queue: queue)
     let http = try HTTPServer(
-      host: "127.0.0.1", port: 0, limits: limits,
-      responder: OpenAIServer(model: ServedModel(id: modelID, model: model), configuration: configuration))
+      host: "127.0.0.1", port: 0, limits: limits, responder: OpenAIServer(model: served, configuration: configuration))
     http.start()
     return TestServer(http: http)
   }
