@@ -60,6 +60,10 @@ let swiftHostLibDir: String = {
   return found
 }()
 
+/// The language settings of the library targets: every existential is written `any P`, as the
+/// next language mode requires (Hummingbird's habit), so a protocol used as a type is visible.
+let librarySettings: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
+
 let package = Package(
   name: "FoundationModels",
   platforms: [.macOS(.v15)],
@@ -70,15 +74,18 @@ let package = Package(
   ],
   targets: [
     .systemLibrary(name: "CLlama"),
-    .target(name: "InferenceEngine", dependencies: ["CLlama"], linkerSettings: llamaLinking),
-    .target(name: "ModelStore"),
+    .target(
+      name: "InferenceEngine", dependencies: ["CLlama"], swiftSettings: librarySettings, linkerSettings: llamaLinking),
+    .target(name: "ModelStore", swiftSettings: librarySettings),
     // A JSON value that keeps member order and exact numbers, and its parser: what guided decoding,
     // the server and the benchmarks read and write JSON with.
-    .target(name: "JSON"),
-    .target(name: "GuidedDecoding", dependencies: ["JSON"]),
+    .target(name: "JSON", swiftSettings: librarySettings),
+    .target(name: "GuidedDecoding", dependencies: ["JSON"], swiftSettings: librarySettings),
     // Content checks (guardrails): normalisation and patterns, the shipped classifier, the judge
     // protocol, streaming checkpoints. Pure Swift; FoundationModels runs them for every model.
-    .target(name: "Guardrails", resources: [.copy("Resources/classifier.bin"), .copy("Resources/probe.bin")]),
+    .target(
+      name: "Guardrails", resources: [.copy("Resources/classifier.bin"), .copy("Resources/probe.bin")],
+      swiftSettings: librarySettings),
     // The safety data's examples, labels and split: the training program's and fm-bench's, never the product's.
     .target(name: "SafetyCorpus", dependencies: ["Guardrails"], path: "Tools/SafetyCorpus"),
     .executableTarget(
@@ -94,12 +101,13 @@ let package = Package(
       linkerSettings: [.unsafeFlags(["-L", swiftHostLibDir, "-Xlinker", "-rpath", "-Xlinker", swiftHostLibDir])]),
     .target(
       name: "FoundationModels",
-      dependencies: ["InferenceEngine", "ModelStore", "GuidedDecoding", "JSON", "Guardrails", "FoundationModelsMacros"]),
+      dependencies: ["InferenceEngine", "ModelStore", "GuidedDecoding", "JSON", "Guardrails", "FoundationModelsMacros"],
+      swiftSettings: librarySettings),
     // A LanguageModel for OpenAI-compatible servers (vLLM, llama-server, Ollama).
-    .target(name: "RemoteModel", dependencies: ["FoundationModels", "GuidedDecoding", "JSON"]),
+    .target(name: "RemoteModel", dependencies: ["FoundationModels", "GuidedDecoding", "JSON"], swiftSettings: librarySettings),
     // `fm serve`: an HTTP/1.1 server on POSIX sockets and the OpenAI-compatible routes on the local model.
-    .target(name: "FMServer", dependencies: ["FoundationModels", "InferenceEngine", "JSON"]),
-    .target(name: "FMCommandLine", dependencies: ["FoundationModels", "RemoteModel", "ModelStore", "FMServer"]),
+    .target(name: "FMServer", dependencies: ["FoundationModels", "InferenceEngine", "JSON"], swiftSettings: librarySettings),
+    .target(name: "FMCommandLine", dependencies: ["FoundationModels", "RemoteModel", "ModelStore", "FMServer"], swiftSettings: librarySettings),
     .executableTarget(name: "fm", dependencies: ["FMCommandLine"]),
     .executableTarget(
       name: "fm-bench",
@@ -110,7 +118,7 @@ let package = Package(
       path: "Tools/fm-bench"),
     // The fuzz and load runs of `fm serve` (bench/README.md), against a running server.
     .executableTarget(name: "serve-fuzz", dependencies: ["FMTestSupport", "InferenceEngine"], path: "Tools/serve-fuzz"),
-    .target(name: "FMTestSupport", dependencies: ["InferenceEngine", "ModelStore", "FoundationModels", "RemoteModel"]),
+    .target(name: "FMTestSupport", dependencies: ["InferenceEngine", "ModelStore", "FoundationModels", "RemoteModel"], swiftSettings: librarySettings),
     .testTarget(name: "InferenceEngineTests", dependencies: ["InferenceEngine", "FMTestSupport"]),
     .testTarget(name: "ModelStoreTests", dependencies: ["ModelStore", "FMTestSupport"]),
     .testTarget(name: "GuidedDecodingTests", dependencies: ["GuidedDecoding", "JSON", "SchemaCorpus"]),

@@ -26,7 +26,7 @@ public enum FMTool {
     } catch let error as ModelStoreError {
       errors.line("\(errors.styled("fm: error:", .red)) \(error.messageWithAdvice)")
       return .failure
-    } catch let error as LocalizedError {
+    } catch let error as any LocalizedError {
       errors.line("\(errors.styled("fm: error:", .red)) \(error.errorDescription ?? "\(error)")")
       return .failure
     } catch {

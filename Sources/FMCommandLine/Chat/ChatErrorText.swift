@@ -24,7 +24,7 @@ enum ChatErrorText {
       return "The model is unavailable: \(payload.debugDescription)"
     case is CancellationError:
       return "interrupted"
-    case let error as LocalizedError:
+    case let error as any LocalizedError:
       return error.errorDescription ?? "\(error)"
     default:
       return "\(error)"

@@ -24,7 +24,7 @@ extension LanguageModelSession {
     /// Matches FoundationModels `ToolCallError.errorDescription`.
     public var errorDescription: String? {
       let underlying =
-        (underlyingError as? LocalizedError)?.errorDescription ?? String(describing: underlyingError)
+        (underlyingError as? any LocalizedError)?.errorDescription ?? String(describing: underlyingError)
       return "The tool '\(tool.name)' failed: \(underlying)"
     }
   }
