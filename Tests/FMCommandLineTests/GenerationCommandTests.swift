@@ -10,17 +10,21 @@ import Testing
   /// checked against a longer run: 12 tokens give the first 12 of it, or all of it when the
   /// model ends sooner.
   @Test func respondStreamsAnAnswerAndReportsUsage() throws {
-    func respond(maxTokens: Int) throws -> (text: String, generated: Int?) {
+    func respond(maxTokens: Int) throws -> (text: String, printed: String, generated: Int?) {
       let result = try FMBinary.run(
         ["respond", "--sampling", "greedy", "--max-tokens", "\(maxTokens)", "-v", "Say hello."] + model)
       #expect(result.status == 0, "\(result.standardError)")
       #expect(result.standardError.contains(/prompt \d+ tokens \(\d+ evaluated, \d+ cached\)/))
       let generated = result.standardError.firstMatch(of: /generated (\d+) tokens?/).flatMap { Int($0.1) }
-      return (result.standardOutput.trimmingCharacters(in: .newlines), generated)
+      // The answer as streamed, without the line break `respond` ends it with.
+      let printed = result.standardOutput.hasSuffix("\n") ? String(result.standardOutput.dropLast()) : ""
+      return (result.standardOutput.trimmingCharacters(in: .newlines), printed, generated)
     }
     let short = try respond(maxTokens: 12)
     let long = try respond(maxTokens: 48)
-    #expect(!short.text.trimmingCharacters(in: .whitespaces).isEmpty)
+    // Whatever the tokens are on this CPU, those generated were streamed to standard output.
+    let shortCount = try #require(short.generated)
+    #expect(short.printed.isEmpty == (shortCount == 0), "\(shortCount) tokens printed as \(short.printed.debugDescription)")
     let longCount = try #require(long.generated)
     #expect(short.generated == min(12, longCount))
     #expect(long.text.hasPrefix(short.text))
@@ -51,19 +55,23 @@ import Testing
     #expect(result.status == 64)
   }
 
+  /// The schema bounds the whole output: a city of at most 24 characters (at most 12 bytes
+  /// each, written as a surrogate pair's escapes), a population of at most nine digits and the
+  /// fixed text, at most 322 bytes, and a token is at least one byte: 340 tokens always suffice,
+  /// whatever the model writes on this CPU, so the JSON is whole without the budget's closing.
   @Test func generateOutputsJSONOfTheSchema() throws {
     let schema = FileManager.default.temporaryDirectory.appendingPathComponent("fm-schema-\(UUID().uuidString).json")
     try
-      #"{"type":"object","properties":{"city":{"type":"string","maxLength":24},"population":{"type":"integer","minimum":0}},"required":["city","population"],"additionalProperties":false}"#
+      #"{"type":"object","properties":{"city":{"type":"string","maxLength":24},"population":{"type":"integer","minimum":0,"maximum":999999999}},"required":["city","population"],"additionalProperties":false}"#
       .write(to: schema, atomically: true, encoding: .utf8)
     defer { try? FileManager.default.removeItem(at: schema) }
     let result = try FMBinary.run(
-      ["generate", "--schema", schema.path, "--max-tokens", "40", "--sampling", "greedy", "A city."] + model)
+      ["generate", "--schema", schema.path, "--max-tokens", "340", "--sampling", "greedy", "A city."] + model)
     #expect(result.status == 0, "\(result.standardError)")
     let object = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any]
     #expect((object?["city"] as? String)?.count ?? 99 <= 24)
-    // Any JSON integer, however large: read it as a number, not as a Swift Int.
-    #expect((object?["population"] as? NSNumber)?.doubleValue ?? -1 >= 0)
+    // Read as a number, not as a Swift Int.
+    #expect((0...999_999_999.0).contains((object?["population"] as? NSNumber)?.doubleValue ?? -1))
     #expect(result.standardOutput.hasPrefix(#"{"city":"#), "declaration order")
   }
 

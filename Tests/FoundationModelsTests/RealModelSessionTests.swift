@@ -51,6 +51,27 @@ import Testing
     }
   }
 
+  /// A session on the same weights with a context of another size that ends between two
+  /// sessions — the guardrails' judge's (a smaller context of its own), another part of an
+  /// app's, or one whose engine was let go of a moment late — leaves the cache the first one
+  /// left for the next: the model keeps a context per configuration. (With one kept in all, the
+  /// other context replaced it and the next session evaluated all of its prompt again.)
+  @Test func anotherSizesSessionEndingInBetweenLeavesTheCacheTheLastOneLeft() async throws {
+    // Context sizes no other test uses, so that only this test's sessions return contexts here.
+    let model = SystemLanguageModel(path: URL(fileURLWithPath: TestModels.smolLM2Path), contextSize: 1280)
+    let other = SystemLanguageModel(path: URL(fileURLWithPath: TestModels.smolLM2Path), contextSize: 640)
+    let instructions = "You are a sailor. Answer in one short sentence about the sea, the wind and the boats."
+    let options = GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 4)
+    _ = try await LanguageModelSession(model: model, instructions: instructions).respond(
+      to: "What is a gale?", options: options)
+    _ = try await LanguageModelSession(model: other, instructions: "Be brief.").respond(to: "Hi", options: options)
+    let next = try await LanguageModelSession(model: model, instructions: instructions).respond(
+      to: "What is a squall?", options: options)
+    let (cached, total) = (next.usage.input.cachedTokenCount, next.usage.input.totalTokenCount)
+    #expect(cached >= 20, "reused \(cached) of \(total) tokens")
+    #expect(cached < total)
+  }
+
   @Test func streamedSnapshotsEndWithTheResponse() async throws {
     let session = LanguageModelSession(model: model)
     let stream = session.streamResponse(to: "Name three colours.", options: greedy)

@@ -29,6 +29,40 @@ private final class OpenList: TokenConstraint, @unchecked Sendable {
   func tokensToClose() -> [Token] { isComplete ? [] : [token("]")] }
 }
 
+/// A list of pairs that must be closed: `[` is forced at the start, then the model writes `x`
+/// or `]`; after each `x` the pair's rest, `;` and `y`, is forced. So a free choice (`x`) brings
+/// forced text that closing the list before it did not need. Snapshots let the steps look ahead.
+private final class PairList: TokenConstraint, @unchecked Sendable {
+  let model: ScriptedTokenModel
+  private var text = ""
+
+  init(model: ScriptedTokenModel) {
+    self.model = model
+  }
+
+  private func token(_ text: String) -> Token { model.tokenize(text, parseSpecial: false)[0] }
+
+  func forcedTokens() -> [Token] {
+    if text.isEmpty { return [token("[")] }
+    return text.hasSuffix("x") ? [token(";"), token("y")] : []
+  }
+
+  func mask(_ logits: UnsafeMutableBufferPointer<Float>) {
+    let allowed = isComplete ? [] : ["x", "]"].map(token)
+    for index in logits.indices where !allowed.contains(Token(index)) { logits[index] = -.infinity }
+  }
+
+  func accept(_ token: Token) throws { text += String(decoding: model.piece(of: token), as: UTF8.self) }
+  var isComplete: Bool { text.hasSuffix("]") }
+  var mustEnd: Bool { isComplete }
+  func tokensToClose() -> [Token] {
+    if isComplete { return [] }
+    return (text.hasSuffix("x") ? [token(";"), token("y")] : []) + [token("]")]
+  }
+  func snapshot() -> (any Sendable)? { text }
+  func restore(_ snapshot: any Sendable) { text = snapshot as? String ?? text }
+}
+
 /// The decode steps driven by hand: each evaluation is answered with logits that prefer
 /// the tokens a test names, so what the steps ask for can be checked one step at a time.
 @Suite struct DecodeStepsTests {
@@ -110,6 +144,27 @@ private final class OpenList: TokenConstraint, @unchecked Sendable {
     #expect(step.action == .finish(.constraintComplete))
     #expect(steps.generated == ["[", "x", "x", "]"].flatMap(tokens))
     #expect(evaluated == [tokens("o"), tokens("["), tokens("x"), tokens("x")])
+  }
+
+  /// Near the end of the budget a choice that brings forced text is taken only when the output
+  /// can still be closed after that text: with 3 tokens left after `[`, `x` and its forced `;y`
+  /// would use all three and leave the list open, so the list is closed instead.
+  @Test func aChoiceWhoseForcedTextWouldLeaveTheOutputOpenClosesItInstead() throws {
+    var steps = try decodeSteps(prompt: tokens("go"), constraint: PairList(model: model), maximumTokens: 4)
+    var step = try startAtPromptEnd(&steps)
+    while case .evaluate = step.action {
+      step = try next(&steps, preferring: ["x"])
+    }
+    #expect(step.action == .finish(.constraintComplete))
+    #expect(steps.generated == ["[", "]"].flatMap(tokens))
+    // With room for the pair and the closing, the model's `x` is taken; then the budget closes.
+    var roomy = try decodeSteps(prompt: tokens("go"), constraint: PairList(model: model), maximumTokens: 5)
+    step = try startAtPromptEnd(&roomy)
+    while case .evaluate = step.action {
+      step = try next(&roomy, preferring: ["x"])
+    }
+    #expect(step.action == .finish(.constraintComplete))
+    #expect(roomy.generated == ["[", "x", ";", "y", "]"].flatMap(tokens))
   }
 
   /// A draft the model refuses leaves the cache: the next step cuts it back to the prompt and

@@ -156,14 +156,25 @@ import Testing
     #expect(try await session.respond(to: "Again").content == "fine")
   }
 
+  /// The first turn's executor pauses after its text until cancelled, so the turn is still
+  /// under way when the second request comes, however the threads are scheduled (an executor
+  /// that answered at once could end the turn first: the second request then ran, once in a full
+  /// run). The first stream's reader is then cancelled, which ends the turn.
   @Test func aSecondRequestWhileRespondingIsConcurrentRequests() async throws {
-    let model = ScriptedProvider([Round([.response(action: .appendText("one", tokenCount: 1))])])
+    let model = ScriptedProvider([
+      Round([.response(action: .appendText("one", tokenCount: 1))], pause: .seconds(30))
+    ])
     let session = LanguageModelSession(model: model)
     let first = session.streamResponse(to: "One")
     await #expect(throws: LanguageModelSession.Error.concurrentRequests) {
       try await session.respond(to: "Two")
     }
-    _ = try await first.collect()
+    let reader = Task { try await first.collect() }
+    reader.cancel()
+    _ = await reader.result
+    let deadline = ContinuousClock.now + .seconds(10)
+    while session.isResponding, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+    #expect(!session.isResponding, "cancelling the first stream's reader ended its turn")
   }
 
   @Test func aCancelledStreamLeavesTheTranscriptAsItWasAndTheSessionFree() async throws {

@@ -50,7 +50,35 @@ struct DecodeState {
       let closing = constraint.tokensToClose()
       if !closing.isEmpty && closing.count + 1 > budget { return (closing, true) }
     }
-    return ([choose(after: logits, budget: budget)], false)
+    let token = choose(after: logits, budget: budget)
+    // Near the end, a choice must leave room for the forced text it brings and for closing
+    // what follows: after `,` in an object of any members, the forced `"` of the next key
+    // would otherwise use the last of the budget and leave the output cut open. Closing now
+    // fits, since the test above did not close.
+    guard constraint.closingTokenBound + Self.lookahead >= budget,
+      let needed = Self.tokensNeeded(after: token, by: constraint), needed > budget
+    else { return ([token], false) }
+    let closing = constraint.tokensToClose()
+    return closing.isEmpty || closing.count > budget ? ([token], false) : (closing, true)
+  }
+
+  /// How close to the end of the budget (beyond the closing's bound) each choice is checked
+  /// with `tokensNeeded(after:by:)`: far from it, no forced run or closing is that long.
+  static let lookahead = 64
+
+  /// The tokens `token` takes with the forced text that follows it and the closing after that,
+  /// or nil when the constraint cannot say (no snapshots, or it refuses the token).
+  static func tokensNeeded(after token: Token, by constraint: any TokenConstraint) -> Int? {
+    guard let snapshot = constraint.snapshot() else { return nil }
+    defer { constraint.restore(snapshot) }
+    do {
+      try constraint.accept(token)
+      let forced = constraint.forcedTokens()
+      for forcedToken in forced { try constraint.accept(forcedToken) }
+      return 1 + forced.count + constraint.tokensToClose().count
+    } catch {
+      return nil
+    }
   }
 
   /// Samples from `logits` among the tokens the constraint allows now and, with a `budget`,

@@ -6,7 +6,7 @@ import CLlama
 /// The one owner of the `llama_context` handle, which it frees in deinit. Not thread-safe, like
 /// `llama_context` itself: one `LlamaTokenBackend` uses it at a time, from its session's work
 /// queue, or the model's `ContextPool` keeps it between sessions. It holds no reference to its
-/// model, so a kept context does not keep the model loaded; the model frees the context it
+/// model, so a kept context does not keep the model loaded; the model frees the contexts it
 /// keeps before itself.
 final class LlamaContext {
   typealias Handle = OpaquePointer

@@ -43,8 +43,9 @@ import Testing
     terminal.send("What is the capital of France?\r")
     mark = try terminal.waitFor("Context Window: ", after: mark)
     mark = try terminal.waitFor("/4096 tokens", after: mark)
-    // The reply's length depends on the CPU; the budget holds on any.
-    #expect((1...8).contains(Self.replyTokens(in: terminal.output) ?? 0))
+    // The reply's length depends on the CPU; the budget holds on any (and a reply of no
+    // tokens would be within it too).
+    #expect((0...8).contains(Self.replyTokens(in: terminal.output) ?? -1))
 
     terminal.send("/set max-tokens 2000\r")
     mark = try terminal.waitFor("max-tokens 2000", after: mark)
@@ -188,9 +189,11 @@ import Testing
         "--max-tokens", "24", "--session", "tools",
       ], input: "What is 12 times 7?", environment: environment)
     // The first call is required; whatever the small model does after it, each call is shown
-    // as it happens, and a model that repeats itself ends with the loop guard's message.
+    // as it happens, and a model that keeps calling ends with one of the loop guard's messages
+    // (the same call a third time, or calls in every round the turn allows).
     #expect(result.standardError.contains("⚙ "), "\(result.standardError)")
-    #expect(result.status == 0 || result.standardError.contains("same arguments"), "\(result.standardError)")
+    let loopGuard = ["same arguments", "rounds without answering"].contains { result.standardError.contains($0) }
+    #expect(result.status == 0 || loopGuard, "\(result.standardError)")
     let data = try Data(contentsOf: state.url.appendingPathComponent("fm/sessions/tools.json"))
     let saved = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
     #expect((saved["settings"] as? [String: Any])?["tools"] as? Bool == true)
