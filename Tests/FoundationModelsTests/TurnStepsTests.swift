@@ -40,7 +40,7 @@ import Testing
       request: TurnRequest(
         format: ContentFormat(schema: schema), options: GenerationOptions(), contextOptions: ContextOptions(),
         metadata: [:]),
-      generatesString: schema == nil, prompt: prompt)
+      prompt: prompt)
   }
 
   static func call(_ title: String, id: String = UUID().uuidString) -> Transcript.ToolCalls {

@@ -29,7 +29,7 @@ struct TurnDriver {
   func run(
     snapshot: ([Transcript.Entry], String, LanguageModelSession.Usage) throws -> Void
   ) async throws(Failure) -> TurnResult {
-    var steps = TurnSteps(request: request, generatesString: generatesString, prompt: turn.currentPrompt)
+    var steps = TurnSteps(request: request, prompt: turn.currentPrompt)
     // The invocation in progress: a failed one leaves what it had sent here.
     var invocation = TurnAssembler()
     do {

@@ -16,8 +16,6 @@ import Guardrails
 /// and the tool-output hooks, and the next round.
 struct TurnSteps {
   let request: TurnRequest
-  /// Whether the request generates a `String` (the guardrails' permissive mode skips those).
-  let generatesString: Bool
   /// The preparation of the current invocation.
   private(set) var setup: InvocationSetup?
   /// Every entry the finished invocations and the tools produced.
@@ -45,9 +43,8 @@ struct TurnSteps {
   }
 
   /// - Parameter prompt: the turn's prompt, last in its conversation when it begins.
-  init(request: TurnRequest, generatesString: Bool, prompt: Transcript.Entry?) {
+  init(request: TurnRequest, prompt: Transcript.Entry?) {
     self.request = request
-    self.generatesString = generatesString
     self.prompt = prompt
   }
 
