@@ -74,8 +74,11 @@ let package = Package(
   ],
   targets: [
     .systemLibrary(name: "CLlama"),
+    // A C interface to llama.cpp's Jinja engine (libllama-common): models' own chat templates.
+    .target(name: "CChatTemplate", linkerSettings: llamaLinking + [.linkedLibrary("llama-common")]),
     .target(
-      name: "InferenceEngine", dependencies: ["CLlama"], swiftSettings: librarySettings, linkerSettings: llamaLinking),
+      name: "InferenceEngine", dependencies: ["CLlama", "CChatTemplate", "JSON"], swiftSettings: librarySettings,
+      linkerSettings: llamaLinking),
     .target(name: "ModelStore", swiftSettings: librarySettings),
     // A JSON value that keeps member order and exact numbers, and its parser: what guided decoding,
     // the server and the benchmarks read and write JSON with.
@@ -119,7 +122,7 @@ let package = Package(
     // The fuzz and load runs of `fm serve` (bench/README.md), against a running server.
     .executableTarget(name: "serve-fuzz", dependencies: ["FMTestSupport", "InferenceEngine"], path: "Tools/serve-fuzz"),
     .target(name: "FMTestSupport", dependencies: ["InferenceEngine", "ModelStore", "FoundationModels", "RemoteModel"], swiftSettings: librarySettings),
-    .testTarget(name: "InferenceEngineTests", dependencies: ["InferenceEngine", "FMTestSupport"]),
+    .testTarget(name: "InferenceEngineTests", dependencies: ["InferenceEngine", "FMTestSupport", "JSON"]),
     .testTarget(name: "ModelStoreTests", dependencies: ["ModelStore", "FMTestSupport"]),
     .testTarget(name: "GuidedDecodingTests", dependencies: ["GuidedDecoding", "JSON", "SchemaCorpus"]),
     .testTarget(name: "GuardrailsTests", dependencies: ["Guardrails", "SafetyCorpus"]),
@@ -156,5 +159,6 @@ let package = Package(
       exclude: ["OpenAIClient"]),
     .testTarget(
       name: "FMCommandLineTests", dependencies: ["FMCommandLine", "ModelStore", "FMTestSupport"]),
-  ]
+  ],
+  cxxLanguageStandard: .cxx17
 )

@@ -17,6 +17,17 @@ llama_is_built() {
   [ -f "$LLAMA_PREFIX/.complete" ] || return 1
   local tool
   for tool in "${LLAMA_TOOLS[@]}"; do [ -x "$LLAMA_PREFIX/lib/$tool" ] || return 1; done
+  [ -f "$LLAMA_PREFIX/include/common/jinja/runtime.h" ] && [ -d "$LLAMA_PREFIX/share/chat-templates" ]
+}
+# The headers of llama.cpp's Jinja engine (libllama-common), which Sources/CChatTemplate wraps,
+# into PREFIX/include/common; and the chat templates of its models/templates (the template
+# parity tests render each) into PREFIX/share/chat-templates.
+install_jinja_files() {
+  local src="$1" prefix="$2"
+  mkdir -p "$prefix/include/common/jinja" "$prefix/share/chat-templates"
+  cp "$src/common/json.h" "$prefix/include/common/"
+  cp "$src"/common/jinja/*.h "$prefix/include/common/jinja/"
+  cp "$src"/models/templates/*.jinja "$prefix/share/chat-templates/"
 }
 
 # Package.swift finds the headers and libraries in .deps/llama itself; PATH is for llama-bench,

@@ -21,7 +21,9 @@ extension InferenceSession {
   }
 
   /// Renders a chat with the model's template and tokenizes it.
+  /// The test models have templates that render any of the tests' conversations.
   public func promptTokens(_ messages: [ChatMessage]) -> [Token] {
-    model.tokenize(model.chatTemplate.render(messages))
+    guard let template = model.chatTemplate else { preconditionFailure("the test model has no chat template") }
+    return model.tokenize(try! template.render(messages))
   }
 }

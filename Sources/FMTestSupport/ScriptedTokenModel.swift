@@ -16,7 +16,8 @@ public final class ScriptedTokenModel: TokenModel, @unchecked Sendable {
   public let vocabulary: [[UInt8]]
   public let endOfTurn: Token
   public let trainedContextLength: Int
-  public let chatTemplate = ChatTemplate(defaultSystemPrompt: nil, supportsTools: true)
+  public let chatTemplate: ChatTemplate? = ScriptedTokenModel.chatML
+  public let controlTokens: ControlTokens
   public let baseLogit: Float = 0
   private let script: Script
   /// Evaluations (forward passes) so far, and those that asked for given candidates' logits only.
@@ -33,6 +34,7 @@ public final class ScriptedTokenModel: TokenModel, @unchecked Sendable {
     let known = Set(vocabulary)
     for byte in 0...255 where !known.contains([UInt8(byte)]) { vocabulary.append([UInt8(byte)]) }
     endOfTurn = Token(vocabulary.count)
+    controlTokens = ControlTokens([("<|im_end|>", endOfTurn)])
     vocabulary.append(Array("<|im_end|>".utf8))
     self.vocabulary = vocabulary
     trainedContextLength = contextLength
@@ -95,6 +97,18 @@ public final class ScriptedTokenModel: TokenModel, @unchecked Sendable {
   }
 
   public var vocabularySize: Int { vocabulary.count }
+
+  public func makeChatTemplate(source: String) throws -> ChatTemplate { try ChatTemplate(source: source) }
+
+  /// ChatML, the scripted models' template: each message in `<|im_start|>ROLE` … `<|im_end|>`
+  /// (only `<|im_end|>` is a control token of theirs).
+  public static let chatML = try! ChatTemplate(
+    source: """
+      {%- for message in messages -%}
+      {{- '<|im_start|>' + message['role'] + '\n' + message['content'] + '<|im_end|>\n' -}}
+      {%- endfor -%}
+      {%- if add_generation_prompt -%}{{- '<|im_start|>assistant\n' -}}{%- endif -%}
+      """)
 
   public func tokenize(_ text: String, parseSpecial: Bool) -> [Token] {
     // Longest match first, like a BPE merge table would mostly produce.

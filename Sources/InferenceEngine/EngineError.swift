@@ -11,6 +11,8 @@ public struct EngineError: Error, Equatable, Sendable, CustomStringConvertible {
     case decodeFailed
     case cancelled
     case invalidRequest
+    /// A chat template that does not parse, or raised while rendering a conversation.
+    case invalidChatTemplate
     /// Every slot of a batched model is busy and as many requests as its queue takes wait.
     case queueFull
   }

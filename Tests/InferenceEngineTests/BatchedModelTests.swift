@@ -34,7 +34,7 @@ import Testing
   }
 
   func prompt(_ question: String) -> [Token] {
-    model.tokenize(model.chatTemplate.render([ChatMessage(role: .user, content: question)]))
+    model.tokenize(try! model.chatTemplate!.render([ChatMessage(role: .user, content: question)]))
   }
 
   /// Four sessions at once on four slots: each completes within its own budget with text that

@@ -54,7 +54,7 @@ import Testing
 
   func prompt(_ question: String) -> [Token] {
     model.tokenize(
-      model.chatTemplate.render([
+      try! model.chatTemplate!.render([
         ChatMessage(role: .system, content: Self.instructions), ChatMessage(role: .user, content: question),
       ]))
   }

@@ -169,7 +169,7 @@ import Testing
     let model = try LlamaModel(path: TestModels.smolLM2Path)
     let system = ChatMessage(role: .system, content: "You are a sailor. Answer in one short sentence about the sea.")
     func prompt(_ text: String) -> (tokens: [Token], boundaries: [Int]) {
-      model.tokenizeInParts(model.chatTemplate.render([system, ChatMessage(role: .user, content: text)]))
+      model.tokenizeInParts(try! model.chatTemplate!.render([system, ChatMessage(role: .user, content: text)]))
     }
     /// Evaluates `prompt` on `backend` as the decode steps plan it; the last part's logits.
     func firstLogits(_ prompt: (tokens: [Token], boundaries: [Int]), on backend: any TokenBackend) throws -> (

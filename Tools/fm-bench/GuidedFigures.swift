@@ -180,7 +180,8 @@ struct GuidedFigures {
     let schemaFile = directory.appendingPathComponent("fm-bench-schema.json")
     let promptFile = directory.appendingPathComponent("fm-bench-prompt.txt")
     try testCase.schemaText.write(to: schemaFile, atomically: true, encoding: .utf8)
-    try tokenModel.chatTemplate.render([ChatMessage(role: .user, content: testCase.promptWithSchema)]).text
+    guard let template = tokenModel.chatTemplate else { throw EngineError(.invalidChatTemplate, "\(modelPath) has no chat template") }
+    try template.render([ChatMessage(role: .user, content: testCase.promptWithSchema)]).text
       .write(to: promptFile, atomically: true, encoding: .utf8)
     let executable = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
       .deletingLastPathComponent().appendingPathComponent(".deps/llama/bin/llama-completion").path

@@ -9,6 +9,7 @@ extension ChatSettings {
     let shared = try ModelOptions(arguments, environment: environment)
     self = saved ?? ChatSettings(model: ModelCatalog.defaultChatModelName(environment: environment))
     if let model = arguments.value("--model") { self.model = model }
+    if let template = try ModelOptions.chatTemplate(arguments) { chatTemplate = template }
     if let size = arguments.value("--context-size") {
       contextSize = try ModelOptions.positiveInt(size, "--context-size")
     }

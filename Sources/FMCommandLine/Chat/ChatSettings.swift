@@ -25,6 +25,8 @@ struct ChatSettings: Codable, Equatable, Sendable {
   var usesTools: Bool { tools == true }
   /// `--tool-choice`; nil is `auto`.
   var toolChoice: ToolChoice?
+  /// The text of `--chat-template-file`, kept with a saved chat; nil for the model's own template.
+  var chatTemplate: String?
 
   /// The options each request is sent with.
   var generationOptions: GenerationOptions {
@@ -40,7 +42,7 @@ struct ChatSettings: Codable, Equatable, Sendable {
 
   /// The model these settings describe.
   func makeModel() -> SystemLanguageModel {
-    SystemLanguageModel(name: model, contextSize: contextSize, guardrails: guardrails)
+    SystemLanguageModel(name: model, contextSize: contextSize, guardrails: guardrails, chatTemplate: chatTemplate)
   }
 
   /// `/show parameters`: one setting per line.

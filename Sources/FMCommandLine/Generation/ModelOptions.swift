@@ -8,6 +8,9 @@ struct ModelOptions {
       "--model", "-m", value: "NAME|PATH",
       help: "model name (see 'fm models') or GGUF path; default \(ModelCatalog.defaultChatModel.name)"),
     .option("--context-size", value: "N", help: "tokens per session (default 4096)"),
+    .option(
+      "--chat-template-file", value: "FILE",
+      help: "Jinja chat template to use instead of the model's own (needed for a model without one)"),
     .option("--temperature", "-t", value: "T", help: "sampling temperature 0...1 (default: the model's default)"),
     .option("--sampling", value: "MODE", help: "greedy | top-k:K | top-p:P | system (default: system)"),
     .option("--seed", value: "N", help: "seed for top-k / top-p sampling"),
@@ -21,11 +24,13 @@ struct ModelOptions {
   /// - Throws: `UsageError` for malformed values.
   init(_ arguments: ParsedArguments, environment: [String: String]) throws {
     let contextSize = try arguments.value("--context-size").map { try Self.positiveInt($0, "--context-size") }
+    let template = try Self.chatTemplate(arguments)
     if let name = arguments.value("--model") {
-      model = SystemLanguageModel(name: name, contextSize: contextSize)
-    } else if let contextSize {
+      model = SystemLanguageModel(name: name, contextSize: contextSize, chatTemplate: template)
+    } else if contextSize != nil || template != nil {
       model = SystemLanguageModel(
-        name: ModelCatalog.defaultChatModelName(environment: environment), contextSize: contextSize)
+        name: ModelCatalog.defaultChatModelName(environment: environment), contextSize: contextSize,
+        chatTemplate: template)
     } else {
       model = .default
     }
@@ -43,6 +48,17 @@ struct ModelOptions {
     let maximum = try arguments.value("--max-tokens").map { try Self.positiveInt($0, "--max-tokens") }
     generation = GenerationOptions(
       samplingMode: sampling.mode, temperature: temperature, maximumResponseTokens: maximum)
+  }
+
+  /// The text of `--chat-template-file`, or nil when it is not given.
+  /// - Throws: `UsageError` when the file cannot be read.
+  static func chatTemplate(_ arguments: ParsedArguments) throws -> String? {
+    guard let path = arguments.value("--chat-template-file") else { return nil }
+    do {
+      return try String(contentsOfFile: path, encoding: .utf8)
+    } catch {
+      throw UsageError("cannot read --chat-template-file \(path): \(error.localizedDescription)")
+    }
   }
 
   static func positiveInt(_ value: String, _ option: String) throws -> Int {

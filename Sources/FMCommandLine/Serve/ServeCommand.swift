@@ -29,6 +29,9 @@ enum ServeCommand: Subcommand {
     .option("--parallel", value: "N", help: "chat completions generating at once (default 1)"),
     .option("--queue", value: "N", help: "chat completions waiting for a slot before 503 (default 16)"),
     .option("--context", value: "N", help: "tokens per request, prompt and answer (default 4096)"),
+    .option(
+      "--chat-template-file", value: "FILE",
+      help: "Jinja chat template to use instead of the model's own (needed for a model without one)"),
     .option("--cors", value: "ORIGIN", help: "allow browser calls from ORIGIN ('*' for any); off by default"),
   ]
 
@@ -60,7 +63,8 @@ enum ServeCommand: Subcommand {
     // One llama.cpp context with a sequence per request that may generate at once: their
     // tokens are decoded together (continuous batching), and a returning conversation finds
     // its prefix in the slot that served it. Its slot pool also holds the queue.
-    let model = SystemLanguageModel(name: name, contextSize: contextSize)
+    let model = SystemLanguageModel(
+      name: name, contextSize: contextSize, chatTemplate: try ModelOptions.chatTemplate(arguments))
     try await ChatCommand.fetchIfMissing(model, named: name, context: context)
     let served = ServedModel(id: servedID(name), model: model, slots: parallel, queue: queue ?? 16)
     try await ProgressSpinner.during("loading \(name)…", output: context.standardError) { try await served.load() }

@@ -15,6 +15,8 @@ struct ChatCompletionRequest: Sendable {
   var includeUsage: Bool
   /// Texts that end the answer where they appear (not returned).
   var stop: [String]
+  /// `chat_template_kwargs`: the chat template's own variables, as llama-server takes them.
+  var templateVariables: JSONValue?
 
   /// Decodes `body`.
   /// - Throws: `APIError` for malformed JSON, unknown or unsupported parameters and bad values.
@@ -62,6 +64,7 @@ struct ChatCompletionRequest: Sendable {
       throw APIError.invalid("'messages' is required", param: "messages")
     }
     transcript = try ChatMessages.transcript(messages, tools: allTools)
+    templateVariables = try Self.templateVariables(&fields)
     try fields.rejectUnknown()
   }
 
@@ -76,7 +79,17 @@ struct ChatCompletionRequest: Sendable {
   var executorRequest: LanguageModelExecutorGenerationRequest {
     LanguageModelExecutorGenerationRequest(
       id: UUID(), transcript: transcript, enabledTools: enabledTools, schema: schema, generationOptions: options,
-      contextOptions: ContextOptions(includeSchemaInPrompt: false), metadata: [:])
+      contextOptions: ContextOptions(includeSchemaInPrompt: false),
+      metadata: ChatTemplateVariables.metadata(templateVariables))
+  }
+
+  /// `chat_template_kwargs`, which must be an object.
+  static func templateVariables(_ fields: inout JSONFields) throws -> JSONValue? {
+    guard let value = fields.value("chat_template_kwargs"), value != .null else { return nil }
+    guard case .object = value else {
+      throw APIError.invalid("'chat_template_kwargs' must be an object", param: "chat_template_kwargs")
+    }
+    return value
   }
 
   /// The body as JSON.
@@ -91,7 +104,7 @@ struct ChatCompletionRequest: Sendable {
     }
   }
 
-  private static func tools(_ fields: inout JSONFields) throws -> [Transcript.ToolDefinition] {
+  static func tools(_ fields: inout JSONFields) throws -> [Transcript.ToolDefinition] {
     guard let tools = try fields.array("tools") else { return [] }
     var names = Set<String>()
     return try tools.enumerated().map { index, value in

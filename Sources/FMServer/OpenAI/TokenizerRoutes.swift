@@ -3,8 +3,8 @@ import JSON
 import InferenceEngine
 
 /// llama-server's helper endpoints on the served model: `/tokenize` (`{content}` →
-/// `{tokens}`), `/detokenize` (`{tokens}` → `{content}`) and `/apply-template` (`{messages}` →
-/// `{prompt}`, the exact text the model would evaluate for those messages).
+/// `{tokens}`), `/detokenize` (`{tokens}` → `{content}`) and `/apply-template` (`{messages,
+/// tools, chat_template_kwargs}` → `{prompt}`, the exact text the model would evaluate).
 struct TokenizerRoutes {
   let model: ServedModel
 
@@ -45,11 +45,13 @@ struct TokenizerRoutes {
       guard let messages = try fields.array("messages") else {
         throw APIError.invalid("'messages' is required", param: "messages")
       }
+      let tools = try ChatCompletionRequest.tools(&fields)
+      let variables = try ChatCompletionRequest.templateVariables(&fields)
       try fields.rejectUnknown()
-      let transcript = try ChatMessages.transcript(messages, tools: [])
+      let transcript = try ChatMessages.transcript(messages, tools: tools)
       let request = LanguageModelExecutorGenerationRequest(
-        id: .init(), transcript: transcript, enabledTools: [], generationOptions: GenerationOptions(),
-        contextOptions: ContextOptions(), metadata: [:])
+        id: .init(), transcript: transcript, enabledTools: tools, generationOptions: GenerationOptions(),
+        contextOptions: ContextOptions(), metadata: ChatTemplateVariables.metadata(variables))
       let prompt = try await model.renderedPrompt(for: request).text
       return JSONValue.object([member("prompt", .string(prompt))]).compactText
     }

@@ -45,7 +45,7 @@ final class LocalEngine: Sendable {
       let session = try await inference(for: model)
       let tokenModel = session.model
       let (prompt, boundaries) = tokenModel.tokenizeInParts(
-        Self.prompt(for: request, model: model, tokenModel: tokenModel))
+        try Self.prompt(for: request, model: model, tokenModel: tokenModel))
       let contextSize = session.configuration.contextSize
       guard prompt.count < contextSize else {
         throw LanguageModelError.contextSizeExceeded(
@@ -118,11 +118,12 @@ final class LocalEngine: Sendable {
   /// the schema in the last prompt unless the request leaves it out, and the enabled tools.
   static func prompt(
     for request: LanguageModelExecutorGenerationRequest, model: SystemLanguageModel, tokenModel: any TokenModel
-  ) -> RenderedPrompt {
+  ) throws -> RenderedPrompt {
     let schemaInPrompt = (request.contextOptions.includeSchemaInPrompt ?? true) ? request.schema : nil
     let (messages, tools) = renderer(for: model).messages(
       for: request.transcript, schemaForLastPrompt: schemaInPrompt, enabledTools: request.enabledToolDefinitions)
-    return tokenModel.chatTemplate.render(messages, tools: tools)
+    return try model.chatTemplate(for: tokenModel).render(
+      messages, tools: tools, variables: ChatTemplateVariables.variables(in: request.metadata))
   }
 
   /// How the model may call the request's tools, or nil when it has none. `.required` holds
@@ -152,7 +153,8 @@ final class LocalEngine: Sendable {
       let messages = Self.renderer(for: model).messages(for: transcript).messages
       let endsWithPrompt: Bool = if case .prompt? = transcript.last { true } else { false }
       let (tokens, boundaries) = tokenModel.tokenizeInParts(
-        tokenModel.chatTemplate.render(messages, addGenerationPrompt: false, closingLastMessage: !endsWithPrompt))
+        try model.chatTemplate(for: tokenModel).render(
+          messages, addGenerationPrompt: false, closingLastMessage: !endsWithPrompt))
       guard !tokens.isEmpty, tokens.count < session.configuration.contextSize else { return }
       try await session.prefill(tokens, boundaries: boundaries)
     }
@@ -167,7 +169,13 @@ final class LocalEngine: Sendable {
   static func tokenCount(of entries: [Transcript.Entry], model: SystemLanguageModel) async throws -> Int {
     let tokenModel = try await model.tokenModel()
     let (messages, tools) = renderer(for: model).messages(for: entries)
-    return tokenModel.tokenize(tokenModel.chatTemplate.render(messages, tools: tools, addGenerationPrompt: false)).count
+    do {
+      return tokenModel.tokenize(
+        try model.chatTemplate(for: tokenModel).render(messages, tools: tools, addGenerationPrompt: false)
+      ).count
+    } catch {
+      throw publicError(error)
+    }
   }
 
   /// Engine and guided-decoding errors in the one family the framework's internals throw, the
@@ -191,6 +199,10 @@ final class LocalEngine: Sendable {
         .init(contextSize: 0, tokenCount: 0, debugDescription: engineError.message))
     case .decodeFailed, .invalidRequest:
       return GeneratedContent.ParsingError(rawContent: "", debugDescription: engineError.message)
+    case .invalidChatTemplate:
+      // The template raised for this conversation (a role it does not take, say).
+      return LanguageModelError.unsupportedTranscriptContent(
+        .init(unsupportedContent: [], debugDescription: engineError.message))
     case .modelNotFound, .invalidModelFile, .unsupportedArchitecture, .contextCreationFailed:
       return SystemLanguageModel.Error.assetsUnavailable(.init(debugDescription: engineError.message))
     }

@@ -28,7 +28,7 @@ extension SystemLanguageModel {
       source: source, useCase: useCase, guardrails: guardrails, contextSize: contextSize, keepAlive: keepAlive,
       batching: BatchingConfiguration(
         slots: slots, context: ContextConfiguration(contextSize: contextSize, batchSize: tokenBudget, threads: threads),
-        queueLimit: queue))
+        queueLimit: queue), chatTemplate: chatTemplateSource)
   }
 
   /// The batched model once a session made it (for a server's metrics: slots in use, requests

@@ -10,7 +10,12 @@ extension SystemLanguageModel {
     text: String, tokenCount: Int
   ) {
     let tokenModel = try await tokenModel()
-    let prompt = LocalEngine.prompt(for: request, model: self, tokenModel: tokenModel)
+    let prompt: RenderedPrompt
+    do {
+      prompt = try LocalEngine.prompt(for: request, model: self, tokenModel: tokenModel)
+    } catch {
+      throw LocalEngine.publicError(error)
+    }
     return (prompt.text, tokenModel.tokenize(prompt).count)
   }
 }

@@ -3,8 +3,10 @@ extension SystemLanguageModel {
   /// chat template renders around it (what the prompt adds to a session's context).
   nonisolated(nonsending) public func tokenCount(for prompt: some PromptRepresentable) async throws -> Int {
     let entry = Transcript.Entry.prompt(Transcript.Prompt(segments: prompt.promptRepresentation.segments))
-    // A lone prompt renders after the template's default system prompt; leave that out.
-    return try await tokenCount(for: [entry]) - tokenCount(for: [Transcript.Entry]())
+    // After (empty) instructions, so that a template's default system prompt, which it writes
+    // only when a conversation has none, is left out.
+    let instructions = Transcript.Entry.instructions(Transcript.Instructions(segments: [], toolDefinitions: []))
+    return try await tokenCount(for: [instructions, entry]) - tokenCount(for: [instructions])
   }
 
   /// Matches FoundationModels `tokenCount(for:)` for instructions: the system turn they become.

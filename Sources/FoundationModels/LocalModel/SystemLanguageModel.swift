@@ -29,6 +29,10 @@ public final class SystemLanguageModel: Sendable {
   /// Our addition.
   public let keepAlive: KeepAlive
   let source: ModelSource
+  /// The Jinja chat template given in place of the model file's own, if any.
+  let chatTemplateSource: String?
+  /// The template sessions render with, parsed once (`chatTemplate(for:)`).
+  let parsedTemplate = ParsedTemplateHolder()
   /// When set, sessions share one batched context (see `batched(slots:queue:tokenBudget:threads:)`).
   let batching: BatchingConfiguration?
   /// The batched model, made by the first session when `batching` is set.
@@ -55,40 +59,47 @@ public final class SystemLanguageModel: Sendable {
   ///   - contextSize: tokens per session; nil means 4096. Larger values work up to the model's
   ///     trained context; a request beyond that fails with `assetsUnavailable`.
   ///   - keepAlive: how long the model stays loaded after its last session ends.
+  ///   - chatTemplate: a Jinja chat template (the text of a `.jinja` file, as llama-server's
+  ///     `--chat-template-file` reads) to render conversations with instead of the one in the
+  ///     model's file; needed for a model without one (a base model).
   public convenience init(
     name: String, contextSize: Int? = nil, keepAlive: KeepAlive = .default, useCase: UseCase = .general,
-    guardrails: Guardrails = .default
+    guardrails: Guardrails = .default, chatTemplate: String? = nil
   ) {
     self.init(
       source: .reference(name), useCase: useCase, guardrails: guardrails, contextSize: contextSize,
-      keepAlive: keepAlive)
+      keepAlive: keepAlive, chatTemplate: chatTemplate)
   }
 
   /// A model from a GGUF file.
   ///
-  /// Our addition.
+  /// Our addition. `chatTemplate` is as for `init(name:…)`.
   public convenience init(
     path: URL, contextSize: Int? = nil, keepAlive: KeepAlive = .default, useCase: UseCase = .general,
-    guardrails: Guardrails = .default
+    guardrails: Guardrails = .default, chatTemplate: String? = nil
   ) {
     self.init(
       source: .reference(path.path), useCase: useCase, guardrails: guardrails, contextSize: contextSize,
-      keepAlive: keepAlive)
+      keepAlive: keepAlive, chatTemplate: chatTemplate)
   }
 
   /// A model over an engine-level token model; for tests (scripted models) and embedding.
   @_spi(Engine)
   public convenience init(
-    tokenModel: any TokenModel, contextSize: Int? = nil, useCase: UseCase = .general, guardrails: Guardrails = .default
+    tokenModel: any TokenModel, contextSize: Int? = nil, useCase: UseCase = .general, guardrails: Guardrails = .default,
+    chatTemplate: String? = nil
   ) {
-    self.init(source: .loaded(tokenModel), useCase: useCase, guardrails: guardrails, contextSize: contextSize)
+    self.init(
+      source: .loaded(tokenModel), useCase: useCase, guardrails: guardrails, contextSize: contextSize,
+      chatTemplate: chatTemplate)
   }
 
   init(
     source: ModelSource, useCase: UseCase, guardrails: Guardrails, contextSize: Int?, keepAlive: KeepAlive = .default,
-    batching: BatchingConfiguration? = nil
+    batching: BatchingConfiguration? = nil, chatTemplate: String? = nil
   ) {
     self.source = source
+    self.chatTemplateSource = chatTemplate
     self.batching = batching
     self.keepAlive = keepAlive
     self.useCase = useCase

@@ -74,7 +74,9 @@ public final class BatchedModel: TokenModel, Sendable {
 
   public var vocabularySize: Int { model.vocabularySize }
   public var trainedContextLength: Int { model.trainedContextLength }
-  public var chatTemplate: ChatTemplate { model.chatTemplate }
+  public var chatTemplate: ChatTemplate? { model.chatTemplate }
+  public var controlTokens: ControlTokens { model.controlTokens }
+  public func makeChatTemplate(source: String) throws -> ChatTemplate { try model.makeChatTemplate(source: source) }
 
   public func tokenize(_ text: String, parseSpecial: Bool) -> [Token] {
     model.tokenize(text, parseSpecial: parseSpecial)

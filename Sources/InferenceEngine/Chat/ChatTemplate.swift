@@ -1,135 +1,176 @@
-/// How a model family turns a conversation into prompt text.
+import Foundation
+import JSON
+
+/// A model's own chat template (`tokenizer.chat_template` in its GGUF, or one the user gives),
+/// rendered exactly by llama.cpp's Jinja engine, as Hugging Face's `transformers` renders it.
 ///
-/// We ship ChatML models (SmolLM2, Qwen2.5), so ChatML is rendered natively rather than through a
-/// Jinja interpreter. The family and its details are read from the template in the GGUF metadata
-/// (`tokenizer.chat_template`), and tests check the rendering against llama.cpp's own.
+/// The rendering keeps template text and input apart (`RenderedPrompt`): messages, tool
+/// definitions, calls and outputs are input, which is never read as control tokens.
 public struct ChatTemplate: Sendable, Equatable {
-  /// The system prompt the template inserts when a conversation has none.
-  public var defaultSystemPrompt: String?
-  /// Whether the template defines Qwen-style tool calling (`<tools>`, `<tool_call>`): the model
-  /// was trained on the tool format.
-  ///
-  /// Others are given the same format in their system turn.
-  public var supportsTools: Bool
-
-  public init(defaultSystemPrompt: String?, supportsTools: Bool) {
-    self.defaultSystemPrompt = defaultSystemPrompt
-    self.supportsTools = supportsTools
+  /// How a model calls tools with this template.
+  public enum ToolSyntax: Sendable, Equatable {
+    /// The template describes tools and renders calls itself, as `<tool_call>` blocks of
+    /// Hermes JSON (Qwen2.5, Qwen3, Hermes).
+    case hermes
+    /// The template knows no tools: `GenericToolFormat` writes them into the conversation.
+    case generic
   }
 
-  /// Reads the template family from GGUF metadata.
-  /// - Throws: `EngineError` with `.unsupportedArchitecture` when the template is not ChatML.
-  public init(metadataTemplate: String?) throws {
-    guard let template = metadataTemplate, template.contains("<|im_start|>") else {
-      throw EngineError(
-        .unsupportedArchitecture,
-        "the model's chat template is not ChatML (<|im_start|>); only ChatML models (SmolLM2, Qwen2.5) are supported")
-    }
-    self.init(
-      defaultSystemPrompt: Self.defaultSystemPrompt(in: template),
-      supportsTools: template.contains("<tool_call>"))
+  /// The template's Jinja source.
+  public let source: String
+  /// The text of the vocabulary's beginning- and end-of-sequence tokens (`bos_token`, `eos_token`).
+  public let bosToken: String
+  public let eosToken: String
+  /// Whether the vocabulary wants the beginning-of-sequence token first: it is put there when
+  /// the template does not write it, as llama.cpp does.
+  public let addsBeginningOfSequence: Bool
+  public let toolSyntax: ToolSyntax
+  private let template: JinjaTemplate
+
+  /// Parses a template.
+  /// - Throws: `EngineError(.invalidChatTemplate)` when it does not parse.
+  public init(source: String, bosToken: String = "", eosToken: String = "", addsBeginningOfSequence: Bool = false)
+    throws
+  {
+    self.source = source
+    self.bosToken = bosToken
+    self.eosToken = eosToken
+    self.addsBeginningOfSequence = addsBeginningOfSequence
+    toolSyntax = source.contains("<tool_call>") && source.contains("tools") ? .hermes : .generic
+    template = try JinjaTemplate(source: source)
   }
 
-  /// Finds the literal system turn a template emits when the first message is not a system one.
-  static func defaultSystemPrompt(in template: String) -> String? {
-    // Jinja string literals may hold a real newline or the escape `\n`; accept both.
-    for marker in ["<|im_start|>system\n", "<|im_start|>system\\n"] {
-      var searchStart = template.startIndex
-      while let open = template.range(of: marker, range: searchStart..<template.endIndex) {
-        searchStart = open.upperBound
-        guard let close = template.range(of: "<|im_end|>", range: open.upperBound..<template.endIndex)
-        else { break }
-        let candidate = template[open.upperBound..<close.lowerBound]
-        // A literal default: no Jinja expressions or string concatenation inside.
-        if !candidate.isEmpty && !candidate.contains(where: { "'\"{}+".contains($0) }) {
-          return candidate.replacingOccurrences(of: "\\n", with: "\n")
-        }
-      }
+  /// Reads a template file (`--chat-template-file`).
+  public init(contentsOfFile path: String, bosToken: String = "", eosToken: String = "", addsBeginningOfSequence: Bool = false)
+    throws
+  {
+    let source: String
+    do {
+      source = try String(contentsOfFile: path, encoding: .utf8)
+    } catch {
+      throw EngineError(.invalidChatTemplate, "cannot read the chat template file \(path): \(error.localizedDescription)")
     }
-    return nil
+    try self.init(
+      source: source, bosToken: bosToken, eosToken: eosToken, addsBeginningOfSequence: addsBeginningOfSequence)
+  }
+
+  /// The same template for a vocabulary with these special tokens.
+  public func withTokens(bos: String, eos: String, addsBeginningOfSequence: Bool) -> ChatTemplate {
+    // Parsing cannot fail: the source parsed before.
+    (try? ChatTemplate(source: source, bosToken: bos, eosToken: eos, addsBeginningOfSequence: addsBeginningOfSequence))
+      ?? self
+  }
+
+  public static func == (lhs: ChatTemplate, rhs: ChatTemplate) -> Bool {
+    lhs.source == rhs.source && lhs.bosToken == rhs.bosToken && lhs.eosToken == rhs.eosToken
+      && lhs.addsBeginningOfSequence == rhs.addsBeginningOfSequence
   }
 
   /// Renders a conversation.
   /// - Parameters:
-  ///   - tools: tool definitions as JSON objects (`{"type":"function","function":{…}}`), put in
-  ///     Qwen2.5's tool block of the system turn whatever the model.
+  ///   - tools: tool definitions as JSON objects (`{"type":"function","function":{…}}`).
   ///   - addGenerationPrompt: whether to open the assistant's turn at the end.
-  ///   - closingLastMessage: whether the last message's turn is closed; an open one can be
-  ///     continued by later text (a prompt prefix evaluated ahead of its prompt).
+  ///   - closingLastMessage: whether the last message's turn is closed; an open one ends with
+  ///     its text and can be continued by later text (a prompt prefix evaluated ahead of its prompt).
+  ///   - variables: the template's own switches (`enable_thinking`, `reasoning_effort`, …).
+  ///   - now: the time `strftime_now` formats.
+  /// - Throws: `EngineError(.invalidChatTemplate)` when the template raises (a role it does
+  ///   not take, say), `.invalidRequest` for tool calls whose arguments are not JSON.
   public func render(
-    _ messages: [ChatMessage], tools: [String] = [], addGenerationPrompt: Bool = true, closingLastMessage: Bool = true
-  ) -> RenderedPrompt {
-    var prompt = RenderedPrompt()
-    var remaining = messages[...]
-    var system: String? = defaultSystemPrompt
-    if let first = remaining.first, first.role == .system {
-      system = first.content
-      remaining = remaining.dropFirst()
+    _ messages: [ChatMessage], tools: [String] = [], addGenerationPrompt: Bool = true, closingLastMessage: Bool = true,
+    variables: [JSONValue.Member] = [], now: Date = Date()
+  ) throws -> RenderedPrompt {
+    let (messages, toolValues) = try conversation(messages, tools: tools)
+    func rendering(_ messages: [ChatMessage], generationPrompt: Bool) throws -> RenderedPrompt {
+      try template.render(
+        TemplateVariables.context(
+          messages: messages, tools: toolValues, addGenerationPrompt: generationPrompt, bosToken: bosToken,
+          eosToken: eosToken, extra: variables),
+        now: now)
     }
-    // Tools need a system turn to be described in, even where the template has no default.
-    if system != nil || !tools.isEmpty {
-      prompt.control("<|im_start|>system\n")
-      prompt.content(system ?? "")
-      if !tools.isEmpty { renderToolsBlock(tools, into: &prompt) }
-      prompt.control("<|im_end|>\n")
-      // Sessions with the same instructions and tools share the system turn.
-      prompt.endPart()
+    var chosen = messages
+    var prompt: RenderedPrompt
+    do {
+      prompt = try rendering(messages, generationPrompt: addGenerationPrompt)
+    } catch let error as EngineError {
+      // A template without a system role (Gemma 2, Mistral's first ones) raises for one: the
+      // instructions go at the start of the first user message instead, as llama.cpp does.
+      guard let folded = Self.foldingSystemMessage(messages),
+        let retried = try? rendering(folded, generationPrompt: addGenerationPrompt)
+      else { throw error }
+      chosen = folded
+      prompt = retried
     }
-    var index = remaining.startIndex
-    while index < remaining.endIndex {
-      let message = remaining[index]
-      switch message.role {
-      case .tool:
-        // Consecutive tool results share one user turn, each in a <tool_response> block.
-        prompt.control("<|im_start|>user")
-        while index < remaining.endIndex, remaining[index].role == .tool {
-          prompt.control("\n<tool_response>\n")
-          prompt.content(remaining[index].content)
-          prompt.control("\n</tool_response>")
-          index += 1
-        }
-        prompt.control("<|im_end|>\n")
-        continue
-      case .assistant where !message.toolCalls.isEmpty:
-        prompt.control("<|im_start|>assistant")
-        if !message.content.isEmpty {
-          prompt.control("\n")
-          prompt.content(message.content)
-        }
-        for call in message.toolCalls {
-          prompt.control("\n<tool_call>\n{\"name\": \"")
-          prompt.content(call.name)
-          prompt.control("\", \"arguments\": ")
-          // As generated (compact, under the tool's schema), not as `tojson` would space them:
-          // the next round then finds the call in the KV cache and evaluates only what follows.
-          prompt.content(call.argumentsJSON)
-          prompt.control("}\n</tool_call>")
-        }
-        prompt.control("<|im_end|>\n")
-      default:
-        prompt.control("<|im_start|>\(message.role.rawValue)\n")
-        prompt.content(message.content)
-        if closingLastMessage || index + 1 < remaining.endIndex { prompt.control("<|im_end|>\n") }
-      }
-      index += 1
+    // The system turn is a part other conversations share: where rendering it alone gives a
+    // prefix of the whole, a part ends.
+    if chosen.first?.role == .system, chosen.count > 1,
+      let system = try? rendering(Array(chosen.prefix(1)), generationPrompt: false).text,
+      !system.isEmpty, prompt.text.utf8.starts(with: system.utf8)
+    {
+      prompt.endPart(afterBytes: system.utf8.count)
     }
-    if addGenerationPrompt { prompt.control("<|im_start|>assistant\n") }
+    if toolSyntax == .hermes { prompt = prompt.markingInput(Self.jsonStrings(in: messages, tools: toolValues)) }
+    if !closingLastMessage { prompt = prompt.endingWithLastInput() }
+    if addsBeginningOfSequence, !bosToken.isEmpty, !prompt.text.hasPrefix(bosToken) { prompt.prepend(control: bosToken) }
     return prompt
   }
 
-  /// The tool section Qwen2.5's template appends to the system message, as llama.cpp renders
-  /// the template in its GGUF (the doubled braces are the template's own).
-  private func renderToolsBlock(_ tools: [String], into prompt: inout RenderedPrompt) {
-    prompt.control(
-      "\n\n# Tools\n\nYou may call one or more functions to assist with the user query.\n\n"
-        + "You are provided with function signatures within <tools></tools> XML tags:\n<tools>")
-    for tool in tools {
-      prompt.control("\n")
-      prompt.content(TemplateJSON.spaced(tool))
+  /// Renders with `context` as the template's variables, as given (`/apply-template`, the
+  /// parity tests): strings in it are template text unless marked `{"__input__": …}`.
+  public func render(context: JSONValue, now: Date = Date()) throws -> RenderedPrompt {
+    try template.render(context, now: now)
+  }
+
+  /// The messages and tool definitions the template is given: tools as JSON values, and in the
+  /// generic format written into the messages.
+  private func conversation(_ messages: [ChatMessage], tools: [String]) throws -> ([ChatMessage], [JSONValue]) {
+    if toolSyntax == .generic { return (GenericToolFormat.messages(messages, tools: tools), []) }
+    let values = try tools.map { text in
+      do { return try JSONValue(parsing: text) } catch {
+        throw EngineError(.invalidRequest, "a tool definition is not JSON: \(error)")
+      }
     }
-    prompt.control(
-      "\n</tools>\n\nFor each function call, return a json object with function name and arguments "
-        + "within <tool_call></tool_call> XML tags:\n<tool_call>\n{{\"name\": <function-name>, "
-        + "\"arguments\": <args-json-object>}}\n</tool_call>")
+    return (messages, values)
+  }
+
+  /// The strings of the tool definitions and call arguments (keys too), as `tojson` writes
+  /// them inside a JSON string.
+  static func jsonStrings(in messages: [ChatMessage], tools: [JSONValue]) -> Set<String> {
+    var strings = Set<String>()
+    func collect(_ value: JSONValue) {
+      switch value {
+      case .string(let text): strings.insert(escaped(text))
+      case .array(let elements): elements.forEach(collect)
+      case .object(let members):
+        for member in members {
+          strings.insert(escaped(member.key))
+          collect(member.value)
+        }
+      case .null, .bool, .number: break
+      }
+    }
+    tools.forEach(collect)
+    for call in messages.flatMap(\.toolCalls) {
+      if let arguments = try? JSONValue(parsing: call.argumentsJSON) { collect(arguments) }
+    }
+    return strings
+  }
+
+  /// A string's text inside a JSON string literal, as `tojson` writes it (no quotes).
+  private static func escaped(_ text: String) -> String {
+    String(JSONValue.string(text).compactText.dropFirst().dropLast())
+  }
+
+  /// The conversation with its system message put before the first user message's text, or
+  /// nil when it has no system message.
+  static func foldingSystemMessage(_ messages: [ChatMessage]) -> [ChatMessage]? {
+    guard let first = messages.first, first.role == .system else { return nil }
+    var rest = Array(messages.dropFirst())
+    if let user = rest.firstIndex(where: { $0.role == .user }) {
+      rest[user].content = first.content + "\n\n" + rest[user].content
+    } else {
+      rest.insert(ChatMessage(role: .user, content: first.content), at: 0)
+    }
+    return rest
   }
 }

@@ -12,7 +12,8 @@ public final class LlamaModel: TokenModel, @unchecked Sendable {
   public let path: String
   public let architecture: String
   public let description: String
-  public let chatTemplate: ChatTemplate
+  public let chatTemplate: ChatTemplate?
+  public let controlTokens: ControlTokens
   public let trainedContextLength: Int
   public let vocabularySize: Int
   /// Bytes of weights (llama_model_size).
@@ -59,14 +60,43 @@ public final class LlamaModel: TokenModel, @unchecked Sendable {
     trainedContextLength = Int(llama_model_n_ctx_train(loaded))
     vocabularySize = Int(llama_vocab_n_tokens(vocab))
     weightBytes = llama_model_size(loaded)
+    controlTokens = Self.controlTokens(vocab)
     do {
       // llama_model_chat_template(NULL): the default template string, owned by the model.
-      let template = llama_model_chat_template(loaded, nil).map { String(cString: $0) }
-      chatTemplate = try ChatTemplate(metadataTemplate: template)
+      chatTemplate = try llama_model_chat_template(loaded, nil).map {
+        try ChatTemplate(
+          source: String(cString: $0), bosToken: Self.text(of: llama_vocab_bos(vocab), vocab),
+          eosToken: Self.text(of: llama_vocab_eos(vocab), vocab), addsBeginningOfSequence: llama_vocab_get_add_bos(vocab))
+      }
     } catch {
       llama_model_free(loaded)
-      throw error
+      throw EngineError(.invalidChatTemplate, "\(path): \((error as? EngineError)?.message ?? "\(error)")")
     }
+  }
+
+  public func makeChatTemplate(source: String) throws -> ChatTemplate {
+    try ChatTemplate(
+      source: source, bosToken: Self.text(of: llama_vocab_bos(vocab), vocab),
+      eosToken: Self.text(of: llama_vocab_eos(vocab), vocab), addsBeginningOfSequence: llama_vocab_get_add_bos(vocab))
+  }
+
+  /// The control tokens of `vocab` (llama.cpp's `LLAMA_TOKEN_ATTR_CONTROL`) by their text.
+  private static func controlTokens(_ vocab: OpaquePointer) -> ControlTokens {
+    // A model without a vocabulary (llama.cpp asserts on asking one about its tokens).
+    guard llama_vocab_type(vocab) != LLAMA_VOCAB_TYPE_NONE else { return ControlTokens([]) }
+    let count = llama_vocab_n_tokens(vocab)
+    var texts: [(text: String, token: Token)] = []
+    for token in 0..<count where llama_vocab_get_attr(vocab, token).rawValue & LLAMA_TOKEN_ATTR_CONTROL.rawValue != 0 {
+      texts.append((text(of: token, vocab), token))
+    }
+    return ControlTokens(texts)
+  }
+
+  /// A token's text, control tokens included; empty for none (`LLAMA_TOKEN_NULL`).
+  private static func text(of token: Token, _ vocab: OpaquePointer) -> String {
+    guard token >= 0, llama_vocab_type(vocab) != LLAMA_VOCAB_TYPE_NONE else { return "" }
+    // llama_vocab_get_text: the token's text as stored, owned by the vocabulary.
+    return llama_vocab_get_text(vocab, token).map { String(cString: $0) } ?? ""
   }
 
   deinit {
@@ -99,11 +129,10 @@ public final class LlamaModel: TokenModel, @unchecked Sendable {
     return Array(tokens.prefix(Int(max(count, 0))))
   }
 
-  /// Tokenizes a rendered prompt, reusing the tokens of pieces (message contents) seen recently.
+  /// Tokenizes a rendered prompt, reusing the tokens of texts between control tokens (mostly
+  /// one message each) seen recently.
   public func tokenize(_ prompt: RenderedPrompt) -> [Token] {
-    prompt.pieces.flatMap { piece in
-      pieceTokens.tokens(of: piece) { tokenize($0.text, parseSpecial: $0.isControl) }
-    }
+    tokenize(prompt.pieces[...]) { text in pieceTokens.tokens(of: text) { tokenize($0, parseSpecial: false) } }
   }
 
   public func piece(of token: Token) -> [UInt8] {
@@ -115,6 +144,11 @@ public final class LlamaModel: TokenModel, @unchecked Sendable {
       length = llama_token_to_piece(vocab, token, &buffer, Int32(buffer.count), 0, false)
     }
     return buffer.prefix(Int(max(length, 0))).map { UInt8(bitPattern: $0) }
+  }
+
+  /// Whether `token` is a control token (`LLAMA_TOKEN_ATTR_CONTROL`).
+  public func isControl(_ token: Token) -> Bool {
+    llama_vocab_type(vocab) != LLAMA_VOCAB_TYPE_NONE && llama_vocab_get_attr(vocab, token).rawValue & LLAMA_TOKEN_ATTR_CONTROL.rawValue != 0
   }
 
   public func isEndOfGeneration(_ token: Token) -> Bool {
@@ -132,24 +166,5 @@ public final class LlamaModel: TokenModel, @unchecked Sendable {
 
   public func makeBackend(_ configuration: ContextConfiguration) throws -> any TokenBackend {
     try LlamaTokenBackend(model: self, configuration: configuration)
-  }
-
-  /// Renders messages with llama.cpp's built-in implementation of this model's template
-  /// (`llama_chat_apply_template`), the reference our own `ChatTemplate` is checked against.
-  public func referenceRendering(_ messages: [ChatMessage], addGenerationPrompt: Bool) -> String? {
-    guard let template = llama_model_chat_template(handle, nil) else { return nil }
-    let roles = messages.map { strdup($0.role.rawValue) }
-    let contents = messages.map { strdup($0.content) }
-    defer { (roles + contents).forEach { free($0) } }
-    let chat = zip(roles, contents).map { llama_chat_message(role: $0, content: $1) }
-    var buffer = [CChar](repeating: 0, count: 4096)
-    var length = llama_chat_apply_template(
-      template, chat, chat.count, addGenerationPrompt, &buffer, Int32(buffer.count))
-    if length > Int32(buffer.count) {
-      buffer = [CChar](repeating: 0, count: Int(length) + 1)
-      length = llama_chat_apply_template(template, chat, chat.count, addGenerationPrompt, &buffer, Int32(buffer.count))
-    }
-    guard length >= 0 else { return nil }
-    return String(decoding: buffer.prefix(Int(length)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
 }

@@ -8,16 +8,22 @@ public protocol TokenModel: AnyObject, Sendable {
   var vocabularySize: Int { get }
   /// The longest context the model was trained for.
   var trainedContextLength: Int { get }
-  /// How conversations are turned into prompt text for this model.
-  var chatTemplate: ChatTemplate { get }
+  /// How conversations are turned into prompt text for this model: the template in its file,
+  /// or nil for a model without one (a base model), which needs a template given to chat.
+  var chatTemplate: ChatTemplate? { get }
+  /// The vocabulary's control tokens, found by their text in template text only.
+  var controlTokens: ControlTokens { get }
+  /// A chat template from Jinja source, for this vocabulary (its `bos_token` and `eos_token`).
+  /// - Throws: `EngineError(.invalidChatTemplate)` when it does not parse.
+  func makeChatTemplate(source: String) throws -> ChatTemplate
 
   /// Splits text into tokens.
   /// - Parameter parseSpecial: whether control-token text such as `<|im_start|>` becomes the
   ///   control token. Only template text sets it; user content never does, so a user cannot
   ///   forge a turn boundary.
   func tokenize(_ text: String, parseSpecial: Bool) -> [Token]
-  /// Tokenizes a rendered prompt: template text with control tokens, content as plain text,
-  /// each piece on its own.
+  /// Tokenizes a rendered prompt: control tokens from template text only (see the default
+  /// implementation).
   func tokenize(_ prompt: RenderedPrompt) -> [Token]
   /// The bytes a token stands for when it appears in output (empty for control tokens).
   func piece(of token: Token) -> [UInt8]
