@@ -16,7 +16,7 @@ public final class ScriptedTokenModel: TokenModel, @unchecked Sendable {
   public let vocabulary: [[UInt8]]
   public let endOfTurn: Token
   public let trainedContextLength: Int
-  public let chatTemplate: ChatTemplate? = ScriptedTokenModel.chatML
+  public let chatTemplate: ChatTemplate?
   public let controlTokens: ControlTokens
   public let baseLogit: Float = 0
   private let script: Script
@@ -29,7 +29,12 @@ public final class ScriptedTokenModel: TokenModel, @unchecked Sendable {
   /// - Parameters:
   ///   - tokens: the vocabulary; token ids are indices. Single bytes are added for any byte not
   ///     covered, so every text can be tokenized. The end-of-turn token is appended last.
-  public init(tokens: [String], contextLength: Int = 4096, script: @escaping Script) {
+  ///   - chatTemplate: the template in the "model's file"; nil for a base model without one.
+  public init(
+    tokens: [String], contextLength: Int = 4096, chatTemplate: ChatTemplate? = ScriptedTokenModel.chatML,
+    script: @escaping Script
+  ) {
+    self.chatTemplate = chatTemplate
     var vocabulary = tokens.map { Array($0.utf8) }
     let known = Set(vocabulary)
     for byte in 0...255 where !known.contains([UInt8(byte)]) { vocabulary.append([UInt8(byte)]) }

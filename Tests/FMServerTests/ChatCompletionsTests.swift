@@ -328,6 +328,35 @@ struct ChatCompletionsTests {
     await server.stop()
   }
 
+  /// `/apply-template` takes `tools` and `chat_template_kwargs` as llama-server does, and a
+  /// completion renders with the same variables.
+  @Test func applyTemplateTakesToolsAndTemplateVariables() async throws {
+    let template = """
+      {%- if tools %}[tools:{% for t in tools %}{{ t.function.name }}{% endfor %}]{% endif -%}
+      {%- for m in messages %}<|im_start|>{{ m.role }}\n{{ m.content }}<|im_end|>\n{% endfor -%}
+      {%- if add_generation_prompt %}<|im_start|>assistant\n{% if think is defined %}[think={{ think }}]{% endif %}{% endif -%}
+      """
+    let server = try TestServer.start(chatTemplate: template)
+    let tool =
+      #"{"type":"function","function":{"name":"getWeather","parameters":{"type":"object","properties":{"city":{"type":"string"}}}}}"#
+    let body =
+      #"{"messages":[{"role":"user","content":"Hi"}],"tools":[\#(tool)],"chat_template_kwargs":{"think":"deep"}}"#
+    let prompt = try #require(try await Self.post(server, body, path: "/apply-template").json["prompt"] as? String)
+    // The template has no <tool_call> format of its own: the generic one describes the tools.
+    #expect(prompt.contains("getWeather"))
+    #expect(prompt.hasSuffix("<|im_start|>assistant\n[think=deep]"))
+    let refused = try await Self.post(
+      server, #"{"messages":[{"role":"user","content":"Hi"}],"chat_template_kwargs":"think"}"#, path: "/apply-template")
+    #expect(refused.status == 400)
+    #expect(refused.error["param"] as? String == "chat_template_kwargs")
+    // A completion with the variables: its prompt counts the template's extra text.
+    let plain = try await Self.post(server, TestServer.chat("Hi", maxTokens: 1))
+    let deep = try await Self.post(server, TestServer.chat("Hi", maxTokens: 1, extra: #","chat_template_kwargs":{"think":"deep"}"#))
+    let usage = { (response: RawHTTPConnection.Response) in (response.json["usage"] as? [String: Any])?["prompt_tokens"] as? Int }
+    #expect(try #require(usage(deep)) > #require(usage(plain)))
+    await server.stop()
+  }
+
   @Test func metricsCountRequestsAndTokens() async throws {
     let server = try TestServer.start()
     // A JSON object cannot end before its first token, so the answer has at least one token
