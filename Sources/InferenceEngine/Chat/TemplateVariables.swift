@@ -1,7 +1,7 @@
 import JSON
 
 /// The variables a chat template renders with, as Hugging Face's `transformers` gives them:
-/// `messages`, `tools` (only when there are tools, as llama.cpp passes them),
+/// `messages`, `tools` (`None` when there are none), `documents` (`None`),
 /// `add_generation_prompt`, `bos_token`, `eos_token`, and the caller's own switches
 /// (`enable_thinking`, `reasoning_effort`, …).
 ///
@@ -18,7 +18,8 @@ enum TemplateVariables {
       .init(key: "bos_token", value: .string(bosToken)),
       .init(key: "eos_token", value: .string(eosToken)),
     ]
-    if !tools.isEmpty { members.append(.init(key: "tools", value: .array(tools.map(input)))) }
+    members.append(.init(key: "tools", value: tools.isEmpty ? .null : .array(tools.map(input))))
+    members.append(.init(key: "documents", value: .null))
     for member in extra {
       members.removeAll { $0.key == member.key }
       members.append(member)
