@@ -43,6 +43,8 @@ fi
 FM_RELEASE_BINARY="$PROJECT_ROOT/.build/release/fm"
 FM_DEFAULT_CHAT_MODEL="qwen2.5-coder-1.5b"
 FM_DEFAULT_TEST_MODEL="smollm2-135m"
+# The model without ChatML (and without a template of its own) that the template tests chat with.
+FM_TEMPLATE_TEST_MODEL="gemma3-270m"
 
 # Bold only on a terminal, and never when NO_COLOR is set (https://no-color.org).
 if [ -t 2 ] && [ -z "${NO_COLOR:-}" ]; then

@@ -90,7 +90,7 @@ private struct Run {
     let run = await Run(["models"], store: store)
     #expect(run.code == .success)
     let lines = run.standardOutput.split(separator: "\n").map(String.init)
-    #expect(lines.count == 4, "a header and one line per model; no hints when not a terminal")
+    #expect(lines.count == 5, "a header and one line per model; no hints when not a terminal")
     #expect(lines.first?.hasPrefix("NAME") == true)
     for (line, model) in zip(lines.dropFirst(), ModelCatalog.all) {
       #expect(line.hasPrefix(model.name))
@@ -98,7 +98,8 @@ private struct Run {
       #expect(line.contains(store.path(for: model).path))
     }
     #expect(lines[1].contains("98 MB"))
-    #expect(lines[3].contains("1.1 GB") && lines[3].contains("default for chat"))
+    #expect(lines[2].contains("253 MB"))
+    #expect(lines[4].contains("1.1 GB") && lines[4].contains("default for chat"))
   }
 
   @Test func pathOfAMissingModelFailsWithThePullCommand() async {
@@ -115,7 +116,8 @@ private struct Run {
     #expect(run.code == .failure)
     #expect(
       run.standardError
-        == "fm: error: unknown model 'llama-70b': use one of smollm2-135m, qwen2.5-coder-0.5b, qwen2.5-coder-1.5b "
+        == "fm: error: unknown model 'llama-70b': use one of smollm2-135m, gemma3-270m, qwen2.5-coder-0.5b, "
+        + "qwen2.5-coder-1.5b "
         + "(fetch with: fm models pull NAME) or a path to a .gguf file\n")
   }
 

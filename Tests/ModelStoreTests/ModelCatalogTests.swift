@@ -3,7 +3,8 @@ import Testing
 
 @Suite struct ModelCatalogTests {
   @Test func namesAndDefaults() {
-    #expect(ModelCatalog.all.map(\.name) == ["smollm2-135m", "qwen2.5-coder-0.5b", "qwen2.5-coder-1.5b"])
+    #expect(
+      ModelCatalog.all.map(\.name) == ["smollm2-135m", "gemma3-270m", "qwen2.5-coder-0.5b", "qwen2.5-coder-1.5b"])
     #expect(ModelCatalog.defaultChatModel.name == "qwen2.5-coder-1.5b")
     #expect(ModelCatalog.defaultTestModel.name == "smollm2-135m")
     #expect(ModelCatalog.model(named: "qwen2.5-coder-0.5b") == ModelCatalog.qwen25Coder05B)

