@@ -44,8 +44,12 @@ final class LocalEngine: Sendable {
     do {
       let session = try await inference(for: model)
       let tokenModel = session.model
-      let (prompt, boundaries) = tokenModel.tokenizeInParts(
-        try Self.prompt(for: request, model: model, tokenModel: tokenModel))
+      let (template, rendered) = try Self.rendering(for: request, model: model, tokenModel: tokenModel)
+      let (prompt, boundaries) = tokenModel.tokenizeInParts(rendered)
+      // A thinking model's output: thinking first (unless the prompt turned it off), then the answer.
+      let thinking = template.reasoning.flatMap { syntax in
+        syntax.closesThinking(rendered) ? nil : (syntax: syntax, started: syntax.startsInThinking(rendered))
+      }
       let contextSize = session.configuration.contextSize
       guard prompt.count < contextSize else {
         throw LanguageModelError.contextSizeExceeded(
@@ -76,10 +80,16 @@ final class LocalEngine: Sendable {
         // The splitter reads the output as the constraint let it be written.
         splitter = ToolCallTextSplitter(opening: calls.ownFormOpening)
       }
+      if let thinking, let answerConstraint = constraint {
+        constraint = ThinkingConstraint(
+          answer: answerConstraint, syntax: thinking.syntax, startsInThinking: thinking.started, model: tokenModel)
+      }
       let generation = GenerationRequest(
         promptTokens: prompt, promptBoundaries: boundaries, sampling: request.generationOptions.samplingParameters,
         maximumTokens: request.generationOptions.maximumResponseTokens, constraint: constraint)
-      var output = LocalOutput(channel: channel, splitter: splitter)
+      var output = LocalOutput(
+        channel: channel, splitter: splitter,
+        reasoning: thinking.map { ReasoningSplitter(syntax: $0.syntax, startsInThinking: $0.started) })
       var finished = false
       for try await event in session.generate(generation) {
         switch event {
@@ -119,11 +129,22 @@ final class LocalEngine: Sendable {
   static func prompt(
     for request: LanguageModelExecutorGenerationRequest, model: SystemLanguageModel, tokenModel: any TokenModel
   ) throws -> RenderedPrompt {
+    try rendering(for: request, model: model, tokenModel: tokenModel).prompt
+  }
+
+  /// The template `request` renders with, and its prompt: the reasoning level's variables,
+  /// then the request's own `chat_template_kwargs` (which win).
+  static func rendering(
+    for request: LanguageModelExecutorGenerationRequest, model: SystemLanguageModel, tokenModel: any TokenModel
+  ) throws -> (template: ChatTemplate, prompt: RenderedPrompt) {
     let schemaInPrompt = (request.contextOptions.includeSchemaInPrompt ?? true) ? request.schema : nil
     let (messages, tools) = renderer(for: model).messages(
       for: request.transcript, schemaForLastPrompt: schemaInPrompt, enabledTools: request.enabledToolDefinitions)
-    return try model.chatTemplate(for: tokenModel).render(
-      messages, tools: tools, variables: ChatTemplateVariables.variables(in: request.metadata))
+    let template = try model.chatTemplate(for: tokenModel)
+    let variables =
+      try (request.contextOptions.reasoningLevel?.templateVariables(for: template.reasoning) ?? [])
+      + ChatTemplateVariables.variables(in: request.metadata)
+    return (template, try template.render(messages, tools: tools, variables: variables))
   }
 
   /// How the model may call the request's tools, or nil when it has none. `.required` holds

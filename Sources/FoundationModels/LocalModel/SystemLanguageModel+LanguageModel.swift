@@ -5,9 +5,11 @@ extension SystemLanguageModel: LanguageModel {
   /// Guided generation (constrained decoding of any schema) and tool calling (each call
   /// constrained to its tool's schema).
   ///
-  /// Vision and reasoning are not offered by the local models: the executor does not read
-  /// `ContextOptions.reasoningLevel`, and the rendered prompt leaves out reasoning entries of
-  /// other models.
+  /// Vision is not offered. Reasoning depends on the model's chat template, which is read only
+  /// when the model loads, so it is not listed here: a model whose template thinks (Qwen3,
+  /// DeepSeek-R1, …) returns its thinking as reasoning entries and takes
+  /// `ContextOptions.reasoningLevel` through the template's switch; on any other, a reasoning
+  /// level fails with `unsupportedCapability(.reasoning)`.
   ///
   /// Matches FoundationModels 27 `SystemLanguageModel.capabilities`.
   public var capabilities: LanguageModelCapabilities {

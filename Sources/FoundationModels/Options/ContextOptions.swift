@@ -22,9 +22,10 @@ public struct ContextOptions: Sendable, Equatable {
   /// How much the model reasons.
   ///
   /// The session passes it to the model's executor with every request. The server model
-  /// (`OpenAICompatibleLanguageModel`) sends it as OpenAI's `reasoning_effort`. The local models
-  /// do not reason (`SystemLanguageModel` does not list the `reasoning` capability) and their
-  /// executor does not read it.
+  /// (`OpenAICompatibleLanguageModel`) sends it as OpenAI's `reasoning_effort`. The local model
+  /// sets its chat template's switch: `enable_thinking` (true; `custom("off")` makes it false)
+  /// and `reasoning_effort` (`light`, `moderate`, `deep` as low, medium, high); a model whose
+  /// template does not think refuses any level with `unsupportedCapability(.reasoning)`.
   public var reasoningLevel: ReasoningLevel?
 
   /// Creates context options.

@@ -25,6 +25,8 @@ public struct ChatTemplate: Sendable, Equatable {
   /// the template does not write it, as llama.cpp does.
   public let addsBeginningOfSequence: Bool
   public let toolSyntax: ToolSyntax
+  /// How the model thinks, or nil for a template without thinking.
+  public let reasoning: ReasoningSyntax?
   private let template: JinjaTemplate
 
   /// Parses a template.
@@ -37,6 +39,7 @@ public struct ChatTemplate: Sendable, Equatable {
     self.eosToken = eosToken
     self.addsBeginningOfSequence = addsBeginningOfSequence
     toolSyntax = source.contains("<tool_call>") && source.contains("tools") ? .hermes : .generic
+    reasoning = ReasoningSyntax(template: source)
     template = try JinjaTemplate(source: source)
   }
 

@@ -25,6 +25,7 @@ struct TranscriptRenderer {
     var messages: [ChatMessage] = []
     var tools: [String] = []
     var lastPromptIndex = entries.startIndex
+    var reasoning: String?
     for index in entries.indices { if case .prompt = entries[index] { lastPromptIndex = index } }
     if useCase == .contentTagging, !entries.contains(where: \.isInstructions) {
       messages.append(ChatMessage(role: .system, content: Self.taggingInstructions))
@@ -43,7 +44,9 @@ struct TranscriptRenderer {
         }
         messages.append(ChatMessage(role: .user, content: text))
       case .response(let response):
-        messages.append(ChatMessage(role: .assistant, content: SegmentJoining.text(of: response.segments)))
+        messages.append(
+          ChatMessage(role: .assistant, content: SegmentJoining.text(of: response.segments), reasoning: reasoning))
+        reasoning = nil
       case .toolCalls(let calls):
         let toolCalls = calls.map { ChatMessage.ToolCall(name: $0.toolName, argumentsJSON: $0.arguments.jsonString) }
         if index > entries.startIndex, case .response = entries[entries.index(index, offsetBy: -1)],
@@ -51,12 +54,14 @@ struct TranscriptRenderer {
         {
           messages[last].toolCalls = toolCalls
         } else {
-          messages.append(ChatMessage(role: .assistant, content: "", toolCalls: toolCalls))
+          messages.append(ChatMessage(role: .assistant, content: "", toolCalls: toolCalls, reasoning: reasoning))
         }
+        reasoning = nil
       case .toolOutput(let output):
-        messages.append(ChatMessage(role: .tool, content: SegmentJoining.text(of: output.segments)))
-      case .reasoning:
-        break  // The local models do not reason; another model's reasoning is not theirs to read.
+        messages.append(
+          ChatMessage(role: .tool, content: SegmentJoining.text(of: output.segments), toolName: output.toolName))
+      case .reasoning(let thought):
+        reasoning = (reasoning.map { $0 + "\n" } ?? "") + SegmentJoining.text(of: thought.segments)
       }
     }
     return (messages, tools)

@@ -1,20 +1,39 @@
 import Foundation
 
-/// Sends the local model's output into the executor channel: text into the response, and —
-/// when the request has tools — each tool call the model writes as a `toolCalls` event, with
-/// the usage and the engine's figures on the entry that ends the invocation.
+/// Sends the local model's output into the executor channel: a thinking model's thinking as
+/// reasoning, text into the response, and — when the request has tools — each tool call the
+/// model writes as a `toolCalls` event, with the usage and the engine's figures on the entry
+/// that ends the invocation.
 struct LocalOutput {
   let channel: LanguageModelExecutorGenerationChannel
   /// Splits calls from text; nil when the request has no tools.
   var splitter: ToolCallTextSplitter?
+  /// Splits thinking from the answer; nil for a model that does not think here.
+  var reasoning: ReasoningSplitter?
   private var madeCalls = false
 
-  init(channel: LanguageModelExecutorGenerationChannel, splitter: ToolCallTextSplitter?) {
+  init(
+    channel: LanguageModelExecutorGenerationChannel, splitter: ToolCallTextSplitter?,
+    reasoning: ReasoningSplitter? = nil
+  ) {
     self.channel = channel
     self.splitter = splitter
+    self.reasoning = reasoning
   }
 
   mutating func send(_ text: String) async {
+    guard reasoning != nil else { return await sendAnswer(text) }
+    for piece in reasoning?.feed(text) ?? [] { await send(piece) }
+  }
+
+  private mutating func send(_ piece: ReasoningSplitter.Piece) async {
+    switch piece {
+    case .reasoning(let thought): await channel.send(.reasoning(action: .appendText(thought, tokenCount: 0)))
+    case .answer(let text): await sendAnswer(text)
+    }
+  }
+
+  private mutating func sendAnswer(_ text: String) async {
     guard splitter != nil else {
       await channel.send(.response(action: .appendText(text, tokenCount: 0)))
       return
@@ -26,6 +45,7 @@ struct LocalOutput {
   /// Sends what the splitter still holds.
   /// - Throws: `ToolCallSplitError` when the output ended inside a call.
   mutating func finish() async throws {
+    for piece in reasoning?.finish() ?? [] { await send(piece) }
     let pieces = try splitter?.finish() ?? []
     await send(pieces)
   }

@@ -1,0 +1,104 @@
+import InferenceEngine
+
+/// Splits a thinking model's streamed output into its thinking and its answer at the
+/// template's markers (`<think>`…`</think>`): the thinking becomes reasoning, never answer text.
+///
+/// Text that may be the start of a marker is held back until the next text settles it. The
+/// white space after the opening and after the closing marker is left out.
+struct ReasoningSplitter {
+  enum Piece: Equatable {
+    case reasoning(String)
+    case answer(String)
+  }
+
+  private enum State {
+    /// Before the first text: the model may open its thinking.
+    case start
+    case thinking(atStart: Bool)
+    case answering(atStart: Bool)
+  }
+
+  private let opening: String
+  private let closing: String
+  private var state: State
+  private var held = ""
+
+  init(syntax: ReasoningSyntax, startsInThinking: Bool) {
+    opening = syntax.opening
+    closing = syntax.closing
+    state = startsInThinking ? .thinking(atStart: true) : .start
+  }
+
+  /// Whether the answer has begun.
+  var isAnswering: Bool { if case .answering = state { true } else { false } }
+
+  mutating func feed(_ text: String) -> [Piece] {
+    held += text
+    var pieces: [Piece] = []
+    while let piece = step() { pieces.append(piece) }
+    return pieces.filter { $0 != .reasoning("") && $0 != .answer("") }
+  }
+
+  /// What is still held: thinking that never closed stays reasoning.
+  mutating func finish() -> [Piece] {
+    defer { held = "" }
+    switch state {
+    case .start, .answering: return held.isEmpty ? [] : [.answer(held)]
+    case .thinking: return held.isEmpty ? [] : [.reasoning(held)]
+    }
+  }
+
+  /// One piece from the held text, or nil when the rest must wait for more text.
+  private mutating func step() -> Piece? {
+    switch state {
+    case .start:
+      let trimmed = held.drop { $0.isWhitespace }
+      if trimmed.hasPrefix(opening) {
+        held = String(trimmed.dropFirst(opening.count))
+        state = .thinking(atStart: true)
+        return .reasoning("")
+      }
+      if !trimmed.isEmpty && opening.hasPrefix(trimmed) || trimmed.isEmpty { return nil }
+      state = .answering(atStart: false)
+      return .answer(take(held.endIndex))
+    case .thinking(let atStart):
+      if atStart {
+        held = String(held.drop { $0.isWhitespace })
+        guard !held.isEmpty else { return nil }
+        state = .thinking(atStart: false)
+      }
+      if let range = held.range(of: closing) {
+        let thought = String(held[..<range.lowerBound])
+        held = String(held[range.upperBound...])
+        state = .answering(atStart: true)
+        return .reasoning(thought)
+      }
+      let safe = held.index(held.endIndex, offsetBy: -Self.partialMarkerLength(held, closing))
+      guard safe > held.startIndex else { return nil }
+      return .reasoning(take(safe))
+    case .answering(let atStart):
+      if atStart {
+        held = String(held.drop { $0.isWhitespace })
+        guard !held.isEmpty else { return nil }
+        state = .answering(atStart: false)
+      }
+      guard !held.isEmpty else { return nil }
+      return .answer(take(held.endIndex))
+    }
+  }
+
+  private mutating func take(_ end: String.Index) -> String {
+    let taken = String(held[..<end])
+    held = String(held[end...])
+    return taken
+  }
+
+  /// The length of the longest end of `text` that begins `marker`.
+  private static func partialMarkerLength(_ text: String, _ marker: String) -> Int {
+    for length in stride(from: min(text.count, marker.count - 1), through: 1, by: -1)
+    where marker.hasPrefix(text.suffix(length)) {
+      return length
+    }
+    return 0
+  }
+}
