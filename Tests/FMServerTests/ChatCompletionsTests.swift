@@ -357,6 +357,33 @@ struct ChatCompletionsTests {
     await server.stop()
   }
 
+  /// A thinking template (its generation prompt opens `<think>`, as DeepSeek-R1's does): the
+  /// thinking comes back as `reasoning_content`, and JSON output starts after it.
+  @Test func thinkingIsReasoningContentAndJSONFollowsIt() async throws {
+    let template = """
+      {%- for m in messages %}<|im_start|>{{ m.role }}\n{{ m.content }}<|im_end|>\n{% endfor -%}
+      {%- if add_generation_prompt %}<|im_start|>assistant\n<think>\n{% endif -%}
+      """
+    let server = try TestServer.start(chatTemplate: template)
+    let response = try await Self.post(
+      server, TestServer.chat("Hi", maxTokens: 24, extra: #","response_format":{"type":"json_object"}"#))
+    #expect(response.status == 200)
+    let message = try #require(((response.json["choices"] as? [[String: Any]])?.first)?["message"] as? [String: Any])
+    let content = try #require(message["content"] as? String)
+    #expect(content.hasPrefix("{"))
+    #expect(!content.contains("</think>"))
+    if let reasoning = message["reasoning_content"] as? String { #expect(!reasoning.contains("</think>")) }
+    // SmolLM2's own template does not think: a reasoning effort is refused, not ignored.
+    let plain = try TestServer.start()
+    let refused = try await Self.post(plain, TestServer.chat("Hi", extra: #","reasoning_effort":"high""#))
+    #expect(refused.status == 400)
+    #expect(refused.error["param"] as? String == "reasoning_effort")
+    let bogus = try await Self.post(plain, TestServer.chat("Hi", extra: #","reasoning_effort":"extreme""#))
+    #expect(bogus.status == 400)
+    await plain.stop()
+    await server.stop()
+  }
+
   @Test func metricsCountRequestsAndTokens() async throws {
     let server = try TestServer.start()
     // A JSON object cannot end before its first token, so the answer has at least one token

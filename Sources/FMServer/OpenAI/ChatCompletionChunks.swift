@@ -22,6 +22,8 @@ struct ChatCompletionChunks {
 
   func chunk(for delta: CompletionRunner.Delta, index: Int) -> String {
     switch delta {
+    case .reasoning(let text):
+      return chunk(delta: [member("reasoning_content", .string(text))], finishReason: nil)
     case .content(let text):
       return chunk(delta: [member("content", .string(text))], finishReason: nil)
     case .toolCall(let call):
@@ -42,9 +44,13 @@ struct ChatCompletionChunks {
   }
 
   /// The whole answer of a request without `stream`.
-  func completion(content: String, calls: [CompletionRunner.ToolCall], summary: CompletionRunner.Summary) -> String {
+  func completion(
+    content: String, reasoning: String, calls: [CompletionRunner.ToolCall], summary: CompletionRunner.Summary
+  ) -> String {
     var message = [member("role", .string("assistant"))]
     message.append(member("content", content.isEmpty && !calls.isEmpty ? .null : .string(content)))
+    // A thinking model's thinking, as llama-server, vLLM and DeepSeek's API return it.
+    if !reasoning.isEmpty { message.append(member("reasoning_content", .string(reasoning))) }
     if !calls.isEmpty { message.append(member("tool_calls", .array(calls.map(Self.toolCallJSON)))) }
     message.append(member("refusal", .null))
     let choice = JSONValue.object([

@@ -17,6 +17,8 @@ struct ChatCompletionRequest: Sendable {
   var stop: [String]
   /// `chat_template_kwargs`: the chat template's own variables, as llama-server takes them.
   var templateVariables: JSONValue?
+  /// `reasoning_effort`, for a model that thinks.
+  var reasoningLevel: ContextOptions.ReasoningLevel?
 
   /// Decodes `body`.
   /// - Throws: `APIError` for malformed JSON, unknown or unsupported parameters and bad values.
@@ -65,6 +67,7 @@ struct ChatCompletionRequest: Sendable {
     }
     transcript = try ChatMessages.transcript(messages, tools: allTools)
     templateVariables = try Self.templateVariables(&fields)
+    reasoningLevel = try Self.reasoningLevel(&fields)
     try fields.rejectUnknown()
   }
 
@@ -79,8 +82,23 @@ struct ChatCompletionRequest: Sendable {
   var executorRequest: LanguageModelExecutorGenerationRequest {
     LanguageModelExecutorGenerationRequest(
       id: UUID(), transcript: transcript, enabledTools: enabledTools, schema: schema, generationOptions: options,
-      contextOptions: ContextOptions(includeSchemaInPrompt: false),
+      contextOptions: ContextOptions(includeSchemaInPrompt: false, reasoningLevel: reasoningLevel),
       metadata: ChatTemplateVariables.metadata(templateVariables))
+  }
+
+  /// `reasoning_effort` as a reasoning level: `none` turns thinking off, `minimal` and `low` are
+  /// light, `medium` moderate, `high` deep. A model that does not think refuses any (400).
+  static func reasoningLevel(_ fields: inout JSONFields) throws -> ContextOptions.ReasoningLevel? {
+    guard let effort = try fields.string("reasoning_effort") else { return nil }
+    switch effort {
+    case "none": return .custom("off")
+    case "minimal", "low": return .light
+    case "medium": return .moderate
+    case "high": return .deep
+    default:
+      throw APIError.invalid(
+        "'reasoning_effort' must be none, minimal, low, medium or high, not '\(effort)'", param: "reasoning_effort")
+    }
   }
 
   /// `chat_template_kwargs`, which must be an object.

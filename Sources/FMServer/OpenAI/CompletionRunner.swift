@@ -2,13 +2,15 @@ import Foundation
 import FoundationModels
 
 /// Runs one chat completion on the served model's executor and reports what the model writes
-/// as it comes: answer text (with `stop` texts cut out) and tool calls, which are returned to
-/// the client and never run here. Ends with the finish reason and the token counts.
+/// as it comes: a thinking model's thinking (`reasoning_content`), answer text (with `stop`
+/// texts cut out) and tool calls, which are returned to the client and never run here. Ends
+/// with the finish reason and the token counts.
 struct CompletionRunner {
   let model: ServedModel
 
   /// What the model wrote next.
   enum Delta: Sendable {
+    case reasoning(String)
     case content(String)
     case toolCall(ToolCall)
   }
@@ -61,6 +63,7 @@ struct CompletionRunner {
     var generated = ""
     var assembler = TurnAssembler()
     let stopReason = try await invocation.run(prepared.executorRequest, into: &assembler) { update in
+      if let thought = update.appendedReasoning, !thought.isEmpty { try await deliver(.reasoning(thought)) }
       guard let text = update.appendedText else { return .proceed }
       generated += text
       let visible = filter.feed(text)

@@ -112,14 +112,17 @@ public final class OpenAIServer: HTTPResponder {
         summary = try await stream(prepared, runner: runner, chunks: chunks, writer: writer)
       } else {
         var content = ""
+        var reasoning = ""
         var calls: [CompletionRunner.ToolCall] = []
         summary = try await runner.run(prepared) { delta in
           switch delta {
+          case .reasoning(let text): reasoning += text
           case .content(let text): content += text
           case .toolCall(let call): calls.append(call)
           }
         }
-        try await sendJSON(chunks.completion(content: content, calls: calls, summary: summary), to: writer)
+        try await sendJSON(
+          chunks.completion(content: content, reasoning: reasoning, calls: calls, summary: summary), to: writer)
       }
       metrics.addTokens(
         prompt: summary.promptTokens, cached: summary.cachedPromptTokens ?? 0, completion: summary.completionTokens)

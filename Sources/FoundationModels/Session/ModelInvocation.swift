@@ -44,6 +44,8 @@ package struct ModelInvocation: Sendable {
   package struct Update {
     /// The text this event appended to the answer, if it appended any.
     package var appendedText: String?
+    /// The text this event appended to the model's thinking, if it appended any.
+    package var appendedReasoning: String?
     /// Everything the invocation has produced so far.
     package var assembled: TurnAssembler
   }
@@ -71,12 +73,18 @@ package struct ModelInvocation: Sendable {
       for try await event in channel {
         assembler.apply(event)
         var appended: String?
+        var thought: String?
         if let response = event as? LanguageModelExecutorGenerationChannel.Response,
           case .appendText(let fragment) = response.action
         {
           appended = fragment.content
         }
-        if try await update(Update(appendedText: appended, assembled: assembler)) == .stop {
+        if let reasoning = event as? LanguageModelExecutorGenerationChannel.Reasoning,
+          case .appendText(let fragment) = reasoning.action
+        {
+          thought = fragment.content
+        }
+        if try await update(Update(appendedText: appended, appendedReasoning: thought, assembled: assembler)) == .stop {
           stopped = true
           break
         }
