@@ -95,6 +95,13 @@ final class ChatConversation {
     case .verbose(let verbose):
       settings.verbose = verbose
       return verbose ? "Statistics on." : "Statistics off."
+    case .think(let think):
+      settings.think = think
+      return switch think {
+      case true?: "Thinking on (for a model that thinks)."
+      case false?: "Thinking off."
+      case nil: "Thinking as the model's template decides."
+      }
     case .summarizeAt(let percent):
       settings.summarizeAt = percent
       return percent.map { "Summarising once the context is \($0) % full." } ?? "Summarising only on overflow."

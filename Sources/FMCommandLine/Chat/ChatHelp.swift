@@ -12,6 +12,7 @@ enum ChatHelp {
       /set guardrails permissive|default   permissive: replies may transform unsafe content and
                                    never fail with a guardrail violation; default blocks it
       /set summarize-at P|off      summarise once the context is P % full (else on overflow)
+      /set think on|off|default    whether a thinking model thinks (shown dimmed before its answer)
       /set verbose | /set quiet    show or hide statistics after each reply
       /show info                   model, context window and session file
       /show parameters             the settings above

@@ -27,12 +27,19 @@ struct ChatSettings: Codable, Equatable, Sendable {
   var toolChoice: ToolChoice?
   /// The text of `--chat-template-file`, kept with a saved chat; nil for the model's own template.
   var chatTemplate: String?
+  /// `/set think on|off`: whether a thinking model thinks; nil for its template's default.
+  var think: Bool?
 
   /// The options each request is sent with.
   var generationOptions: GenerationOptions {
     GenerationOptions(
       samplingMode: sampling.mode, temperature: temperature, maximumResponseTokens: maximumResponseTokens,
       toolCallingMode: toolChoice?.mode)
+  }
+
+  /// The reasoning level `think` asks for: moderate, off, or the model's default.
+  var contextOptions: ContextOptions {
+    ContextOptions(reasoningLevel: think.map { $0 ? .moderate : .custom("off") })
   }
 
   /// The guardrails these settings choose.
@@ -56,6 +63,7 @@ struct ChatSettings: Codable, Equatable, Sendable {
       "summarize-at     \(summarizeAt.map { "\($0) %" } ?? "off (summarise when the context overflows)")",
       "verbose          \(verbose ? "on" : "off")",
       "tools            \(usesTools ? "on, tool choice \((toolChoice ?? .auto).rawValue)" : "off")",
+      "think            \(think.map { $0 ? "on" : "off" } ?? "the model's default")",
     ]
   }
 }

@@ -65,12 +65,15 @@ struct ChatTurn {
   private func attempt(_ prompt: String) async -> Attempt {
     let session = conversation.session
     let options = conversation.settings.generationOptions
+    let contextOptions = conversation.settings.contextOptions
     let output = output
     return await work.run {
       var printer = SnapshotPrinter(output: output)
       do {
-        let stream = session.streamResponse(to: prompt, options: options)
-        for try await snapshot in stream { printer.show(snapshot.content) }
+        let stream = session.streamResponse(to: prompt, options: options, contextOptions: contextOptions)
+        for try await snapshot in stream {
+          printer.show(snapshot.content, thinking: snapshot.transcriptEntries.reasoningText)
+        }
         return .completed(try await stream.collect(), printed: printer.printed)
       } catch {
         return .failed(error, printed: printer.printed)

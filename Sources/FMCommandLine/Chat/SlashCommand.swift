@@ -27,6 +27,8 @@ enum SlashCommand: Equatable, Sendable {
     case guardrails(permissive: Bool)
     case verbose(Bool)
     case summarizeAt(Int?)
+    /// `/set think on|off|default`.
+    case think(Bool?)
   }
 
   /// What `/show` shows.
@@ -108,9 +110,17 @@ enum SlashCommand: Equatable, Sendable {
       }
     case "verbose": return .verbose(true)
     case "quiet": return .verbose(false)
+    case "think":
+      switch value.lowercased() {
+      case "on": return .think(true)
+      case "off": return .think(false)
+      case "default": return .think(nil)
+      default: throw UsageError("usage: /set think on|off|default")
+      }
     default:
       throw UsageError(
-        "usage: /set instructions|temperature|sampling|max-tokens|context-size|guardrails|summarize-at|verbose|quiet …")
+        "usage: /set instructions|temperature|sampling|max-tokens|context-size|guardrails|summarize-at|think|verbose|quiet …"
+      )
     }
   }
 

@@ -1,6 +1,6 @@
 import FMTestSupport
 import Foundation
-import FoundationModels
+@_spi(Engine) import FoundationModels
 import ModelStore
 import Testing
 
@@ -45,6 +45,26 @@ import Testing
     #expect(err.text.contains("Context Window: "))
     #expect(err.text.hasSuffix("/4096 tokens\n"))
     #expect(turn.conversation.transcript.count == 2)
+  }
+
+  /// A thinking model's thinking is shown before its answer (dimmed on a terminal), and
+  /// `/set think off` reaches its template's switch.
+  @Test func thinkingIsShownBeforeTheAnswer() async throws {
+    let model = SystemLanguageModel(
+      tokenModel: ScriptedTokenModel.replying(
+        "<think>Let me see.</think>Hello there", tokens: ["<think>", "</think>", "Let", " me", " see", "Hello", " there"]),
+      chatTemplate: try ChatTemplateFiles.source("Qwen-Qwen3-0.6B.jinja"))
+    let context = CommandContext(
+      environment: [:], standardOutput: out.output, standardError: err.output,
+      modelStore: ModelStore(directory: directory.url, source: LocalPartSource([:])))
+    let conversation = ChatConversation(settings: ChatSettings(model: "scripted"), model: model)
+    let turn = ChatTurn(conversation: conversation, context: context, work: InterruptibleWork(), showsStatus: false)
+    #expect(await turn.send("Hi") == .answered)
+    #expect(out.text == "Let me see.\n\nHello there\n")
+    #expect(ChatSettings(model: "x").contextOptions.reasoningLevel == nil)
+    var off = ChatSettings(model: "x")
+    off.think = false
+    #expect(off.contextOptions.reasoningLevel == .custom("off"))
   }
 
   @Test func overflowIsSummarisedAndThePromptAnswered() async throws {

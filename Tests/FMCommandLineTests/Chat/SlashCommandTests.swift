@@ -39,7 +39,8 @@ import Testing
     ("/set guardrails default", .guardrails(permissive: false)), ("/set verbose", .verbose(true)),
     ("/set quiet", .verbose(false)), ("/set summarize-at 80", .summarizeAt(80)),
     ("/set summarize-at 80%", .summarizeAt(80)),
-    ("/set summarize-at off", .summarizeAt(nil)),
+    ("/set summarize-at off", .summarizeAt(nil)), ("/set think on", .think(true)), ("/set think off", .think(false)),
+    ("/set think default", .think(nil)),
   ])
   func settings(line: String, change: SlashCommand.SettingChange) throws {
     #expect(try SlashCommand.parse(line) == .set(change))
@@ -69,7 +70,7 @@ import Testing
     for word in [
       "/set instructions", "/set temperature", "greedy", "top-k", "top-p", "seed", "/set max-tokens",
       "/set context-size",
-      "/set guardrails", "/set summarize-at", "/set verbose", "/show info", "/show parameters", "/show instructions",
+      "/set guardrails", "/set summarize-at", "/set think", "/set verbose", "/show info", "/show parameters", "/show instructions",
       "/show tokens", "/show transcript", "/clear", "/regen", "/summarize", "/read", "/save", "/load", "/help", "/bye",
       "\"\"\"", "--resume", "--session", "--no-history", "Ctrl+C", "Ctrl+D", "Ctrl+L", "Context Window",
     ] {
