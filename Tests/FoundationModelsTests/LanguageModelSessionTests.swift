@@ -182,7 +182,7 @@ import Testing
     } throws: { error in
       guard case LanguageModelSession.GenerationError.assetsUnavailable(let context) = error else { return false }
       return context.debugDescription
-        == "unknown model 'llama-70b': use one of smollm2-135m, qwen2.5-coder-0.5b, qwen2.5-coder-1.5b "
+        == "unknown model 'llama-70b': use one of smollm2-135m, gemma3-270m, qwen2.5-coder-0.5b, qwen2.5-coder-1.5b "
         + "(fetch with: fm models pull NAME) or a path to a .gguf file"
     }
   }

@@ -7,9 +7,13 @@ import InferenceEngine
 struct SessionFigures {
   let modelPath: String
   let runs: Int
+  /// A chat template in place of the model's own (`--chat-template-file`; a base model has none).
+  var chatTemplate: String? = nil
   let threads = CPUTopology.physicalCores
 
-  var model: SystemLanguageModel { SystemLanguageModel(path: URL(fileURLWithPath: modelPath)) }
+  var model: SystemLanguageModel {
+    SystemLanguageModel(path: URL(fileURLWithPath: modelPath), chatTemplate: chatTemplate)
+  }
 
   /// P1: tokens/s between the first and the last snapshot of a greedy 128-token stream,
   /// against `llama-bench -n 128`.

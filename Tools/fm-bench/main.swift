@@ -7,10 +7,13 @@ import ModelStore
 ///
 /// Prints one JSON line per figure on stdout; progress goes to stderr.
 ///
-///     fm-bench [p1 p2 p3 p4 p5 p8 p9 p10 p12 p14 depth corpus-run guardrails streams | all] [--model NAME|PATH]
+///     fm-bench [p1 p2 p3 p4 p5 p8 p9 p9-templates p10 p12 p14 depth corpus-run guardrails streams | all] [--model NAME|PATH]
 ///              [--runs N] [--schemas N] [--corpus DIR] [--set PATH] [--limit N] [--max-tokens N]
-///              [--subset NAME] [--seconds S] [--streams N,N,…]
+///              [--subset NAME] [--seconds S] [--streams N,N,…] [--chat-template-file FILE]
 ///
+/// `--chat-template-file FILE` gives P1, P3 and P9 a chat template in place of the model's own
+/// (a base model such as `gemma3-270m` has none). `p9-templates` (not in `all`) renders and
+/// tokenizes a ~4,000-token conversation with each chat template of the pinned llama.cpp.
 /// P4 and P5 (also in `all`) take their schemas from the maskbench-dev corpus folder, `--corpus DIR`;
 /// so does `corpus-run`: the accepted schemas of `--subset NAME` (Glaiveai2K), `--limit N` of them
 /// spread evenly if given, each generated under a limit of `--seconds S` (60).
@@ -34,6 +37,7 @@ var toolUseSet = "bench/tool-use/set.json"
 var toolUseLimit: Int?
 var toolUseMaximumTokens = 96
 var subset = "Glaiveai2K"
+var chatTemplateFile: String?
 var secondsAllowed = 60.0
 var streamCounts: [Int]?
 var index = 0
@@ -57,6 +61,9 @@ while index < arguments.count {
   case "--limit":
     index += 1
     toolUseLimit = index < arguments.count ? Int(arguments[index]) : nil
+  case "--chat-template-file":
+    index += 1
+    chatTemplateFile = index < arguments.count ? arguments[index] : nil
   case "--subset":
     index += 1
     subset = index < arguments.count ? arguments[index] : subset
@@ -104,13 +111,15 @@ do {
   progress("loading \(modelPath)")
   let model = try await ModelLoader.model(at: modelPath)
   let engine = EngineFigures(model: model, modelPath: modelPath, runs: runs)
-  let session = SessionFigures(modelPath: modelPath, runs: runs)
+  let chatTemplate = try chatTemplateFile.map { try String(contentsOfFile: $0, encoding: .utf8) }
+  let session = SessionFigures(modelPath: modelPath, runs: runs, chatTemplate: chatTemplate)
   for figure in figures {
     switch figure {
     case "p1": try await session.decodeThroughput().print()
     case "p2": try await engine.prefillThroughput().print()
     case "p3": try await session.prefixCacheTimeToFirstToken().print()
     case "p9": try await session.transcriptTokenCount().print()
+    case "p9-templates": try TemplateFigure(model: model, runs: runs).measure().print()
     case "p8":
       try await session.memoryOverhead(
         keyValueCacheBytes: model.keyValueCacheBytes(contextSize: 4096), baselineBytes: baselineBytes

@@ -43,27 +43,6 @@ public struct ChatTemplate: Sendable, Equatable {
     template = try JinjaTemplate(source: source)
   }
 
-  /// Reads a template file (`--chat-template-file`).
-  public init(contentsOfFile path: String, bosToken: String = "", eosToken: String = "", addsBeginningOfSequence: Bool = false)
-    throws
-  {
-    let source: String
-    do {
-      source = try String(contentsOfFile: path, encoding: .utf8)
-    } catch {
-      throw EngineError(.invalidChatTemplate, "cannot read the chat template file \(path): \(error.localizedDescription)")
-    }
-    try self.init(
-      source: source, bosToken: bosToken, eosToken: eosToken, addsBeginningOfSequence: addsBeginningOfSequence)
-  }
-
-  /// The same template for a vocabulary with these special tokens.
-  public func withTokens(bos: String, eos: String, addsBeginningOfSequence: Bool) -> ChatTemplate {
-    // Parsing cannot fail: the source parsed before.
-    (try? ChatTemplate(source: source, bosToken: bos, eosToken: eos, addsBeginningOfSequence: addsBeginningOfSequence))
-      ?? self
-  }
-
   public static func == (lhs: ChatTemplate, rhs: ChatTemplate) -> Bool {
     lhs.source == rhs.source && lhs.bosToken == rhs.bosToken && lhs.eosToken == rhs.eosToken
       && lhs.addsBeginningOfSequence == rhs.addsBeginningOfSequence

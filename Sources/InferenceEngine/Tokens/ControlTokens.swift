@@ -20,9 +20,6 @@ public struct ControlTokens: Sendable {
     lengths = Set(tokens.keys.map(\.count)).sorted(by: >)
   }
 
-  /// The token whose text this is, if it is a control token's.
-  public func token(for text: String) -> Token? { tokens[Array(text.utf8)] }
-
   /// One stretch of template text: plain text, or a control token found in it.
   public enum Segment: Equatable, Sendable {
     case text(String)

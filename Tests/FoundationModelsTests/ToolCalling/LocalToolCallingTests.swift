@@ -215,6 +215,20 @@ func toolCall(_ name: String, _ arguments: String) -> String {
     #expect(calls.first?.first?.arguments.jsonString == #"{"city":"Paris"}"#)
   }
 
+  /// Told its tools by Qwen2.5's template, whose example call has doubled braces, the model
+  /// writes `{{"name": …}}}` (as pydantic-ai's agent loop met it against fm serve): still a
+  /// call, constrained and run. The call ends at its object's closing brace; the extra one is
+  /// banned like any text after a call, and the model (second choice) ends its turn there.
+  @Test func aCallWithTheTemplatesDoubledBracesIsACall() async throws {
+    let call = "{{\"name\": \"getWeather\", \"arguments\": {\"city\":\"Paris\"}}"
+    let weather = WeatherTool()
+    let session = LanguageModelSession(model: model(calling: [call + "}", call]), tools: [weather])
+    let response = try await session.respond(
+      to: "Weather in Paris?", options: GenerationOptions(samplingMode: .greedy))
+    #expect(weather.cities.withLock { $0 } == ["Paris"])
+    #expect(response.content == "It is sunny.")
+  }
+
   /// Calls in the model's own form follow one another in that form (after `<tools>` one per
   /// line, in fences), and every one runs; text after them cannot be written (the model's
   /// "Done." is banned and the turn ends there).

@@ -5,8 +5,10 @@
 /// fenced code block, some after `<tools>`, and some after a sentence ("To convert 75.5 EUR to CHF,
 /// you would use the `convertCurrency` function with the following arguments:"):
 ///
-///     [ "<tools>" | "```" ["json"] ] ws "{" ws "\"name\"" ws ":" ws NAME
+///     [ "<tools>" | "```" ["json"] ] ws "{" ["{"] ws "\"name\"" ws ":" ws NAME
 ///
+/// (the second brace: Qwen2.5's template shows its example call as `{{"name": …}}`, and the
+/// model, told its tools that way, writes its call with the doubled braces too)
 /// where `ws` is any run of spaces and line breaks and NAME one of the enabled tools' names as a
 /// JSON string. The call is open once the name is whole and names a tool: until then nothing is
 /// decided, so an answer that merely starts the same way (`{"name": "Ada", …}`, a JSON example
@@ -45,6 +47,8 @@ struct CallOpening: Hashable {
     case space(then: Stage)
     /// The object's first byte.
     case brace
+    /// After the object's first byte: a second brace, as the template's example doubles it.
+    case afterBrace
     /// The `:` after the key.
     case colon
     /// The name's opening quote.
@@ -122,6 +126,7 @@ struct CallOpening: Hashable {
     let shortestName = names.map(\.count).min() ?? 0
     switch stage {
     case .start, .brace, .betweenCalls: return 1 + key.count + 1 + shortestName
+    case .afterBrace: return key.count + 1 + shortestName
     case .fenceTag(_, let next): return fewestBytes(after: next, names: names)
     case .tag: return 1 + fewestBytes(after: .betweenCalls, names: names)
     case .fixed(let text, let matched, let next): return text.count - matched + fewestBytes(after: next, names: names)
@@ -172,7 +177,10 @@ struct CallOpening: Hashable {
     case .space(let next):
       return isSpace(byte) ? stage : advance(next, over: byte, names: names)
     case .brace:
-      return byte == UInt8(ascii: "{") ? .space(then: .fixed(text: key, matched: 0, next: .colon)) : .failed
+      return byte == UInt8(ascii: "{") ? .afterBrace : .failed
+    case .afterBrace:
+      let key = Stage.space(then: .fixed(text: key, matched: 0, next: .colon))
+      return byte == UInt8(ascii: "{") ? key : advance(key, over: byte, names: names)
     case .colon:
       if isSpace(byte) { return .colon }
       return byte == UInt8(ascii: ":") ? .space(then: .value) : .failed

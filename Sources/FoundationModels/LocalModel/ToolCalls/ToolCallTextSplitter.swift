@@ -73,7 +73,12 @@ struct ToolCallTextSplitter {
           // object on: the call is that object, on the line that opened it.
           let line = startOfLast(opening.heldBytes + overshoot.count)
           emit(String(pending[..<line]), into: &pieces)
-          guard let object = pending[line...].firstIndex(of: "{") else {
+          // The object whose first key is the name (the inner one of a doubled `{{`).
+          guard
+            let object = pending[line...].indices.first(where: { index in
+              pending[index] == "{" && pending[pending.index(after: index)...].first { !$0.isWhitespace } == "\""
+            })
+          else {
             state = .text
             continue
           }
