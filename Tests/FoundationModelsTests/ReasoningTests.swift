@@ -86,3 +86,21 @@ import Testing
     #expect(try await session.respond(to: "Hi").content == "Hi")
   }
 }
+
+/// A template that rewrites earlier turns: Qwen3's leaves past thinking out, so the second
+/// turn's prompt differs from what the cache holds from the first answer on; the unchanged
+/// prefix (everything before that answer) is still reused.
+@Suite struct RewrittenTurnReuseTests {
+  @Test func theUnchangedPrefixIsReusedWhenTheTemplateDropsPastThinking() async throws {
+    let session = LanguageModelSession(
+      model: try ReasoningTests.thinkingModel("<think>Let me see.</think>Hello there"),
+      instructions: "Be brief.")
+    let first = try await session.respond(to: "Hi")
+    let second = try await session.respond(to: "Hi again")
+    let (cached, total) = (second.usage.input.cachedTokenCount, second.usage.input.totalTokenCount)
+    // The instructions and the first prompt are found in the cache; the rewritten answer is not.
+    #expect(cached >= first.usage.input.totalTokenCount - 2, "reused \(cached) of \(total)")
+    #expect(cached < total)
+    #expect(first.content == "Hello there")
+  }
+}
