@@ -100,6 +100,15 @@ import Testing
     #expect(rendered.text == "<bos><start_of_turn>user\nBe brief.\n\nHi<end_of_turn>\n<start_of_turn>model\n")
   }
 
+  /// Hermes 2 Pro's tool-use template iterates `tools` whatever it is: without tools it gets an
+  /// empty list, where `None` (as `transformers` passes it) would raise.
+  @Test func aToolUseTemplateWithoutToolsGetsAnEmptyList() throws {
+    let chat = try ChatTemplate(source: ChatTemplateFiles.source("NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja"))
+    let rendered = try chat.render([ChatMessage(role: .user, content: "Hi")])
+    #expect(rendered.text.contains("<tools>  </tools>") || rendered.text.contains("<tools> </tools>"))
+    #expect(rendered.text.contains("Hi"))
+  }
+
   @Test func aTemplateThatRaisesOrDoesNotParseIsAClearError() throws {
     let chat = try ChatTemplate(source: ChatTemplateFiles.source("google-gemma-2-2b-it.jinja"))
     #expect {

@@ -63,11 +63,12 @@ public struct ChatTemplate: Sendable, Equatable {
     variables: [JSONValue.Member] = [], now: Date = Date()
   ) throws -> RenderedPrompt {
     let (messages, toolValues) = try conversation(messages, tools: tools)
+    var noTools = TemplateVariables.NoTools.none
     func rendering(_ messages: [ChatMessage], generationPrompt: Bool) throws -> RenderedPrompt {
       try template.render(
         TemplateVariables.context(
-          messages: messages, tools: toolValues, addGenerationPrompt: generationPrompt, bosToken: bosToken,
-          eosToken: eosToken, extra: variables),
+          messages: messages, tools: toolValues, noTools: noTools, addGenerationPrompt: generationPrompt,
+          bosToken: bosToken, eosToken: eosToken, extra: variables),
         now: now)
     }
     var chosen = messages
@@ -75,13 +76,26 @@ public struct ChatTemplate: Sendable, Equatable {
     do {
       prompt = try rendering(messages, generationPrompt: addGenerationPrompt)
     } catch let error as EngineError {
-      // A template without a system role (Gemma 2, Mistral's first ones) raises for one: the
-      // instructions go at the start of the first user message instead, as llama.cpp does.
-      guard let folded = Self.foldingSystemMessage(messages),
-        let retried = try? rendering(folded, generationPrompt: addGenerationPrompt)
-      else { throw error }
-      chosen = folded
-      prompt = retried
+      // Where the template raises, what llama.cpp does for such templates: a template without a
+      // system role (Gemma 2, Mistral's first ones) gets the instructions at the start of the
+      // first user message; a tool-use template that iterates `tools` (Hermes 2 Pro's) gets an
+      // empty list where there are none.
+      let folded = Self.foldingSystemMessage(messages)
+      let attempts: [(TemplateVariables.NoTools, [ChatMessage])] =
+        (toolValues.isEmpty ? [(.emptyList, messages)] : [])
+        + (folded.map { [(.none, $0)] + (toolValues.isEmpty ? [(.emptyList, $0)] : []) } ?? [])
+      var retried: (noTools: TemplateVariables.NoTools, messages: [ChatMessage], prompt: RenderedPrompt)?
+      for (kind, conversation) in attempts {
+        noTools = kind
+        if let rendered = try? rendering(conversation, generationPrompt: addGenerationPrompt) {
+          retried = (kind, conversation, rendered)
+          break
+        }
+      }
+      guard let retried else { throw error }
+      noTools = retried.noTools
+      chosen = retried.messages
+      prompt = retried.prompt
     }
     // The system turn is a part other conversations share: where rendering it alone gives a
     // prefix of the whole, a part ends.

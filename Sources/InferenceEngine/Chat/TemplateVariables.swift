@@ -8,9 +8,13 @@ import JSON
 /// Every string that came from a conversation — contents, tool definitions, call arguments,
 /// tool outputs — is marked as input (`{"__input__": …}`), so none of it can become a control token.
 enum TemplateVariables {
+  /// What `tools` is when there are none: `None`, as `transformers` passes it, or an empty
+  /// list for a template that iterates it anyway.
+  enum NoTools { case none, emptyList }
+
   static func context(
-    messages: [ChatMessage], tools: [JSONValue], addGenerationPrompt: Bool, bosToken: String, eosToken: String,
-    extra: [JSONValue.Member]
+    messages: [ChatMessage], tools: [JSONValue], noTools: NoTools = .none, addGenerationPrompt: Bool,
+    bosToken: String, eosToken: String, extra: [JSONValue.Member]
   ) throws -> JSONValue {
     var members: [JSONValue.Member] = [
       .init(key: "messages", value: .array(try messages.map(message))),
@@ -18,7 +22,8 @@ enum TemplateVariables {
       .init(key: "bos_token", value: .string(bosToken)),
       .init(key: "eos_token", value: .string(eosToken)),
     ]
-    members.append(.init(key: "tools", value: tools.isEmpty ? .null : .array(tools.map(input))))
+    let noToolsValue: JSONValue = noTools == .none ? .null : .array([])
+    members.append(.init(key: "tools", value: tools.isEmpty ? noToolsValue : .array(tools.map(input))))
     members.append(.init(key: "documents", value: .null))
     for member in extra {
       members.removeAll { $0.key == member.key }
