@@ -60,10 +60,13 @@ public final class LocalHubServer: Sendable {
   private let descriptor: Int32
   private let repositories: [String: [String: File]]
   private let behaviour: Behaviour
-  private let state = Mutex<(requests: [Request], dropsLeft: Int)>(([], 0))
+  private let state = Mutex<(requests: [Request], dropsLeft: Int, bodyBytes: Int)>(([], 0, 0))
 
   /// The requests served so far, in the order they arrived.
   public var requests: [Request] { state.withLock { $0.requests } }
+
+  /// The bytes of file bodies sent so far, cut-short ones included: what downloads cost.
+  public var fileBytesSent: Int { state.withLock { $0.bodyBytes } }
 
   /// The `Range` headers of the file requests so far (`nil` for a request without one).
   public var fileRanges: [String?] {
@@ -145,7 +148,7 @@ public final class LocalHubServer: Sendable {
     guard let head = Self.readHead(connection) else { return }
     let lines = head.split(separator: "\r\n").map(String.init)
     let words = lines.first?.split(separator: " ").map(String.init) ?? []
-    guard words.count >= 2 else { return send(connection, status: 400, body: Data()) }
+    guard words.count >= 2 else { return sendError(connection, status: 400, "Bad request") }
     var headers: [String: String] = [:]
     for line in lines.dropFirst() {
       guard let colon = line.firstIndex(of: ":") else { continue }
@@ -172,7 +175,8 @@ public final class LocalHubServer: Sendable {
       }
       let folder = components.dropFirst(6).joined(separator: "/")
       let recursive = behaviour.listsRecursively && query.contains("recursive=true")
-      return send(connection, status: 200, body: Self.listing(files, in: folder, recursive: recursive))
+      send(connection, status: 200, body: Self.listing(files, in: folder, recursive: recursive))
+      return
     }
     if components.count >= 5, components[2] == "resolve" {
       let repository = "\(components[0])/\(components[1])"
@@ -181,7 +185,8 @@ public final class LocalHubServer: Sendable {
         return sendError(connection, status: 404, "Entry not found")
       }
       if behaviour.redirectsFiles {
-        return send(connection, status: 302, headers: ["Location": "/cdn/\(repository)/\(filePath)"], body: Data())
+        send(connection, status: 302, headers: ["Location": "/cdn/\(repository)/\(filePath)"], body: Data())
+        return
       }
       return sendFile(connection, repository: repository, path: filePath, range: request.range)
     }
@@ -224,7 +229,8 @@ public final class LocalHubServer: Sendable {
       first = Int(bounds[0]) ?? 0
       if bounds.count > 1, let end = Int(bounds[1]) { last = min(end, total - 1) }
       guard first < total else {
-        return send(connection, status: 416, headers: ["Content-Range": "bytes */\(total)"], body: Data())
+        send(connection, status: 416, headers: ["Content-Range": "bytes */\(total)"], body: Data())
+        return
       }
       status = 206
       headers["Content-Range"] = "bytes \(first)-\(last)/\(total)"
@@ -235,7 +241,8 @@ public final class LocalHubServer: Sendable {
       state.dropsLeft -= 1
       return behaviour.dropFirstBodyAfter
     }
-    send(connection, status: status, headers: headers, body: body, cutAfter: cut)
+    let sent = send(connection, status: status, headers: headers, body: body, cutAfter: cut)
+    state.withLock { $0.bodyBytes += sent }
   }
 
   private func sendError(_ connection: Int32, status: Int, _ message: String) {
@@ -245,21 +252,24 @@ public final class LocalHubServer: Sendable {
 
   /// Sends a response whose head announces the whole body; with `cutAfter`, only that many
   /// bytes of it follow before the connection closes.
+  /// - Returns: The bytes of the body sent.
+  @discardableResult
   private func send(
     _ connection: Int32, status: Int, headers: [String: String] = [:], body: Data, cutAfter: Int? = nil
-  ) {
+  ) -> Int {
     var head = "HTTP/1.1 \(status) Local\r\nConnection: close\r\nContent-Length: \(body.count)\r\n"
     for (name, value) in headers { head += "\(name): \(value)\r\n" }
-    guard sendAll(connection, Data((head + "\r\n").utf8)) else { return }
+    guard sendAll(connection, Data((head + "\r\n").utf8)) else { return 0 }
     let length = min(body.count, cutAfter ?? body.count)
     let piece = behaviour.bytesPerSecond.map { max(1, $0 / 20) } ?? (1 << 20)
     var offset = 0
     while offset < length {
       let end = min(length, offset + piece)
-      guard sendAll(connection, body.subdata(in: offset..<end)) else { return }
+      guard sendAll(connection, body.subdata(in: offset..<end)) else { return offset }
       offset = end
       if behaviour.bytesPerSecond != nil { Thread.sleep(forTimeInterval: 0.05) }
     }
+    return offset
   }
 
   private func sendAll(_ connection: Int32, _ data: Data) -> Bool {
