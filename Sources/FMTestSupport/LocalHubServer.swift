@@ -162,11 +162,13 @@ public final class LocalHubServer: Sendable {
       String($0).removingPercentEncoding ?? String($0)
     }
     if components.first == "cdn", components.count >= 4 {
-      return sendFile(connection, repository: "\(components[1])/\(components[2])",
+      return sendFile(
+        connection, repository: "\(components[1])/\(components[2])",
         path: components[3...].joined(separator: "/"), range: request.range)
     }
     if let required = behaviour.requiredToken, request.authorization != "Bearer \(required)" {
-      return sendError(connection, status: request.authorization == nil ? 401 : 403, "Access to this repository is restricted")
+      return sendError(
+        connection, status: request.authorization == nil ? 401 : 403, "Access to this repository is restricted")
     }
     if components.count >= 5, components[0] == "api", components[1] == "models", components[4] == "tree" {
       let repository = "\(components[2])/\(components[3])"
@@ -210,7 +212,9 @@ public final class LocalHubServer: Sendable {
         "lfs": ["oid": file.sha256, "size": size, "pointerSize": 134],
       ])
     }
-    entries += folders.sorted().map { ["type": "directory", "path": $0, "size": 0, "oid": String(repeating: "0", count: 40)] }
+    entries += folders.sorted().map {
+      ["type": "directory", "path": $0, "size": 0, "oid": String(repeating: "0", count: 40)]
+    }
     return (try? JSONSerialization.data(withJSONObject: entries)) ?? Data("[]".utf8)
   }
 
@@ -276,7 +280,8 @@ public final class LocalHubServer: Sendable {
     data.withUnsafeBytes { buffer in
       var offset = 0
       while offset < buffer.count {
-        let sent = Foundation.send(connection, buffer.baseAddress?.advanced(by: offset), buffer.count - offset, Int32(MSG_NOSIGNAL))
+        let sent = Foundation.send(
+          connection, buffer.baseAddress?.advanced(by: offset), buffer.count - offset, Int32(MSG_NOSIGNAL))
         guard sent > 0 else { return false }
         offset += sent
       }

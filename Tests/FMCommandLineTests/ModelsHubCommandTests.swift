@@ -79,11 +79,15 @@ import Testing
     #expect(path.code == .failure)
     #expect(
       path.errors.hasPrefix(
-        "fm: error: model 'hf:owner/tiny-GGUF:F16' is not downloaded yet; fetch it with: fm models pull hf:owner/tiny-GGUF:F16"))
+        "fm: error: model 'hf:owner/tiny-GGUF:F16' is not downloaded yet; fetch it with: fm models pull hf:owner/tiny-GGUF:F16"
+      ))
   }
 
   @Test(arguments: [
-    (["models", "pull", "hf:owner"], "fm: 'hf:owner' is not a Hugging Face reference of the form hf:OWNER/REPO[@REVISION][:QUANT]\n"),
+    (
+      ["models", "pull", "hf:owner"],
+      "fm: 'hf:owner' is not a Hugging Face reference of the form hf:OWNER/REPO[@REVISION][:QUANT]\n"
+    ),
     (["models", "rm"], "fm: 'fm models rm' needs a model NAME or hf:OWNER/REPO[:QUANT] (see 'fm models')\n"),
   ])
   func malformedRequestsAreUsageErrors(arguments: [String], message: String) async {

@@ -142,7 +142,8 @@ private func error(_ body: () async throws -> Void) async -> ModelStoreError? {
 
     #expect(failure?.code == .repositoryNotFound)
     #expect(
-      failure?.message == "\(server.baseURL.absoluteString) has no repository owner/missing at revision main (HTTP 404)")
+      failure?.message == "\(server.baseURL.absoluteString) has no repository owner/missing at revision main (HTTP 404)"
+    )
   }
 
   @Test(arguments: [(nil, 401), ("hf_wrong", 403)] as [(String?, Int)])
@@ -274,7 +275,10 @@ private func error(_ body: () async throws -> Void) async -> ModelStoreError? {
     defer { hub.directory.remove() }
     let path = try await hub.store.pull(try reference("hf:\(repositoryID):Q8_0"))
     try await hub.store.pull(try reference("hf:\(repositoryID)"))
-    #expect(hub.store.pulledHubModels().map(\.reference.description) == ["hf:\(repositoryID):Q4_K_M", "hf:\(repositoryID):Q8_0"])
+    #expect(
+      hub.store.pulledHubModels().map(\.reference.description) == [
+        "hf:\(repositoryID):Q4_K_M", "hf:\(repositoryID):Q8_0",
+      ])
 
     #expect(try hub.store.remove("hf:\(repositoryID):q8_0") == [path])
 

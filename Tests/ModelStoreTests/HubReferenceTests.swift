@@ -2,11 +2,12 @@ import ModelStore
 import Testing
 
 @Suite struct HubReferenceTests {
-  @Test(arguments: [
-    ("hf:Qwen/Qwen2.5-0.5B-Instruct-GGUF", "Qwen", "Qwen2.5-0.5B-Instruct-GGUF", "main", nil),
-    ("hf:bartowski/SmolLM2-135M-Instruct-GGUF:q4_k_m", "bartowski", "SmolLM2-135M-Instruct-GGUF", "main", "q4_k_m"),
-    ("hf:unsloth/gemma-3-270m-it-GGUF@v1.0:IQ2_XXS", "unsloth", "gemma-3-270m-it-GGUF", "v1.0", "IQ2_XXS"),
-  ] as [(String, String, String, String, String?)])
+  @Test(
+    arguments: [
+      ("hf:Qwen/Qwen2.5-0.5B-Instruct-GGUF", "Qwen", "Qwen2.5-0.5B-Instruct-GGUF", "main", nil),
+      ("hf:bartowski/SmolLM2-135M-Instruct-GGUF:q4_k_m", "bartowski", "SmolLM2-135M-Instruct-GGUF", "main", "q4_k_m"),
+      ("hf:unsloth/gemma-3-270m-it-GGUF@v1.0:IQ2_XXS", "unsloth", "gemma-3-270m-it-GGUF", "v1.0", "IQ2_XXS"),
+    ] as [(String, String, String, String, String?)])
   func readsTheReferenceForm(text: String, owner: String, repository: String, revision: String, quant: String?) throws {
     let reference = try #require(try HubReference.parse(text))
     #expect(reference == HubReference(owner: owner, repository: repository, revision: revision, quant: quant))

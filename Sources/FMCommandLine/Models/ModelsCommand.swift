@@ -15,7 +15,9 @@ enum ModelsCommand: Subcommand {
     server offers instead.
     """
   static let options: [CommandLineOption] = ModelOptions.endpointOptions
-  static var subcommands: [any Subcommand.Type] { [ModelsPullCommand.self, ModelsPathCommand.self, ModelsRemoveCommand.self] }
+  static var subcommands: [any Subcommand.Type] {
+    [ModelsPullCommand.self, ModelsPathCommand.self, ModelsRemoveCommand.self]
+  }
 
   static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
     _ = try arguments.positionals(named: [], command: "fm models")

@@ -28,9 +28,11 @@ struct HubFileList {
       files += page.files
       folders += page.folders
       next = page.next
-      if next == nil, let folder = folders.first(where: { folder in
-        !listedFolders.contains(folder) && !files.contains { $0.path.hasPrefix(folder + "/") }
-      }) {
+      if next == nil,
+        let folder = folders.first(where: { folder in
+          !listedFolders.contains(folder) && !files.contains { $0.path.hasPrefix(folder + "/") }
+        })
+      {
         listedFolders.insert(folder)
         next = try settings.url(base + "/" + HubPath.escaped(folder) + "?recursive=true")
       }
@@ -52,7 +54,9 @@ struct HubFileList {
     } catch let error as URLError where error.code == .cancelled {
       throw CancellationError()
     } catch {
-      throw ModelStoreError(.fetchFailed, "cannot reach \(settings.endpoint) to list \(reference.repositoryID): \(error.localizedDescription)")
+      throw ModelStoreError(
+        .fetchFailed,
+        "cannot reach \(settings.endpoint) to list \(reference.repositoryID): \(error.localizedDescription)")
     }
     guard let http = response as? HTTPURLResponse else {
       throw ModelStoreError(.fetchFailed, "no HTTP answer from \(url.absoluteString)")
@@ -61,7 +65,8 @@ struct HubFileList {
       throw HubStatus.error(http.statusCode, reference: reference, settings: settings, url: url)
     }
     guard let entries = try? JSONSerialization.jsonObject(with: data) as? [[String: Any]] else {
-      throw ModelStoreError(.fetchFailed, "the file list of \(reference.repositoryID) from \(url.absoluteString) is not a JSON list")
+      throw ModelStoreError(
+        .fetchFailed, "the file list of \(reference.repositoryID) from \(url.absoluteString) is not a JSON list")
     }
     var files: [HubFile] = []
     var folders: [String] = []

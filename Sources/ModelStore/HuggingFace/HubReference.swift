@@ -65,7 +65,8 @@ public struct HubReference: Sendable, Hashable, CustomStringConvertible {
   /// The Hub's rule for owner and repository names: letters, digits, `-`, `_` and `.`, not
   /// starting with a dot (which also keeps `..` out of the store's paths).
   private static func isRepositoryName(_ name: Substring) -> Bool {
-    !name.isEmpty && !name.hasPrefix(".") && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }
+    !name.isEmpty && !name.hasPrefix(".")
+      && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }
   }
 
   /// A branch, tag or commit: no path tricks, since it becomes a folder of the store.

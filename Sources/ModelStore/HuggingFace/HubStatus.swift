@@ -25,7 +25,8 @@ enum HubStatus {
         "\(settings.endpoint) has no \(url.path.contains("/resolve/") ? "file \(url.path)" : "repository \(reference.repositoryID) at revision \(reference.revision)") (HTTP 404)",
         modelName: reference.description)
     default:
-      return ModelStoreError(.fetchFailed, "HTTP \(status) from \(url.absoluteString)", modelName: reference.description)
+      return ModelStoreError(
+        .fetchFailed, "HTTP \(status) from \(url.absoluteString)", modelName: reference.description)
     }
   }
 }

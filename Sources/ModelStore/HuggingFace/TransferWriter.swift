@@ -105,7 +105,8 @@ final class TransferWriter: NSObject, URLSessionDataDelegate, @unchecked Sendabl
     continuation.yield(Arrival(bytes: start + written, start: start))
     if let writeError {
       continuation.finish(
-        throwing: writeError is URLError ? writeError : ModelStoreError(.fileSystem, "cannot write the download: \(writeError)"))
+        throwing: writeError is URLError
+          ? writeError : ModelStoreError(.fileSystem, "cannot write the download: \(writeError)"))
     } else if let error {
       continuation.finish(throwing: error)
     } else {
