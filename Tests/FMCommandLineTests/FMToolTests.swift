@@ -56,7 +56,7 @@ private struct Run {
     (["--verbose"], "fm: unknown option '--verbose' (see 'fm --help')\n"),
     (["models", "--bad"], "fm: unknown option '--bad' for 'fm models' (see 'fm models --help')\n"),
     (["models", "extra"], "fm: unexpected argument 'extra' for 'fm models'\n"),
-    (["models", "pull"], "fm: 'fm models pull' needs a model NAME (see 'fm models')\n"),
+    (["models", "pull"], "fm: 'fm models pull' needs a model NAME or hf:OWNER/REPO[:QUANT] (see 'fm models')\n"),
     (["models", "path"], "fm: 'fm models path' needs NAME (see 'fm models path --help')\n"),
   ])
   func usageErrorsExit64WithOneLine(arguments: [String], message: String) async {

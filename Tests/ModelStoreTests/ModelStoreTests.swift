@@ -1,7 +1,6 @@
 import FMTestSupport
 import Foundation
 import ModelStore
-import Synchronization
 import Testing
 
 /// A three-part model whose parts live in memory (see `LocalPartSource`).
@@ -22,13 +21,6 @@ private func source(third: String = "third") -> LocalPartSource {
     "fake-part2==1.0": Data("second part|".utf8),
     "fake-part3==1.0": Data(third.utf8),
   ])
-}
-
-/// Collects progress events from a pull.
-private final class ProgressLog: Sendable {
-  private let events = Mutex<[ModelPullProgress]>([])
-  var all: [ModelPullProgress] { events.withLock { $0 } }
-  func record(_ event: ModelPullProgress) { events.withLock { $0.append(event) } }
 }
 
 @Suite struct ModelStoreTests {
@@ -55,7 +47,7 @@ private final class ProgressLog: Sendable {
     defer { directory.remove() }
     let parts = source()
     let store = ModelStore(directory: directory.url, source: parts)
-    let log = ProgressLog()
+    let log = PullProgressLog()
 
     #expect(!store.isPresent(threeParts))
     let path = try await store.pull(threeParts) { log.record($0) }
@@ -76,7 +68,7 @@ private final class ProgressLog: Sendable {
     let parts = source()
     let store = ModelStore(directory: directory.url, source: parts)
     try await store.pull(threeParts)
-    let log = ProgressLog()
+    let log = PullProgressLog()
 
     try await store.pull(threeParts) { log.record($0) }
 

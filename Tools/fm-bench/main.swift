@@ -7,9 +7,9 @@ import ModelStore
 ///
 /// Prints one JSON line per figure on stdout; progress goes to stderr.
 ///
-///     fm-bench [p1 p2 p3 p4 p5 p8 p9 p9-templates p10 p12 p14 depth corpus-run guardrails streams | all] [--model NAME|PATH]
-///              [--runs N] [--schemas N] [--corpus DIR] [--set PATH] [--limit N] [--max-tokens N]
-///              [--subset NAME] [--seconds S] [--streams N,N,…] [--chat-template-file FILE]
+///     fm-bench [p1 p2 p3 p4 p5 p8 p9 p9-templates p10 p12 p14 depth corpus-run guardrails streams hf-pull | all]
+///              [--model NAME|PATH] [--runs N] [--schemas N] [--corpus DIR] [--set PATH] [--limit N] [--max-tokens N]
+///              [--subset NAME] [--seconds S] [--streams N,N,…] [--megabytes N] [--chat-template-file FILE]
 ///
 /// `--chat-template-file FILE` gives P1, P3 and P9 a chat template in place of the model's own
 /// (a base model such as `gemma3-270m` has none). `p9-templates` (not in `all`) renders and
@@ -25,6 +25,9 @@ import ModelStore
 /// `p11` (on its own, not in `all`) starts `fm serve` (the `fm` built beside fm-bench) and
 /// `llama-server` with a slot per stream of the largest `--streams` count (1,4,8,16 by default), and runs each count
 /// of concurrent streaming clients on both, `--runs N` rounds, `--max-tokens N` each (96).
+/// `hf-pull` (on its own, not in `all`, no model needed) pulls an `hf:` model of `--megabytes N`
+/// (512) from a loopback Hub server, `--runs N` times alternating with `curl`, and once through
+/// a connection dropped halfway.
 /// P12 takes its prompts from `--set PATH` (default `bench/tool-use/set.json`), the first
 /// `--limit N` of them if given, each model request generating at most `--max-tokens N` (96).
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -40,6 +43,7 @@ var subset = "Glaiveai2K"
 var chatTemplateFile: String?
 var secondsAllowed = 60.0
 var streamCounts: [Int]?
+var megabytes = 512
 var index = 0
 while index < arguments.count {
   switch arguments[index] {
@@ -74,6 +78,9 @@ while index < arguments.count {
     index += 1
     let counts = index < arguments.count ? arguments[index].split(separator: ",").compactMap { Int($0) } : []
     streamCounts = counts.isEmpty || counts.contains { $0 < 1 } ? streamCounts : counts
+  case "--megabytes":
+    index += 1
+    megabytes = index < arguments.count ? Int(arguments[index]) ?? megabytes : megabytes
   case "--max-tokens":
     index += 1
     toolUseMaximumTokens =
@@ -87,6 +94,16 @@ if figures.isEmpty || figures == ["all"] { figures = ["p1", "p2", "p3", "p4", "p
 // P4 and P5 come from the same runs.
 figures = figures.map { $0 == "p5" || $0 == "guided" ? "p4" : $0 }
 figures = figures.enumerated().filter { figures.firstIndex(of: $0.element) == $0.offset }.map(\.element)
+
+if figures == ["hf-pull"] {
+  do {
+    try await HubPullFigure(byteCount: megabytes * 1_000_000, runs: runs).measure().print()
+    exit(0)
+  } catch {
+    FileHandle.standardError.write(Data("fm-bench: \(error)\n".utf8))
+    exit(1)
+  }
+}
 
 do {
   // Checked first, so a missing corpus stops the run before the model loads and other figures run.

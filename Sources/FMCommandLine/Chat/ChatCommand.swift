@@ -112,19 +112,18 @@ enum ChatCommand: Subcommand {
     return await repl.run()
   }
 
-  /// Pulls a catalogue model that is not in the cache yet, with progress on standard error, so
-  /// a first `fm chat` says what it is doing instead of failing.
-  /// - Throws: `ChatError` for a missing model that is not in the catalogue (a wrong path).
+  /// Pulls a catalogue or Hugging Face model that is not in the cache yet, with progress on
+  /// standard error, so a first `fm chat` says what it is doing instead of failing.
+  /// - Throws: `ChatError` for a missing model that is neither (a wrong path).
   static func fetchIfMissing(_ model: SystemLanguageModel, named name: String, context: CommandContext)
     async throws
   {
     guard !model.isAvailable else { return }
-    guard let descriptor = ModelCatalog.model(named: name) else {
+    guard let request = try? ModelRequest(parsing: name) else {
       let names = ModelCatalog.all.map(\.name).joined(separator: ", ")
-      throw ChatError("no model '\(name)': give a GGUF file or one of \(names)")
+      throw ChatError("no model '\(name)': give a GGUF file, hf:OWNER/REPO[:QUANT] or one of \(names)")
     }
-    let view = PullProgressView(model: descriptor, output: context.standardError)
-    try await context.modelStore.pull(descriptor) { view.show($0) }
+    try await request.pull(into: context.modelStore, progressTo: context.standardError)
   }
 
   /// `$XDG_STATE_HOME/fm/sessions/NAME.json`.

@@ -6,7 +6,8 @@ struct ModelOptions {
   static let options: [CommandLineOption] = [
     .option(
       "--model", "-m", value: "NAME|PATH",
-      help: "model name (see 'fm models') or GGUF path; default \(ModelCatalog.defaultChatModel.name)"),
+      help:
+        "model name (see 'fm models'), hf:OWNER/REPO[:QUANT] or GGUF path; default \(ModelCatalog.defaultChatModel.name)"),
     .option("--context-size", value: "N", help: "tokens per session (default 4096)"),
     .option(
       "--chat-template-file", value: "FILE",

@@ -8,12 +8,16 @@ enum ModelsCommand: Subcommand {
   static let abstract = "List the models, their size, and whether they are downloaded."
   static let discussion = """
     Models live in $FM_MODELS_DIR, else $XDG_CACHE_HOME/foundationmodels-linux/models,
-    else ~/.cache/foundationmodels-linux/models. Any command that takes a model name also
-    takes a path to a .gguf file. With --endpoint URL (or FM_ENDPOINT), lists the models an
-    OpenAI-compatible server offers instead.
+    else ~/.cache/foundationmodels-linux/models. Models pulled from Hugging Face
+    (fm models pull hf:OWNER/REPO[:QUANT]) follow the catalogue, named by the reference that
+    loads them. Any command that takes a model name also takes such a reference or a path to
+    a .gguf file. With --endpoint URL (or FM_ENDPOINT), lists the models an OpenAI-compatible
+    server offers instead.
     """
   static let options: [CommandLineOption] = ModelOptions.endpointOptions
-  static var subcommands: [any Subcommand.Type] { [ModelsPullCommand.self, ModelsPathCommand.self] }
+  static var subcommands: [any Subcommand.Type] {
+    [ModelsPullCommand.self, ModelsPathCommand.self, ModelsRemoveCommand.self]
+  }
 
   static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
     _ = try arguments.positionals(named: [], command: "fm models")
@@ -25,11 +29,17 @@ enum ModelsCommand: Subcommand {
       return .success
     }
     let store = context.modelStore
-    let rows = ModelCatalog.all.map { model in
+    let catalogue = ModelCatalog.all.map { model in
       Row(
         name: model.name, size: ByteCountFormat.string(model.byteCount), present: store.isPresent(model),
         path: store.path(for: model).path, role: role(of: model))
     }
+    let pulled = store.pulledHubModels().map { model in
+      Row(
+        name: model.reference.description, size: ByteCountFormat.string(model.byteCount), present: true,
+        path: model.path.path, role: model.files.count > 1 ? "\(model.files.count) parts" : "")
+    }
+    let rows = catalogue + pulled
     let nameWidth = max(4, rows.map { $0.name.count }.max() ?? 0)
     let sizeWidth = max(4, rows.map { $0.size.count }.max() ?? 0)
     let header = "\(pad("NAME", nameWidth))  \(pad("SIZE", sizeWidth))  \(pad("STATUS", 7))  PATH"

@@ -15,8 +15,9 @@ enum ServeCommand: Subcommand {
     not; response_format json_object and json_schema by constrained decoding; tools with
     tool_choice auto, none, required or a named function — the calls are returned, never run),
     POST /tokenize, /detokenize, /apply-template, GET /metrics (Prometheus). A parameter the
-    server cannot honour is a 400 that names it. MODEL is a name from 'fm models' (fetched when
-    missing) or a GGUF path; clients name it by that name (a path's file name without .gguf).
+    server cannot honour is a 400 that names it. MODEL is a name from 'fm models' or
+    hf:OWNER/REPO[:QUANT] (fetched when missing) or a GGUF path; clients name it by that name
+    (a path's file name without .gguf).
     --parallel requests generate at once and up to --queue more wait; past that, 503 with
     Retry-After. With --api-key (or FM_API_KEY) every endpoint but /health needs
     'Authorization: Bearer KEY'. Ctrl+C or SIGTERM stops accepting, lets requests in flight
@@ -88,10 +89,10 @@ enum ServeCommand: Subcommand {
     return .success
   }
 
-  /// The id clients name the model by: a catalogue name as it is, a path as its file name
-  /// without `.gguf`.
+  /// The id clients name the model by: a catalogue name or an `hf:` reference as it is, a path
+  /// as its file name without `.gguf`.
   static func servedID(_ name: String) -> String {
-    guard name.contains("/") else { return name }
+    guard name.contains("/"), !name.hasPrefix(HubReference.prefix) else { return name }
     let file = URL(fileURLWithPath: name).lastPathComponent
     return file.hasSuffix(".gguf") ? String(file.dropLast(5)) : file
   }

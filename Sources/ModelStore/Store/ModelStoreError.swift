@@ -22,13 +22,23 @@ public struct ModelStoreError: Error, Equatable, Sendable, CustomStringConvertib
     case checksumMismatch
     /// Reading or writing the store failed (permissions, disk full).
     case fileSystem
+    /// The Hugging Face Hub refused the repository (HTTP 401 or 403): it is gated or private,
+    /// and the fix is a token in `HF_TOKEN` and accepting the model's licence.
+    case accessDenied
+    /// The Hub has no such repository, revision or file (HTTP 404).
+    case repositoryNotFound
+    /// The repository has no GGUF file that the reference's quant matches; the message lists
+    /// those it has.
+    case noMatchingFile
   }
 
   public let code: Code
   /// What happened, in words that name no command.
   public let message: String
-  /// The model the error is about: the catalogue name for `.modelNotDownloaded` and
-  /// `.checksumMismatch`, the name given for `.unknownModel`; `nil` for the other codes.
+  /// The model the error is about, for a caller's advice: the catalogue name or `hf:` reference
+  /// for `.modelNotDownloaded` and `.checksumMismatch`, the name given for `.unknownModel`, the
+  /// reference for the Hub's errors; `nil` for the other codes, and for a model that is missing
+  /// while `HF_HUB_OFFLINE` forbids fetching it (the message says so, and no pull would help).
   public let modelName: String?
 
   public init(_ code: Code, _ message: String, modelName: String? = nil) {
@@ -52,6 +62,8 @@ extension ModelStoreError {
   static func unknown(_ name: String) -> ModelStoreError {
     let names = ModelCatalog.all.map(\.name).joined(separator: ", ")
     return ModelStoreError(
-      .unknownModel, "unknown model '\(name)': use one of \(names) or a path to a .gguf file", modelName: name)
+      .unknownModel,
+      "unknown model '\(name)': use one of \(names), hf:OWNER/REPO[:QUANT] or a path to a .gguf file",
+      modelName: name)
   }
 }
