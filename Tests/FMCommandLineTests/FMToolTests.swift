@@ -118,7 +118,7 @@ private struct Run {
       run.standardError
         == "fm: error: unknown model 'llama-70b': use one of smollm2-135m, gemma3-270m, qwen2.5-coder-0.5b, "
         + "qwen2.5-coder-1.5b "
-        + "(fetch with: fm models pull NAME) or a path to a .gguf file\n")
+        + "(fetch with: fm models pull NAME), a Hugging Face model hf:OWNER/REPO[:QUANT] or a path to a .gguf file\n")
   }
 
   @Test func storeErrorsGetTheFetchCommandOnlyWhereItHelps() {

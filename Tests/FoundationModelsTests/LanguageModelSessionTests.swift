@@ -183,7 +183,7 @@ import Testing
       guard case LanguageModelSession.GenerationError.assetsUnavailable(let context) = error else { return false }
       return context.debugDescription
         == "unknown model 'llama-70b': use one of smollm2-135m, gemma3-270m, qwen2.5-coder-0.5b, qwen2.5-coder-1.5b "
-        + "(fetch with: fm models pull NAME) or a path to a .gguf file"
+        + "(fetch with: fm models pull NAME), a Hugging Face model hf:OWNER/REPO[:QUANT] or a path to a .gguf file"
     }
   }
 

@@ -14,8 +14,8 @@ extension ModelStoreError {
         + "  (or, in a checkout of this project: scripts/setup \(modelName))"
     case .unknownModel:
       let names = ModelCatalog.all.map(\.name).joined(separator: ", ")
-      return "unknown model '\(modelName)': use one of \(names) (fetch with: fm models pull NAME) "
-        + "or a path to a .gguf file"
+      return "unknown model '\(modelName)': use one of \(names) (fetch with: fm models pull NAME), "
+        + "a Hugging Face model hf:OWNER/REPO[:QUANT] or a path to a .gguf file"
     case .checksumMismatch:
       return "\(message); try again with: fm models pull \(modelName)"
     default:

@@ -67,8 +67,8 @@ extension ModelStoreError {
       let names = ModelCatalog.all.map(\.name).joined(separator: ", ")
       return ModelStoreError(
         code,
-        "unknown model '\(modelName)': use one of \(names) (fetch with: fm models pull NAME) "
-          + "or a path to a .gguf file",
+        "unknown model '\(modelName)': use one of \(names) (fetch with: fm models pull NAME), "
+          + "a Hugging Face model hf:OWNER/REPO[:QUANT] or a path to a .gguf file",
         modelName: modelName)
     default:
       return self
