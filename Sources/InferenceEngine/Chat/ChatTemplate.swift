@@ -128,45 +128,4 @@ public struct ChatTemplate: Sendable, Equatable {
     }
     return (messages, values)
   }
-
-  /// The strings of the tool definitions and call arguments (keys too), as `tojson` writes
-  /// them inside a JSON string.
-  static func jsonStrings(in messages: [ChatMessage], tools: [JSONValue]) -> Set<String> {
-    var strings = Set<String>()
-    func collect(_ value: JSONValue) {
-      switch value {
-      case .string(let text): strings.insert(escaped(text))
-      case .array(let elements): elements.forEach(collect)
-      case .object(let members):
-        for member in members {
-          strings.insert(escaped(member.key))
-          collect(member.value)
-        }
-      case .null, .bool, .number: break
-      }
-    }
-    tools.forEach(collect)
-    for call in messages.flatMap(\.toolCalls) {
-      if let arguments = try? JSONValue(parsing: call.argumentsJSON) { collect(arguments) }
-    }
-    return strings
-  }
-
-  /// A string's text inside a JSON string literal, as `tojson` writes it (no quotes).
-  private static func escaped(_ text: String) -> String {
-    String(JSONValue.string(text).compactText.dropFirst().dropLast())
-  }
-
-  /// The conversation with its system message put before the first user message's text, or
-  /// nil when it has no system message.
-  static func foldingSystemMessage(_ messages: [ChatMessage]) -> [ChatMessage]? {
-    guard let first = messages.first, first.role == .system else { return nil }
-    var rest = Array(messages.dropFirst())
-    if let user = rest.firstIndex(where: { $0.role == .user }) {
-      rest[user].content = first.content + "\n\n" + rest[user].content
-    } else {
-      rest.insert(ChatMessage(role: .user, content: first.content), at: 0)
-    }
-    return rest
-  }
 }
