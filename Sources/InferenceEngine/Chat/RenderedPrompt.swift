@@ -86,6 +86,7 @@ extension RenderedPrompt {
   func markingInput(_ texts: Set<String>) -> RenderedPrompt {
     let needles = texts.filter { !$0.isEmpty }.map { Array($0.utf8) }.sorted { $0.count > $1.count }
     guard !needles.isEmpty else { return self }
+    let firstBytes = Set(needles.map { $0[0] })
     var result = RenderedPrompt()
     var pieceIndex = 0
     for (index, piece) in pieces.enumerated() {
@@ -101,7 +102,7 @@ extension RenderedPrompt {
       var inputRanges: [Range<Int>] = []
       var position = 0
       while position < bytes.count {
-        if let needle = needles.first(where: { bytes[position...].starts(with: $0) }) {
+        if firstBytes.contains(bytes[position]), let needle = needles.first(where: { bytes[position...].starts(with: $0) }) {
           inputRanges.append(position..<position + needle.count)
           position += needle.count
         } else {
