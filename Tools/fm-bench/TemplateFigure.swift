@@ -38,7 +38,7 @@ struct TemplateFigure {
     let names = try FileManager.default.contentsOfDirectory(atPath: Self.directory.path)
       .filter { $0.hasSuffix(".jinja") }.sorted()
     let messages = conversation(ofAtLeast: 4000)
-    var medians: [(name: String, ms: Double)] = []
+    var medians: [(name: String, ms: Double, renderMs: Double)] = []
     var raising: [String] = []
     var tokens = 0
     for name in names {
@@ -50,12 +50,15 @@ struct TemplateFigure {
       }
       tokens = max(tokens, model.tokenize(first).count)
       var times = Measurements()
+      var renderTimes = Measurements()
       for _ in 0..<max(runs, 10) {
         let start = DispatchTime.now()
-        _ = model.tokenize(try template.render(messages))
+        let rendered = try template.render(messages)
+        renderTimes.append(elapsed(since: start) * 1000)
+        _ = model.tokenize(rendered)
         times.append(elapsed(since: start) * 1000)
       }
-      medians.append((name, times.median))
+      medians.append((name, times.median, renderTimes.median))
     }
     var ours = Measurements()
     for entry in medians { ours.append(entry.ms) }
@@ -66,7 +69,9 @@ struct TemplateFigure {
       notes: [
         "templates": "\(medians.count) rendered, \(raising.count) raise for this conversation",
         "median_over_templates_ms": "\(Measurements.rounded(ours.median))",
-        "slowest_ms": slowest.map { "\($0.name) \(Measurements.rounded($0.ms))" }.joined(separator: "; "),
+        "slowest_ms": slowest.map {
+          "\($0.name) \(Measurements.rounded($0.ms)) (rendering \(Measurements.rounded($0.renderMs)))"
+        }.joined(separator: "; "),
         "conversation_tokens": "\(tokens)", "raising": raising.joined(separator: ", "),
       ])
   }
