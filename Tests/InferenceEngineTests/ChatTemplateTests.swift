@@ -109,6 +109,21 @@ import Testing
     #expect(rendered.text.contains("Hi"))
   }
 
+  /// A model's tool-use template renders the requests that have tools; the default the others.
+  @Test func theToolUseTemplateRendersRequestsWithTools() throws {
+    let chat = try ChatTemplate(
+      source: "{% for m in messages %}[plain]{{ m.content }}{% endfor %}",
+      toolUseSource: "{% for t in tools %}[tool {{ t.function.name }}]{% endfor %}{% for m in messages %}{{ m.content }}{% endfor %}")
+    #expect(try chat.render([ChatMessage(role: .user, content: "Hi")]).text == "[plain]Hi")
+    let weather = #"{"type":"function","function":{"name":"getWeather","parameters":{"type":"object"}}}"#
+    // The tool-use template renders `tools`, so it is not a Hermes one: the generic format applies.
+    #expect(try chat.render([ChatMessage(role: .user, content: "Hi")], tools: [weather]).text.contains("Hi"))
+    let hermes = try ChatTemplate(
+      source: "{% for m in messages %}[plain]{{ m.content }}{% endfor %}",
+      toolUseSource: "{% for t in tools %}<tool_call>{{ t.function.name }}{% endfor %}{% for m in messages %}{{ m.content }}{% endfor %}")
+    #expect(try hermes.render([ChatMessage(role: .user, content: "Hi")], tools: [weather]).text == "<tool_call>getWeatherHi")
+  }
+
   @Test func aTemplateThatRaisesOrDoesNotParseIsAClearError() throws {
     let chat = try ChatTemplate(source: ChatTemplateFiles.source("google-gemma-2-2b-it.jinja"))
     #expect {

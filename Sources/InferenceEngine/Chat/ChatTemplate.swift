@@ -28,12 +28,22 @@ public struct ChatTemplate: Sendable, Equatable {
   /// How the model thinks, or nil for a template without thinking.
   public let reasoning: ReasoningSyntax?
   private let template: JinjaTemplate
+  /// The GGUF's `tokenizer.chat_template.tool_use`, which renders requests that have tools
+  /// (Hermes 2 Pro's and Command R's files carry one), as llama.cpp uses it.
+  private let toolUse: ToolUseTemplate?
 
   /// Parses a template.
   /// - Throws: `EngineError(.invalidChatTemplate)` when it does not parse.
-  public init(source: String, bosToken: String = "", eosToken: String = "", addsBeginningOfSequence: Bool = false)
-    throws
-  {
+  /// - Parameter toolUseSource: a second template for requests with tools, if the model has one.
+  public init(
+    source: String, bosToken: String = "", eosToken: String = "", addsBeginningOfSequence: Bool = false,
+    toolUseSource: String? = nil
+  ) throws {
+    toolUse = try toolUseSource.map {
+      ToolUseTemplate(
+        try ChatTemplate(
+          source: $0, bosToken: bosToken, eosToken: eosToken, addsBeginningOfSequence: addsBeginningOfSequence))
+    }
     self.source = source
     self.bosToken = bosToken
     self.eosToken = eosToken
@@ -45,7 +55,7 @@ public struct ChatTemplate: Sendable, Equatable {
 
   public static func == (lhs: ChatTemplate, rhs: ChatTemplate) -> Bool {
     lhs.source == rhs.source && lhs.bosToken == rhs.bosToken && lhs.eosToken == rhs.eosToken
-      && lhs.addsBeginningOfSequence == rhs.addsBeginningOfSequence
+      && lhs.addsBeginningOfSequence == rhs.addsBeginningOfSequence && lhs.toolUse?.template == rhs.toolUse?.template
   }
 
   /// Renders a conversation.
@@ -62,6 +72,11 @@ public struct ChatTemplate: Sendable, Equatable {
     _ messages: [ChatMessage], tools: [String] = [], addGenerationPrompt: Bool = true, closingLastMessage: Bool = true,
     variables: [JSONValue.Member] = [], now: Date = Date()
   ) throws -> RenderedPrompt {
+    if !tools.isEmpty, let toolUse {
+      return try toolUse.template.render(
+        messages, tools: tools, addGenerationPrompt: addGenerationPrompt, closingLastMessage: closingLastMessage,
+        variables: variables, now: now)
+    }
     let (messages, toolValues) = try conversation(messages, tools: tools)
     var noTools = TemplateVariables.NoTools.none
     func rendering(_ messages: [ChatMessage], generationPrompt: Bool) throws -> RenderedPrompt {
@@ -128,4 +143,10 @@ public struct ChatTemplate: Sendable, Equatable {
     }
     return (messages, values)
   }
+}
+
+/// A tool-use template, boxed: a template holds it.
+private final class ToolUseTemplate: Sendable {
+  let template: ChatTemplate
+  init(_ template: ChatTemplate) { self.template = template }
 }

@@ -62,11 +62,19 @@ public final class LlamaModel: TokenModel, @unchecked Sendable {
     weightBytes = llama_model_size(loaded)
     controlTokens = Self.controlTokens(vocab)
     do {
-      // llama_model_chat_template(NULL): the default template string, owned by the model.
-      chatTemplate = try llama_model_chat_template(loaded, nil).map {
+      // llama_model_chat_template(NULL | "tool_use"): the default and the tool-use template, owned by the model.
+      // For one model without a template llama.cpp answers with the name of a built-in one
+      // ("mistral-v7-tekken"), not Jinja: that counts as no template.
+      let jinja = { (text: UnsafePointer<CChar>) -> String? in
+        let source = String(cString: text)
+        return source.contains("{{") || source.contains("{%") ? source : nil
+      }
+      let toolUse = llama_model_chat_template(loaded, "tool_use").flatMap(jinja)
+      chatTemplate = try llama_model_chat_template(loaded, nil).flatMap(jinja).map {
         try ChatTemplate(
-          source: String(cString: $0), bosToken: Self.text(of: llama_vocab_bos(vocab), vocab),
-          eosToken: Self.text(of: llama_vocab_eos(vocab), vocab), addsBeginningOfSequence: llama_vocab_get_add_bos(vocab))
+          source: $0, bosToken: Self.text(of: llama_vocab_bos(vocab), vocab),
+          eosToken: Self.text(of: llama_vocab_eos(vocab), vocab), addsBeginningOfSequence: llama_vocab_get_add_bos(vocab),
+          toolUseSource: toolUse)
       }
     } catch {
       llama_model_free(loaded)
