@@ -73,9 +73,11 @@ final class LocalEngine: Sendable {
         let tools = request.enabledToolDefinitions.map {
           ToolCallConstraint.ToolSchema(name: $0.name, parameters: $0.parameters)
         }
+        // Llama 3's templates render a call as a bare JSON object, one per turn, in every round.
+        let llama3 = template.toolSyntax == .llama3
         let calls = ToolCallConstraint(
-          tools: tools, mode: toolMode, answer: answer, ownForm: !Self.hasToolOutputs(request), automata: automata,
-          model: tokenModel)
+          tools: tools, mode: toolMode, answer: answer, ownForm: llama3 || !Self.hasToolOutputs(request),
+          automata: automata, model: tokenModel, argumentsKey: llama3 ? "parameters" : "arguments", singleCall: llama3)
         constraint = calls
         // The splitter reads the output as the constraint let it be written.
         splitter = ToolCallTextSplitter(opening: calls.ownFormOpening)

@@ -12,6 +12,9 @@ public struct ChatTemplate: Sendable, Equatable {
     /// The template describes tools and renders calls itself, as `<tool_call>` blocks of
     /// Hermes JSON (Qwen2.5, Qwen3, Hermes).
     case hermes
+    /// The template describes tools and renders a call as a bare JSON object,
+    /// `{"name": …, "parameters": {…}}`, one per turn (Llama 3.1, 3.2, 3.3).
+    case llama3
     /// The template knows no tools: `GenericToolFormat` writes them into the conversation.
     case generic
   }
@@ -48,7 +51,14 @@ public struct ChatTemplate: Sendable, Equatable {
     self.bosToken = bosToken
     self.eosToken = eosToken
     self.addsBeginningOfSequence = addsBeginningOfSequence
-    toolSyntax = source.contains("<tool_call>") && source.contains("tools") ? .hermes : .generic
+    toolSyntax =
+      if source.contains("<tool_call>") && source.contains("tools") {
+        .hermes
+      } else if source.contains(#""parameters": dictionary of argument name"#) {
+        .llama3
+      } else {
+        .generic
+      }
     reasoning = ReasoningSyntax(template: source)
     template = try JinjaTemplate(source: source)
   }
@@ -120,7 +130,7 @@ public struct ChatTemplate: Sendable, Equatable {
     {
       prompt.endPart(afterBytes: system.utf8.count)
     }
-    if toolSyntax == .hermes { prompt = prompt.markingInput(Self.jsonStrings(in: messages, tools: toolValues)) }
+    if toolSyntax != .generic { prompt = prompt.markingInput(Self.jsonStrings(in: messages, tools: toolValues)) }
     if !closingLastMessage { prompt = prompt.endingWithLastInput() }
     if addsBeginningOfSequence, !bosToken.isEmpty, !prompt.text.hasPrefix(bosToken) { prompt.prepend(control: bosToken) }
     return prompt

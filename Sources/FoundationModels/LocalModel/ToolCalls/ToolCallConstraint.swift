@@ -43,9 +43,11 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
     case separated
     /// After a call in the model's own form: the next one's opening, or the end of the turn.
     case betweenOwnCalls(CallOpening)
+    /// After the one call a turn may have: only the end of the turn.
+    case ended
   }
 
-  private enum Next { case name, arguments(Int), between, separated, betweenOwnCalls }
+  private enum Next { case name, arguments(Int), between, separated, betweenOwnCalls, ended }
 
   private let model: any TokenModel
   /// Where the arguments' and the names' automata come from.
@@ -75,7 +77,9 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
   private var tokensBetweenOwnCalls: [CallOpening: [Int]] = [:]
   /// Whether the turn's calls are in the model's own form: its first opened so.
   private var ownFormCalls = false
-  private let argumentsPrefixBytes = Array(ToolCallFormat.argumentsPrefix.utf8)
+  private let argumentsPrefixBytes: [UInt8]
+  /// Whether a turn has at most one call (Llama 3's templates render no more).
+  private let singleCall: Bool
   private let markerTokens: [Token]
   private let namePrefixTokens: [Token]
   private let argumentsPrefixTokens: [Token]
@@ -92,9 +96,12 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
   ///     `<tool_call>` block, and a JSON object it writes then restates a call it made
   ///     (Qwen2.5-Coder wrote its fenced call again, round after round, until the loop guard
   ///     ended the turn); a further call opens with the marker.
+  ///   - argumentsKey: the key of a call's arguments: `arguments`, or `parameters` in Llama 3's
+  ///     bare JSON calls.
+  ///   - singleCall: whether the turn ends after its first call.
   init(
     tools: [ToolSchema], mode: Mode, answer: SchemaConstraint?, ownForm: Bool, automata: SchemaAutomata,
-    model: any TokenModel
+    model: any TokenModel, argumentsKey: String = "arguments", singleCall: Bool = false
   ) {
     precondition(!tools.isEmpty, "a tool-call constraint needs tools")
     self.model = model
@@ -107,7 +114,10 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
     scanner = MarkerScanner.shared(marker: ToolCallFormat.marker, vocabulary: vocabulary)
     markerTokens = model.tokenize(ToolCallFormat.marker, parseSpecial: true)
     namePrefixTokens = model.tokenize(ToolCallFormat.namePrefix, parseSpecial: false)
-    argumentsPrefixTokens = model.tokenize(ToolCallFormat.argumentsPrefix, parseSpecial: false)
+    let argumentsPrefix = ToolCallFormat.argumentsPrefix(key: argumentsKey)
+    argumentsPrefixBytes = Array(argumentsPrefix.utf8)
+    argumentsPrefixTokens = model.tokenize(argumentsPrefix, parseSpecial: false)
+    self.singleCall = singleCall
     suffixTokens =
       model.tokenize(String(ToolCallFormat.suffix.dropLast(ToolCallFormat.closing.count)), parseSpecial: false)
       + model.tokenize(ToolCallFormat.closing, parseSpecial: true)
@@ -173,7 +183,7 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
     case .free(let state) where answer != nil && state > 0:
       // A structured answer cannot contain the marker's text: once begun, the marker is forced.
       model.tokenize(String(decoding: scanner.marker[state...], as: UTF8.self), parseSpecial: true)
-    case .free, .between, .separated, .betweenOwnCalls: []
+    case .free, .between, .separated, .betweenOwnCalls, .ended: []
     }
   }
 
@@ -206,6 +216,8 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
       keepOnly(markerTokens[0], orTheEndIn: logits)
     case .betweenOwnCalls(let opening):
       keepOnly(tokensBetweenOwnCalls(from: opening), orTheEndIn: logits)
+    case .ended:
+      keepOnly([], orTheEndIn: logits)
     case .literal(let tokens, _):
       for index in 0..<logits.count where index != Int(tokens[0]) { logits[index] = -.infinity }
     }
@@ -313,6 +325,8 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
     case .separated:
       if model.isEndOfGeneration(token) { return }
       try acceptMarker(token)
+    case .ended:
+      guard model.isEndOfGeneration(token) else { throw ToolCallConstraintError("the turn ends after its call") }
     case .betweenOwnCalls(var opening):
       if model.isEndOfGeneration(token) { return }
       switch opening.feed(model.piece(of: token)) {
@@ -337,7 +351,7 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
 
   /// The phase once a call's arguments are whole: the end of the call.
   private func afterArguments() -> Phase {
-    .literal(callEndTokens, then: ownFormCalls ? .betweenOwnCalls : .between)
+    .literal(callEndTokens, then: singleCall ? .ended : ownFormCalls ? .betweenOwnCalls : .between)
   }
 
   /// `token` as the first of the next call's marker: the rest of the call's fixed text follows.
@@ -363,6 +377,8 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
       return .separated
     case .betweenOwnCalls:
       return ownFormOpening.map { .betweenOwnCalls($0.afterCall()) } ?? .between
+    case .ended:
+      return .ended
     }
   }
 
@@ -370,25 +386,29 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
     switch phase {
     case .free: answer == nil
     case .answer: answer?.isComplete ?? true
-    case .between, .separated, .betweenOwnCalls: true
+    case .between, .separated, .betweenOwnCalls, .ended: true
     case .literal, .name, .arguments: false
     }
   }
 
   var mustEnd: Bool {
-    if case .answer = phase { return answer?.mustEnd ?? false }
-    return false
+    switch phase {
+    case .answer: answer?.mustEnd ?? false
+    case .ended: true
+    default: false
+    }
   }
 
   /// The tokens that end the call under way soonest: the rest of its fixed text, the shortest
   /// name and the shortest arguments its schema allows.
   func tokensToClose() -> [Token] {
     switch phase {
-    case .free, .between, .separated, .betweenOwnCalls: []
+    case .free, .between, .separated, .betweenOwnCalls, .ended: []
     case .answer: answer?.tokensToClose() ?? []
     case .literal(let tokens, .name): tokens + shortestCall(after: [])
     case .literal(let tokens, .arguments(let index)): tokens + shortestArguments(of: index) + callEndTokens
-    case .literal(let tokens, .between), .literal(let tokens, .separated), .literal(let tokens, .betweenOwnCalls):
+    case .literal(let tokens, .between), .literal(let tokens, .separated), .literal(let tokens, .betweenOwnCalls),
+      .literal(let tokens, .ended):
       tokens
     case .name(_, let bytes):
       shortestCall(after: bytes)

@@ -22,7 +22,11 @@ enum ToolCallFormat {
   /// Between the marker and the tool's name (a JSON string).
   static let namePrefix = "\n{\"name\": "
   /// Between the name and the arguments (a JSON object).
-  static let argumentsPrefix = ", \"arguments\": "
+  static let argumentsPrefix = argumentsPrefix(key: "arguments")
+
+  /// Between the name and the arguments under `key`: `arguments`, or `parameters` in the
+  /// bare JSON calls of Llama 3's templates.
+  static func argumentsPrefix(key: String) -> String { ", \"\(key)\": " }
   /// After the arguments.
   static let suffix = "}\n" + closing
   /// A tool's name as a call writes it: a JSON string, quotes included.

@@ -177,7 +177,8 @@ struct ToolCallTextSplitter {
   private static func call(in body: String) -> Piece {
     let json = body.trimmingCharacters(in: .whitespacesAndNewlines)
     guard let content = try? GeneratedContent(json: json), case .structure(let properties, _) = content.kind,
-      case .string(let name)? = properties["name"]?.kind, let arguments = properties["arguments"]
+      case .string(let name)? = properties["name"]?.kind,
+      let arguments = properties["arguments"] ?? properties["parameters"]
     else {
       // Not reachable through the constraint; passed on so the session reports it.
       return .call(name: "", arguments: json)
