@@ -88,12 +88,9 @@ extension RenderedPrompt {
     guard !needles.isEmpty else { return self }
     let firstBytes = Set(needles.map { $0[0] })
     var result = RenderedPrompt()
-    var pieceIndex = 0
     for (index, piece) in pieces.enumerated() {
-      defer {
-        pieceIndex = index + 1
-        if partEnds.contains(pieceIndex) { result.endPart() }
-      }
+      // A part that ended after this piece still ends after it.
+      defer { if partEnds.contains(index + 1) { result.endPart() } }
       guard piece.isControl else {
         result.content(piece.text)
         continue
@@ -102,7 +99,9 @@ extension RenderedPrompt {
       var inputRanges: [Range<Int>] = []
       var position = 0
       while position < bytes.count {
-        if firstBytes.contains(bytes[position]), let needle = needles.first(where: { bytes[position...].starts(with: $0) }) {
+        if firstBytes.contains(bytes[position]),
+          let needle = needles.first(where: { bytes[position...].starts(with: $0) })
+        {
           inputRanges.append(position..<position + needle.count)
           position += needle.count
         } else {
