@@ -65,11 +65,12 @@ public final class ScriptedTokenModel: TokenModel, @unchecked Sendable {
   ///
   /// An answer that a constraint rules out is abandoned as soon as it departs from it, and the next
   /// one takes over.
-  /// - Parameter answerMarker: what opens the model's answer in the rendered conversation (its
-  ///   template's generation prompt).
+  /// - Parameter answerMarkers: what opens the model's answer in the rendered conversation (its
+  ///   template's generation prompt, and what ends a tool output where the template writes no
+  ///   prompt after it): the answer starts after the last of them.
   public static func answering(
     tokens: [String] = [], contextLength: Int = 4096, delay: Double = 0,
-    answerMarker: String = "<|im_start|>assistant\n",
+    answerMarkers: [String] = ["<|im_start|>assistant\n"],
     _ answers: @escaping @Sendable (_ conversation: String) -> [String]
   ) -> ScriptedTokenModel {
     let holder = ModelHolder()
@@ -77,12 +78,11 @@ public final class ScriptedTokenModel: TokenModel, @unchecked Sendable {
       if delay > 0 { Thread.sleep(forTimeInterval: delay) }
       guard let model = holder.model else { return [:] }
       let text = Array(context.flatMap { model.vocabulary[Int($0)] })
-      let marker = Array(answerMarker.utf8)
       var answerStart = 0
-      if text.count >= marker.count {
+      for marker in answerMarkers.map({ Array($0.utf8) }) where text.count >= marker.count {
         for start in stride(from: text.count - marker.count, through: 0, by: -1)
         where text[start..<start + marker.count].elementsEqual(marker) {
-          answerStart = start + marker.count
+          answerStart = max(answerStart, start + marker.count)
           break
         }
       }

@@ -73,14 +73,17 @@ final class LocalEngine: Sendable {
         let tools = request.enabledToolDefinitions.map {
           ToolCallConstraint.ToolSchema(name: $0.name, parameters: $0.parameters)
         }
-        // Llama 3's templates render a call as a bare JSON object, one per turn, in every round.
+        // Llama 3's templates render a call as a bare JSON object, one per turn, in every round;
+        // Mistral Nemo's as a `[TOOL_CALLS]` array.
         let llama3 = template.toolSyntax == .llama3
+        let format: ToolCallFormat = template.toolSyntax == .mistralNemo ? .mistralNemo : .hermes
         let calls = ToolCallConstraint(
           tools: tools, mode: toolMode, answer: answer, ownForm: llama3 || !Self.hasToolOutputs(request),
-          automata: automata, model: tokenModel, argumentsKey: llama3 ? "parameters" : "arguments", singleCall: llama3)
+          automata: automata, model: tokenModel, format: format, argumentsKey: llama3 ? "parameters" : "arguments",
+          singleCall: llama3)
         constraint = calls
         // The splitter reads the output as the constraint let it be written.
-        splitter = ToolCallTextSplitter(opening: calls.ownFormOpening)
+        splitter = ToolCallTextSplitter(opening: calls.ownFormOpening, format: format)
       }
       if let thinking, let answerConstraint = constraint {
         constraint = ThinkingConstraint(

@@ -15,6 +15,9 @@ public struct ChatTemplate: Sendable, Equatable {
     /// The template describes tools and renders a call as a bare JSON object,
     /// `{"name": …, "parameters": {…}}`, one per turn (Llama 3.1, 3.2, 3.3).
     case llama3
+    /// The template describes tools and renders calls as `[TOOL_CALLS][{"name": …, "arguments":
+    /// {…}, "id": …}]`, with 9-character call ids (Mistral Nemo).
+    case mistralNemo
     /// The template knows no tools: `GenericToolFormat` writes them into the conversation.
     case generic
   }
@@ -56,6 +59,8 @@ public struct ChatTemplate: Sendable, Equatable {
         .hermes
       } else if source.contains(#""parameters": dictionary of argument name"#) {
         .llama3
+      } else if source.contains("[TOOL_CALLS][") && source.contains("tools") {
+        .mistralNemo
       } else {
         .generic
       }

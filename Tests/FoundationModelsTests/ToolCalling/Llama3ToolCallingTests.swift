@@ -10,7 +10,7 @@ import Testing
   static func model(calling call: [String], answer: [String] = ["It is sunny."]) throws -> SystemLanguageModel {
     let scripted = ScriptedTokenModel.answering(
       tokens: ["{\"", "name", "parameters", "\": ", "Paris", "Sunny"],
-      answerMarker: "<|start_header_id|>assistant<|end_header_id|>\n\n"
+      answerMarkers: ["<|start_header_id|>assistant<|end_header_id|>\n\n"]
     ) { conversation in conversation.contains("Sunny in Paris") ? answer : call }
     return SystemLanguageModel(
       tokenModel: scripted, chatTemplate: try ChatTemplateFiles.source("meta-llama-Llama-3.1-8B-Instruct.jinja"))

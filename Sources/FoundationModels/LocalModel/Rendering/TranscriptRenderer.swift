@@ -48,7 +48,9 @@ struct TranscriptRenderer {
           ChatMessage(role: .assistant, content: SegmentJoining.text(of: response.segments), reasoning: reasoning))
         reasoning = nil
       case .toolCalls(let calls):
-        let toolCalls = calls.map { ChatMessage.ToolCall(name: $0.toolName, argumentsJSON: $0.arguments.jsonString) }
+        let toolCalls = calls.map {
+          ChatMessage.ToolCall(name: $0.toolName, argumentsJSON: $0.arguments.jsonString, id: Self.callID($0.id))
+        }
         if index > entries.startIndex, case .response = entries[entries.index(index, offsetBy: -1)],
           let last = messages.indices.last, messages[last].role == .assistant, messages[last].toolCalls.isEmpty
         {
@@ -59,12 +61,20 @@ struct TranscriptRenderer {
         reasoning = nil
       case .toolOutput(let output):
         messages.append(
-          ChatMessage(role: .tool, content: SegmentJoining.text(of: output.segments), toolName: output.toolName))
+          ChatMessage(
+            role: .tool, content: SegmentJoining.text(of: output.segments), toolName: output.toolName,
+            toolCallID: Self.callID(output.id)))
       case .reasoning(let thought):
         reasoning = (reasoning.map { $0 + "\n" } ?? "") + SegmentJoining.text(of: thought.segments)
       }
     }
     return (messages, tools)
+  }
+
+  /// A call's id as templates are given it (`id`, and `tool_call_id` of its output, whose id is
+  /// the call's): its first 9 letters and digits, the length Mistral's templates require.
+  static func callID(_ id: String) -> String {
+    String(id.filter { $0.isASCII && ($0.isLetter || $0.isNumber) }.prefix(9))
   }
 
   /// The text that asks for JSON of a schema, as put into a prompt: the schema's outline

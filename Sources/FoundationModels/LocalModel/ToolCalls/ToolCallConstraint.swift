@@ -101,7 +101,8 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
   ///   - singleCall: whether the turn ends after its first call.
   init(
     tools: [ToolSchema], mode: Mode, answer: SchemaConstraint?, ownForm: Bool, automata: SchemaAutomata,
-    model: any TokenModel, argumentsKey: String = "arguments", singleCall: Bool = false
+    model: any TokenModel, format: ToolCallFormat = .hermes, argumentsKey: String = "arguments",
+    singleCall: Bool = false
   ) {
     precondition(!tools.isEmpty, "a tool-call constraint needs tools")
     self.model = model
@@ -111,17 +112,17 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
     self.mode = mode
     self.answer = answer
     vocabulary = GuidedVocabularyCache.vocabulary(for: model)
-    scanner = MarkerScanner.shared(marker: ToolCallFormat.marker, vocabulary: vocabulary)
-    markerTokens = model.tokenize(ToolCallFormat.marker, parseSpecial: true)
-    namePrefixTokens = model.tokenize(ToolCallFormat.namePrefix, parseSpecial: false)
+    scanner = MarkerScanner.shared(marker: format.marker, vocabulary: vocabulary)
+    markerTokens = model.tokenize(format.marker, parseSpecial: true)
+    namePrefixTokens = model.tokenize(format.namePrefix, parseSpecial: false)
     let argumentsPrefix = ToolCallFormat.argumentsPrefix(key: argumentsKey)
     argumentsPrefixBytes = Array(argumentsPrefix.utf8)
     argumentsPrefixTokens = model.tokenize(argumentsPrefix, parseSpecial: false)
     self.singleCall = singleCall
     suffixTokens =
-      model.tokenize(String(ToolCallFormat.suffix.dropLast(ToolCallFormat.closing.count)), parseSpecial: false)
-      + model.tokenize(ToolCallFormat.closing, parseSpecial: true)
-    separatorTokens = model.tokenize(ToolCallFormat.separator, parseSpecial: false)
+      model.tokenize(String(format.suffix.dropLast(format.closing.count)), parseSpecial: false)
+      + model.tokenize(format.closing, parseSpecial: true)
+    separatorTokens = format.separator.isEmpty ? [] : model.tokenize(format.separator, parseSpecial: false)
     objectClosingTokens = model.tokenize("}", parseSpecial: false)
     phase = mode == .required ? .literal(markerTokens + namePrefixTokens, then: .name) : .free(state: 0)
     ownFormOpening =

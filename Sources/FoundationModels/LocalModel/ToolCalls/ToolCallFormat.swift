@@ -1,5 +1,6 @@
-/// The text of a tool call: the `<tool_call>` block of Qwen2.5's chat template, which is how
-/// Qwen was trained to call tools and what the template renders for earlier calls.
+/// The text of a tool call: by default the `<tool_call>` block of Qwen2.5's chat template
+/// (`hermes`), which is how Qwen was trained to call tools and what the template renders for
+/// earlier calls; for Mistral Nemo's template its `[TOOL_CALLS]` array (`mistralNemo`).
 ///
 /// Models whose template has no tool format (SmolLM2) are given the same block, described in their
 /// system message by the same text (`ChatTemplate.render(_:tools:)`): one format, documented in
@@ -12,28 +13,42 @@
 /// Several calls follow one another, each on its own line; nothing follows the last one. A
 /// model may also open its first call in a form of its own (`CallOpening`); the call is then
 /// written on in this format.
-enum ToolCallFormat {
+struct ToolCallFormat: Sendable {
   /// What starts a call.
   ///
-  /// In Qwen's vocabulary it is one token.
-  static let marker = "<tool_call>"
-  /// What ends a call.
-  static let closing = "</tool_call>"
+  /// In Qwen's vocabulary `<tool_call>` is one token, in Mistral's `[TOOL_CALLS]`.
+  let marker: String
+  /// What ends a call: the text after its arguments (`suffix`) ends with it.
+  let closing: String
   /// Between the marker and the tool's name (a JSON string).
-  static let namePrefix = "\n{\"name\": "
+  let namePrefix: String
+  /// After the arguments.
+  let suffix: String
+  /// Between one call and the next.
+  let separator: String
+  /// Whether a call's end is found as the end of the JSON value after the marker, where the
+  /// closing text (`]`) could also appear inside the arguments.
+  let endsWithItsJSON: Bool
+
+  /// Qwen2.5's and Hermes' `<tool_call>` block.
+  static let hermes = ToolCallFormat(
+    marker: "<tool_call>", closing: "</tool_call>", namePrefix: "\n{\"name\": ", suffix: "}\n</tool_call>",
+    separator: "\n", endsWithItsJSON: false)
+
+  /// Mistral Nemo's `[TOOL_CALLS][{"name": …, "arguments": {…}}]`, a call per marker.
+  static let mistralNemo = ToolCallFormat(
+    marker: "[TOOL_CALLS]", closing: "]", namePrefix: "[{\"name\": ", suffix: "}]", separator: "",
+    endsWithItsJSON: true)
+
   /// Between the name and the arguments (a JSON object).
   static let argumentsPrefix = argumentsPrefix(key: "arguments")
 
   /// Between the name and the arguments under `key`: `arguments`, or `parameters` in the
   /// bare JSON calls of Llama 3's templates.
   static func argumentsPrefix(key: String) -> String { ", \"\(key)\": " }
-  /// After the arguments.
-  static let suffix = "}\n" + closing
+
   /// A tool's name as a call writes it: a JSON string, quotes included.
   static func encodedName(_ name: String) -> [UInt8] {
     Array(GeneratedContent(kind: .string(name)).jsonString.utf8)
   }
-
-  /// Between one call and the next.
-  static let separator = "\n"
 }

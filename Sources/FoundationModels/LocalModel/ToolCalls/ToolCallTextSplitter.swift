@@ -30,11 +30,14 @@ struct ToolCallTextSplitter {
   private var sawCall = false
   /// How the next call opens after a call in the model's own form.
   private let betweenOwnCalls: CallOpening?
+  /// The calls' format, as the constraint writes them.
+  private let format: ToolCallFormat
 
   /// - Parameter opening: how the output may open its first call in the model's own form, as
   ///   the constraint allows for it (`ToolCallConstraint.ownFormOpening`); nil where only the
   ///   marker opens calls.
-  init(opening: CallOpening? = nil) {
+  init(opening: CallOpening? = nil, format: ToolCallFormat = .hermes) {
+    self.format = format
     betweenOwnCalls = opening?.afterCall()
     if let opening { state = .opening(opening) }
   }
@@ -50,7 +53,7 @@ struct ToolCallTextSplitter {
       case .opening(var opening):
         // Where calls open on any line the marker may open one too (and the constraint lets
         // no call in the model's own form come before it).
-        if opening.everyLine, let marker = pending.range(of: ToolCallFormat.marker) {
+        if opening.everyLine, let marker = pending.range(of: format.marker) {
           emit(String(pending[..<marker.lowerBound]), into: &pieces)
           pending = String(pending[marker.upperBound...])
           state = .markedCall
@@ -62,7 +65,7 @@ struct ToolCallTextSplitter {
           guard opening.everyLine else { return pieces }
           // Text up to the line that may still open a call is text.
           let line = startOfLast(opening.heldBytes)
-          let marker = pending.index(pending.endIndex, offsetBy: -Self.markerPrefixLength(atEndOf: pending))
+          let marker = pending.index(pending.endIndex, offsetBy: -markerPrefixLength(atEndOf: pending))
           emit(String(pending[..<min(line, marker)]), into: &pieces)
           pending = String(pending[min(line, marker)...])
           return pieces
@@ -94,18 +97,28 @@ struct ToolCallTextSplitter {
         state = betweenOwnCalls.map(State.opening) ?? .text
         unseen = Substring(pending)
       case .markedCall:
-        guard let end = pending.range(of: ToolCallFormat.closing) else { return pieces }
-        pieces.append(Self.call(in: String(pending[..<end.lowerBound])))
-        pending = String(pending[end.upperBound...])
+        let body: String
+        if format.endsWithItsJSON {
+          // `[{"name": …}]`: the call ends where its JSON does (a `]` may come inside it).
+          let json = String(pending.drop { $0.isWhitespace })
+          guard let end = Self.endOfObject(in: json) else { return pieces }
+          body = String(json[..<end])
+          pending = String(json[end...])
+        } else {
+          guard let end = pending.range(of: format.closing) else { return pieces }
+          body = String(pending[..<end.lowerBound])
+          pending = String(pending[end.upperBound...])
+        }
+        pieces.append(Self.call(in: body))
         state = .text
         sawCall = true
       case .text:
-        if let start = pending.range(of: ToolCallFormat.marker) {
+        if let start = pending.range(of: format.marker) {
           emit(String(pending[..<start.lowerBound]), into: &pieces)
           pending = String(pending[start.upperBound...])
           state = .markedCall
         } else {
-          let held = Self.markerPrefixLength(atEndOf: pending)
+          let held = markerPrefixLength(atEndOf: pending)
           emit(String(pending.dropLast(held)), into: &pieces)
           pending = String(pending.suffix(held))
           return pieces
@@ -176,7 +189,10 @@ struct ToolCallTextSplitter {
   /// The call in `body`: `{"name": "…", "arguments": {…}}`, with white space around it.
   private static func call(in body: String) -> Piece {
     let json = body.trimmingCharacters(in: .whitespacesAndNewlines)
-    guard let content = try? GeneratedContent(json: json), case .structure(let properties, _) = content.kind,
+    // A call in an array (`[{"name": …}]`, Mistral's) is its one element.
+    var content = try? GeneratedContent(json: json)
+    if case .array(let elements)? = content?.kind, elements.count == 1 { content = elements[0] }
+    guard let content, case .structure(let properties, _) = content.kind,
       case .string(let name)? = properties["name"]?.kind,
       let arguments = properties["arguments"] ?? properties["parameters"]
     else {
@@ -187,8 +203,8 @@ struct ToolCallTextSplitter {
   }
 
   /// How many characters at the end of `text` are the start of a marker.
-  private static func markerPrefixLength(atEndOf text: String) -> Int {
-    let marker = ToolCallFormat.marker
+  private func markerPrefixLength(atEndOf text: String) -> Int {
+    let marker = format.marker
     for length in stride(from: min(marker.count - 1, text.count), to: 0, by: -1)
     where text.hasSuffix(marker.prefix(length)) {
       return length

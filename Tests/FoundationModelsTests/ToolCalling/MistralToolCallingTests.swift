@@ -1,0 +1,53 @@
+@_spi(Engine) import FoundationModels
+import FMTestSupport
+import Foundation
+import Testing
+
+/// Mistral Nemo's template: the tools are given to the template, a call is written in its
+/// `[TOOL_CALLS][{"name": …, "arguments": {…}}]` form under the tool's schema, and the call and
+/// its output go back through the template with the 9-character ids it requires.
+@Suite struct MistralToolCallingTests {
+  static func model(calling call: [String], answer: [String] = ["It is sunny."]) throws -> SystemLanguageModel {
+    let scripted = ScriptedTokenModel.answering(
+      tokens: ["[TOOL_CALLS]", "[{\"", "name", "arguments", "\": ", "Paris", "Sunny"],
+      answerMarkers: ["[/INST]", "[/TOOL_RESULTS]"]
+    ) { conversation in conversation.contains("Sunny in Paris") ? answer : call }
+    return SystemLanguageModel(
+      tokenModel: scripted, chatTemplate: try ChatTemplateFiles.source("mistralai-Mistral-Nemo-Instruct-2407.jinja"))
+  }
+
+  @Test func aToolCallsArrayRunsTheToolAndGoesBackThroughTheTemplate() async throws {
+    let weather = WeatherTool()
+    // The model would also write an id after the arguments: the format ends the call there.
+    let call = #"[TOOL_CALLS][{"name": "getWeather", "arguments": {"city":"Paris"}}]"#
+    let session = LanguageModelSession(
+      model: try Self.model(calling: [#"[TOOL_CALLS][{"name": "getWeather", "arguments": {"city":"Paris"}, "id": "a"}]"#, call]),
+      tools: [weather])
+    let response = try await session.respond(
+      to: "Weather in Paris?", options: GenerationOptions(samplingMode: .greedy))
+    #expect(weather.cities.withLock { $0 } == ["Paris"])
+    #expect(response.content == "It is sunny.")
+  }
+
+  /// A `]` inside the arguments does not end the call.
+  @Test func aBracketInsideTheArgumentsDoesNotEndTheCall() async throws {
+    let weather = WeatherTool()
+    let call = #"[TOOL_CALLS][{"name": "getWeather", "arguments": {"city":"Paris]"}}]"#
+    let session = LanguageModelSession(model: try Self.model(calling: [call]), tools: [weather])
+    _ = try? await session.respond(to: "Weather in Paris?", options: GenerationOptions(samplingMode: .greedy))
+    #expect(weather.cities.withLock { $0 } == ["Paris]"])
+  }
+
+  @Test func theTemplateDescribesTheTools() async throws {
+    let tool = Transcript.ToolDefinition(tool: WeatherTool())
+    let request = LanguageModelExecutorGenerationRequest(
+      id: UUID(),
+      transcript: Transcript(entries: [
+        .instructions(.init(segments: [], toolDefinitions: [tool])), .prompt(.init(segments: [.text(.init(content: "Hi"))])),
+      ]),
+      enabledTools: [tool], generationOptions: GenerationOptions(), contextOptions: ContextOptions(), metadata: [:])
+    let prompt = try await Self.model(calling: []).renderedPrompt(for: request).text
+    #expect(prompt.contains("[AVAILABLE_TOOLS]"))
+    #expect(prompt.contains("getWeather"))
+  }
+}
