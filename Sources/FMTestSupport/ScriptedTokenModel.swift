@@ -18,6 +18,8 @@ public final class ScriptedTokenModel: TokenModel, @unchecked Sendable {
   public let trainedContextLength: Int
   public let chatTemplate: ChatTemplate?
   public let controlTokens: ControlTokens
+  /// The control tokens, end of turn included.
+  private let controlSet: Set<Token>
   public let baseLogit: Float = 0
   private let script: Script
   /// Evaluations (forward passes) so far, and those that asked for given candidates' logits only.
@@ -30,17 +32,24 @@ public final class ScriptedTokenModel: TokenModel, @unchecked Sendable {
   ///   - tokens: the vocabulary; token ids are indices. Single bytes are added for any byte not
   ///     covered, so every text can be tokenized. The end-of-turn token is appended last.
   ///   - chatTemplate: the template in the "model's file"; nil for a base model without one.
+  ///   - control: further control tokens (Mistral's `[TOOL_CALLS]`): their text becomes them only
+  ///     where special tokens are parsed, and they show no text in the output.
   public init(
     tokens: [String], contextLength: Int = 4096, chatTemplate: ChatTemplate? = ScriptedTokenModel.chatML,
-    script: @escaping Script
+    control: [String] = [], script: @escaping Script
   ) {
     self.chatTemplate = chatTemplate
     var vocabulary = tokens.map { Array($0.utf8) }
     let known = Set(vocabulary)
     for byte in 0...255 where !known.contains([UInt8(byte)]) { vocabulary.append([UInt8(byte)]) }
     endOfTurn = Token(vocabulary.count)
-    controlTokens = ControlTokens([("<|im_end|>", endOfTurn)])
     vocabulary.append(Array("<|im_end|>".utf8))
+    let controlIDs = control.map { text in
+      vocabulary.append(Array(text.utf8))
+      return (text: text, token: Token(vocabulary.count - 1))
+    }
+    controlTokens = ControlTokens([("<|im_end|>", endOfTurn)] + controlIDs)
+    controlSet = Set([endOfTurn] + controlIDs.map(\.token))
     self.vocabulary = vocabulary
     trainedContextLength = contextLength
     self.script = script
@@ -69,12 +78,12 @@ public final class ScriptedTokenModel: TokenModel, @unchecked Sendable {
   ///   template's generation prompt, and what ends a tool output where the template writes no
   ///   prompt after it): the answer starts after the last of them.
   public static func answering(
-    tokens: [String] = [], contextLength: Int = 4096, delay: Double = 0,
+    tokens: [String] = [], control: [String] = [], contextLength: Int = 4096, delay: Double = 0,
     answerMarkers: [String] = ["<|im_start|>assistant\n"],
     _ answers: @escaping @Sendable (_ conversation: String) -> [String]
   ) -> ScriptedTokenModel {
     let holder = ModelHolder()
-    let model = ScriptedTokenModel(tokens: tokens, contextLength: contextLength) { context in
+    let model = ScriptedTokenModel(tokens: tokens, contextLength: contextLength, control: control) { context in
       if delay > 0 { Thread.sleep(forTimeInterval: delay) }
       guard let model = holder.model else { return [:] }
       let text = Array(context.flatMap { model.vocabulary[Int($0)] })
@@ -94,7 +103,7 @@ public final class ScriptedTokenModel: TokenModel, @unchecked Sendable {
         let logit = Float(10 - rank)
         let next =
           written.count < bytes.count
-          ? model.tokenize(String(decoding: bytes[written.count...], as: UTF8.self), parseSpecial: false).first
+          ? model.tokenize(String(decoding: bytes[written.count...], as: UTF8.self), parseSpecial: true).first
           : model.endOfTurn
         if let next, preferences[next] == nil { preferences[next] = logit }
       }
@@ -127,7 +136,7 @@ public final class ScriptedTokenModel: TokenModel, @unchecked Sendable {
       var best = -1
       var bestLength = 0
       for (id, piece) in vocabulary.enumerated() where piece.count > bestLength && piece.count <= bytes.count - index {
-        if Token(id) == endOfTurn && !parseSpecial { continue }
+        if !parseSpecial && controlSet.contains(Token(id)) { continue }
         if bytes[index..<index + piece.count].elementsEqual(piece) {
           best = id
           bestLength = piece.count
@@ -140,7 +149,7 @@ public final class ScriptedTokenModel: TokenModel, @unchecked Sendable {
   }
 
   public func piece(of token: Token) -> [UInt8] {
-    token == endOfTurn ? [] : vocabulary[Int(token)]
+    controlSet.contains(token) ? [] : vocabulary[Int(token)]
   }
 
   public func isEndOfGeneration(_ token: Token) -> Bool { token == endOfTurn }

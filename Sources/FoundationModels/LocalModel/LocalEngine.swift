@@ -89,9 +89,12 @@ final class LocalEngine: Sendable {
         constraint = ThinkingConstraint(
           answer: answerConstraint, syntax: thinking.syntax, startsInThinking: thinking.started, model: tokenModel)
       }
+      // Markers that the vocabulary has as control tokens are shown, so the splitters find them.
+      let markers = (splitter.map { [$0.format.marker] } ?? []) + (thinking.map { [$0.syntax.opening, $0.syntax.closing] } ?? [])
       let generation = GenerationRequest(
         promptTokens: prompt, promptBoundaries: boundaries, sampling: request.generationOptions.samplingParameters,
-        maximumTokens: request.generationOptions.maximumResponseTokens, constraint: constraint)
+        maximumTokens: request.generationOptions.maximumResponseTokens, constraint: constraint,
+        shownControlTokens: tokenModel.controlTokens.shown(markers))
       var output = LocalOutput(
         channel: channel, splitter: splitter,
         reasoning: thinking.map { ReasoningSplitter(syntax: $0.syntax, startsInThinking: $0.started) })

@@ -273,7 +273,7 @@ struct DecodeSteps {
   private mutating func append(_ token: Token, forced: Bool) throws {
     try request.constraint?.accept(token)
     state.append(token, forced: forced)
-    text.append(state.decoder.decode(model.piece(of: token)))
+    text.append(state.decoder.decode(request.shownControlTokens[token] ?? model.piece(of: token)))
   }
 
   /// What is left of `budget` after the tokens that close the output and one to choose with.

@@ -10,16 +10,21 @@ public struct GenerationRequest: Sendable {
   /// The most tokens to generate; nil means until the end of the turn or the context.
   public var maximumTokens: Int?
   public var constraint: (any TokenConstraint)?
+  /// Control tokens whose text the output shows: the markers of tool calls and thinking that a
+  /// vocabulary has as control tokens (Mistral's `[TOOL_CALLS]`, `[THINK]`), which the output's
+  /// readers look for; other control tokens show nothing.
+  public var shownControlTokens: [Token: [UInt8]]
 
   public init(
     promptTokens: [Token], promptBoundaries: [Int] = [], sampling: SamplingParameters = .greedy,
-    maximumTokens: Int? = nil, constraint: (any TokenConstraint)? = nil
+    maximumTokens: Int? = nil, constraint: (any TokenConstraint)? = nil, shownControlTokens: [Token: [UInt8]] = [:]
   ) {
     self.promptTokens = promptTokens
     self.promptBoundaries = promptBoundaries
     self.sampling = sampling
     self.maximumTokens = maximumTokens
     self.constraint = constraint
+    self.shownControlTokens = shownControlTokens
   }
 }
 

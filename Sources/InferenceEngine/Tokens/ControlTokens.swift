@@ -20,6 +20,16 @@ public struct ControlTokens: Sendable {
     lengths = Set(tokens.keys.map(\.count)).sorted(by: >)
   }
 
+  /// The control tokens among `texts` (each wholly one control token), with their text: what an
+  /// output must show for its readers to find them.
+  public func shown(_ texts: [String]) -> [Token: [UInt8]] {
+    var shown: [Token: [UInt8]] = [:]
+    for text in texts {
+      if let token = tokens[Array(text.utf8)] { shown[token] = Array(text.utf8) }
+    }
+    return shown
+  }
+
   /// One stretch of template text: plain text, or a control token found in it.
   public enum Segment: Equatable, Sendable {
     case text(String)

@@ -7,21 +7,29 @@ import Testing
 /// `[TOOL_CALLS][{"name": …, "arguments": {…}}]` form under the tool's schema, and the call and
 /// its output go back through the template with the 9-character ids it requires.
 @Suite struct MistralToolCallingTests {
-  static func model(calling call: [String], answer: [String] = ["It is sunny."]) throws -> SystemLanguageModel {
+  /// - Parameter controlMarker: whether `[TOOL_CALLS]` is a control token, as in Mistral's own
+  ///   vocabulary (its text is then no piece of the output).
+  static func model(
+    calling call: [String], answer: [String] = ["It is sunny."], controlMarker: Bool = true
+  ) throws -> SystemLanguageModel {
     let scripted = ScriptedTokenModel.answering(
-      tokens: ["[TOOL_CALLS]", "[{\"", "name", "arguments", "\": ", "Paris", "Sunny"],
+      tokens: (controlMarker ? [] : ["[TOOL_CALLS]"]) + ["[{\"", "name", "arguments", "\": ", "Paris", "Sunny"],
+      control: controlMarker ? ["[TOOL_CALLS]"] : [],
       answerMarkers: ["[/INST]", "[/TOOL_RESULTS]"]
     ) { conversation in conversation.contains("Sunny in Paris") ? answer : call }
     return SystemLanguageModel(
       tokenModel: scripted, chatTemplate: try ChatTemplateFiles.source("mistralai-Mistral-Nemo-Instruct-2407.jinja"))
   }
 
-  @Test func aToolCallsArrayRunsTheToolAndGoesBackThroughTheTemplate() async throws {
+  @Test(arguments: [true, false])
+  func aToolCallsArrayRunsTheToolAndGoesBackThroughTheTemplate(controlMarker: Bool) async throws {
     let weather = WeatherTool()
     // The model would also write an id after the arguments: the format ends the call there.
     let call = #"[TOOL_CALLS][{"name": "getWeather", "arguments": {"city":"Paris"}}]"#
     let session = LanguageModelSession(
-      model: try Self.model(calling: [#"[TOOL_CALLS][{"name": "getWeather", "arguments": {"city":"Paris"}, "id": "a"}]"#, call]),
+      model: try Self.model(
+        calling: [#"[TOOL_CALLS][{"name": "getWeather", "arguments": {"city":"Paris"}, "id": "a"}]"#, call],
+        controlMarker: controlMarker),
       tools: [weather])
     let response = try await session.respond(
       to: "Weather in Paris?", options: GenerationOptions(samplingMode: .greedy))

@@ -87,6 +87,9 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
   private let separatorTokens: [Token]
   /// What ends a call in the model's own form: its object's closing brace.
   private let objectClosingTokens: [Token]
+  /// The marker, where it is one control token (Mistral's `[TOOL_CALLS]`), else empty: such a
+  /// token's text is no piece of the output, so the scanner cannot find it.
+  private let controlMarker: [Int]
 
   /// - Parameters:
   ///   - tools: the enabled tools (at least one).
@@ -123,6 +126,8 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
       model.tokenize(String(format.suffix.dropLast(format.closing.count)), parseSpecial: false)
       + model.tokenize(format.closing, parseSpecial: true)
     separatorTokens = format.separator.isEmpty ? [] : model.tokenize(format.separator, parseSpecial: false)
+    controlMarker =
+      markerTokens.count == 1 && model.piece(of: markerTokens[0]).isEmpty ? [Int(markerTokens[0])] : []
     objectClosingTokens = model.tokenize("}", parseSpecial: false)
     phase = mode == .required ? .literal(markerTokens + namePrefixTokens, then: .name) : .free(state: 0)
     ownFormOpening =
@@ -193,7 +198,9 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
     case .free(let state):
       if let answer {
         // The answer's first token, or the start of a call.
-        let starts = mode == .disallowed ? [] : Array(scanner.prefixTokens.filter { $0 < logits.count })
+        let starts =
+          mode == .disallowed ? [] : Array(scanner.prefixTokens.filter { $0 < logits.count }) + controlMarker
+        
         let kept = starts.map { logits[$0] }
         answer.mask(logits)
         for (token, logit) in zip(starts, kept) { logits[token] = logit }
@@ -205,7 +212,7 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
         for token in openingTokens(from: opening).overshooting where token < logits.count { logits[token] = -.infinity }
       }
       if mode == .disallowed {
-        for token in completions.exact where token < logits.count { logits[token] = -.infinity }
+        for token in completions.exact + controlMarker where token < logits.count { logits[token] = -.infinity }
       }
     case .answer:
       answer?.mask(logits)
@@ -267,6 +274,13 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
   func accept(_ token: Token) throws {
     switch phase {
     case .free(let state):
+      if controlMarker.first == Int(token) {
+        // The marker as one control token, whose text is no piece the scanner could read.
+        guard mode != .disallowed else { throw ToolCallConstraintError("token \(token) would start a tool call here") }
+        opening = nil
+        phase = .literal(namePrefixTokens, then: .name)
+        return
+      }
       if answer != nil {
         if state == 0, !scanner.prefixTokens.contains(Int(token)) || mode == .disallowed {
           try answer?.accept(token)

@@ -31,7 +31,7 @@ struct ToolCallTextSplitter {
   /// How the next call opens after a call in the model's own form.
   private let betweenOwnCalls: CallOpening?
   /// The calls' format, as the constraint writes them.
-  private let format: ToolCallFormat
+  let format: ToolCallFormat
 
   /// - Parameter opening: how the output may open its first call in the model's own form, as
   ///   the constraint allows for it (`ToolCallConstraint.ownFormOpening`); nil where only the
