@@ -18,6 +18,9 @@ public struct ChatTemplate: Sendable, Equatable {
     /// The template describes tools and renders calls as `[TOOL_CALLS][{"name": …, "arguments":
     /// {…}, "id": …}]`, with 9-character call ids (Mistral Nemo).
     case mistralNemo
+    /// The template describes tools and renders calls as `[TOOL_CALLS]NAME[ARGS]{…}` (Mistral
+    /// Small 3, Devstral, Magistral).
+    case mistralV7
     /// The template knows no tools: `GenericToolFormat` writes them into the conversation.
     case generic
   }
@@ -61,6 +64,8 @@ public struct ChatTemplate: Sendable, Equatable {
         .llama3
       } else if source.contains("[TOOL_CALLS][") && source.contains("tools") {
         .mistralNemo
+      } else if source.contains("[TOOL_CALLS]") && source.contains("[ARGS]") {
+        .mistralV7
       } else {
         .generic
       }

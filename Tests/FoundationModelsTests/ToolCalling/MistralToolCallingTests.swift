@@ -59,3 +59,41 @@ import Testing
     #expect(prompt.contains("getWeather"))
   }
 }
+
+/// Mistral v7's templates (Mistral Small 3.2, Devstral): a call is `[TOOL_CALLS]NAME[ARGS]{…}`,
+/// the name bare, both markers control tokens; it goes back through the template with its id.
+@Suite struct MistralV7ToolCallingTests {
+  static func model(calling call: [String], answer: [String] = ["It is sunny."]) throws -> SystemLanguageModel {
+    let scripted = ScriptedTokenModel.answering(
+      tokens: ["get", "Weather", "Time", "{\"", "city", "\":\"", "Paris", "Sunny"], control: ["[TOOL_CALLS]", "[ARGS]"],
+      answerMarkers: ["[/INST]", "[/TOOL_RESULTS]"]
+    ) { conversation in conversation.contains("Sunny in Paris") ? answer : call }
+    return SystemLanguageModel(
+      tokenModel: scripted, chatTemplate: try ChatTemplateFiles.source("Mistral-Small-3.2-24B-Instruct-2506.jinja"))
+  }
+
+  @Test func aBareNameCallRunsTheToolAndGoesBackThroughTheTemplate() async throws {
+    let weather = WeatherTool()
+    let session = LanguageModelSession(
+      model: try Self.model(calling: [#"[TOOL_CALLS]getWeather[ARGS]{"city":"Paris"}"#]), tools: [weather, ClockTool()])
+    let response = try await session.respond(
+      to: "Weather in Paris?", options: GenerationOptions(samplingMode: .greedy))
+    #expect(weather.cities.withLock { $0 } == ["Paris"])
+    #expect(response.content == "It is sunny.")
+    let calls = session.transcript.compactMap { entry -> Transcript.ToolCalls? in
+      if case .toolCalls(let calls) = entry { calls } else { nil }
+    }
+    #expect(calls.first?.first?.toolName == "getWeather")
+  }
+
+  /// A name that is no tool's cannot be written: the model's `getWeatherNow` stops at the name
+  /// of the tool it begins, and the call is that tool's.
+  @Test func onlyAToolsNameCanBeWritten() async throws {
+    let weather = WeatherTool()
+    let session = LanguageModelSession(
+      model: try Self.model(calling: [#"[TOOL_CALLS]getWeatherNow[ARGS]{"city":"Paris"}"#, #"[TOOL_CALLS]getWeather[ARGS]{"city":"Paris"}"#]),
+      tools: [weather])
+    _ = try await session.respond(to: "Weather in Paris?", options: GenerationOptions(samplingMode: .greedy))
+    #expect(weather.cities.withLock { $0 } == ["Paris"])
+  }
+}

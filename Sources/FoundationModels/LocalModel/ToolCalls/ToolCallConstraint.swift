@@ -35,6 +35,8 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
     case literal([Token], then: Next)
     /// The tool's name, a JSON string; its bytes so far.
     case name(SchemaConstraint, bytes: [UInt8])
+    /// The tool's name written bare (Mistral v7's); its bytes so far.
+    case bareName([UInt8])
     /// The arguments of the tool `index`.
     case arguments(SchemaConstraint)
     /// After a call: the first token of the next call, or the end of the turn.
@@ -56,8 +58,10 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
   private var namesSchema: CompiledSchema?
   private let vocabulary: Vocabulary
   private let tools: [ToolSchema]
-  /// Each tool's name as a JSON string, as the name phase writes it.
+  /// Each tool's name as the name phase writes it: a JSON string, or bare (`bareNames`).
   private let encodedNames: [[UInt8]]
+  /// Whether names are written bare, between the marker and Mistral v7's `[ARGS]`.
+  private let bareNames: Bool
   private let mode: Mode
   private let answer: SchemaConstraint?
   private let scanner: MarkerScanner
@@ -111,16 +115,18 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
     self.model = model
     self.automata = automata
     self.tools = tools
-    encodedNames = tools.map { ToolCallFormat.encodedName($0.name) }
+    let bare = format.bareNameArgumentsMarker != nil
+    bareNames = bare
+    encodedNames = tools.map { bare ? Array($0.name.utf8) : ToolCallFormat.encodedName($0.name) }
     self.mode = mode
     self.answer = answer
     vocabulary = GuidedVocabularyCache.vocabulary(for: model)
     scanner = MarkerScanner.shared(marker: format.marker, vocabulary: vocabulary)
     markerTokens = model.tokenize(format.marker, parseSpecial: true)
     namePrefixTokens = model.tokenize(format.namePrefix, parseSpecial: false)
-    let argumentsPrefix = ToolCallFormat.argumentsPrefix(key: argumentsKey)
+    let argumentsPrefix = format.bareNameArgumentsMarker ?? ToolCallFormat.argumentsPrefix(key: argumentsKey)
     argumentsPrefixBytes = Array(argumentsPrefix.utf8)
-    argumentsPrefixTokens = model.tokenize(argumentsPrefix, parseSpecial: false)
+    argumentsPrefixTokens = model.tokenize(argumentsPrefix, parseSpecial: true)
     self.singleCall = singleCall
     suffixTokens =
       model.tokenize(String(format.suffix.dropLast(format.closing.count)), parseSpecial: false)
@@ -185,6 +191,7 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
     switch phase {
     case .literal(let tokens, _): tokens
     case .name(let inner, _), .arguments(let inner): inner.forcedTokens()
+    case .bareName: []
     case .answer: answer?.forcedTokens() ?? []
     case .free(let state) where answer != nil && state > 0:
       // A structured answer cannot contain the marker's text: once begun, the marker is forced.
@@ -218,6 +225,12 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
       answer?.mask(logits)
     case .name(let inner, _), .arguments(let inner):
       inner.mask(logits)
+    case .bareName(let bytes):
+      let allowed = bareNameTokens(after: bytes)
+      var kept: [(Int, Float)] = []
+      for index in allowed where index < logits.count { kept.append((index, logits[index])) }
+      for index in 0..<logits.count { logits[index] = -.infinity }
+      for (index, logit) in kept { logits[index] = logit }
     case .between:
       keepOnly(separatorTokens.first ?? markerTokens[0], orTheEndIn: logits)
     case .separated:
@@ -278,7 +291,7 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
         // The marker as one control token, whose text is no piece the scanner could read.
         guard mode != .disallowed else { throw ToolCallConstraintError("token \(token) would start a tool call here") }
         opening = nil
-        phase = .literal(namePrefixTokens, then: .name)
+        phase = try literal(namePrefixTokens, then: .name)
         return
       }
       if answer != nil {
@@ -309,7 +322,7 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
       guard mode != .disallowed, completedAt == model.piece(of: token).count else {
         throw ToolCallConstraintError("token \(token) would start a tool call here")
       }
-      phase = .literal(namePrefixTokens, then: .name)
+      phase = try literal(namePrefixTokens, then: .name)
     case .answer:
       try answer?.accept(token)
     case .literal(let tokens, let next):
@@ -326,6 +339,16 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
         throw ToolCallConstraintError("no tool named \(String(decoding: name, as: UTF8.self))")
       }
       phase = .literal(argumentsPrefixTokens, then: .arguments(index))
+    case .bareName(let bytes):
+      if let index = encodedNames.firstIndex(of: bytes), token == argumentsPrefixTokens[0] {
+        phase = try literal(Array(argumentsPrefixTokens.dropFirst()), then: .arguments(index))
+        return
+      }
+      let name = bytes + model.piece(of: token)
+      guard !name.isEmpty, encodedNames.contains(where: { $0.starts(with: name) }) else {
+        throw ToolCallConstraintError("no tool's name begins \(String(decoding: name, as: UTF8.self))")
+      }
+      phase = .bareName(name)
     case .arguments(let inner):
       try inner.accept(token)
       if inner.mustEnd { phase = afterArguments() }
@@ -366,18 +389,39 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
 
   /// The phase once a call's arguments are whole: the end of the call.
   private func afterArguments() -> Phase {
-    .literal(callEndTokens, then: singleCall ? .ended : ownFormCalls ? .betweenOwnCalls : .between)
+    let next: Next = singleCall ? .ended : ownFormCalls ? .betweenOwnCalls : .between
+    // Entering what follows a call cannot fail (only a name's or arguments' phase can).
+    return (try? literal(callEndTokens, then: next)) ?? .between
+  }
+
+  /// Fixed text, then `next`; `next` at once where there is none.
+  private func literal(_ tokens: [Token], then next: Next) throws -> Phase {
+    tokens.isEmpty ? try enter(next) : .literal(tokens, then: next)
+  }
+
+  /// The tokens that go on with a bare name written so far as `bytes`: those that keep it the
+  /// start of a tool's name, and the arguments' marker where it is a whole name.
+  private func bareNameTokens(after bytes: [UInt8]) -> [Int] {
+    var allowed: [Int] = []
+    for (id, piece) in vocabulary.tokens.enumerated() where !piece.isEmpty {
+      let name = bytes + piece
+      if encodedNames.contains(where: { $0.starts(with: name) }) { allowed.append(id) }
+    }
+    if encodedNames.contains(bytes) { allowed.append(Int(argumentsPrefixTokens[0])) }
+    return allowed
   }
 
   /// `token` as the first of the next call's marker: the rest of the call's fixed text follows.
   private func acceptMarker(_ token: Token) throws {
     guard token == markerTokens[0] else { throw ToolCallConstraintError("only another call may follow a call") }
-    phase = .literal(Array(markerTokens.dropFirst()) + namePrefixTokens, then: .name)
+    phase = try literal(Array(markerTokens.dropFirst()) + namePrefixTokens, then: .name)
   }
 
   /// The phase that `next` names.
   private func enter(_ next: Next) throws -> Phase {
     switch next {
+    case .name where bareNames:
+      return .bareName([])
     case .name:
       let names =
         try namesSchema
@@ -402,7 +446,7 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
     case .free: answer == nil
     case .answer: answer?.isComplete ?? true
     case .between, .separated, .betweenOwnCalls, .ended: true
-    case .literal, .name, .arguments: false
+    case .literal, .name, .bareName, .arguments: false
     }
   }
 
@@ -425,7 +469,7 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
     case .literal(let tokens, .between), .literal(let tokens, .separated), .literal(let tokens, .betweenOwnCalls),
       .literal(let tokens, .ended):
       tokens
-    case .name(_, let bytes):
+    case .name(_, let bytes), .bareName(let bytes):
       shortestCall(after: bytes)
     case .arguments(let inner): inner.tokensToClose() + callEndTokens
     }

@@ -29,6 +29,9 @@ struct ToolCallFormat: Sendable {
   /// Whether a call's end is found as the end of the JSON value after the marker, where the
   /// closing text (`]`) could also appear inside the arguments.
   let endsWithItsJSON: Bool
+  /// What comes between the name and the arguments where it is not `, "arguments": ` (Mistral
+  /// v7's `[ARGS]`); the name is then written bare, not as a JSON string.
+  var bareNameArgumentsMarker: String? = nil
 
   /// Qwen2.5's and Hermes' `<tool_call>` block.
   static let hermes = ToolCallFormat(
@@ -39,6 +42,12 @@ struct ToolCallFormat: Sendable {
   static let mistralNemo = ToolCallFormat(
     marker: "[TOOL_CALLS]", closing: "]", namePrefix: "[{\"name\": ", suffix: "}]", separator: "",
     endsWithItsJSON: true)
+
+  /// Mistral v7's `[TOOL_CALLS]NAME[ARGS]{…}` (Mistral Small 3, Devstral, Magistral), a call
+  /// per marker, the name bare.
+  static let mistralV7 = ToolCallFormat(
+    marker: "[TOOL_CALLS]", closing: "", namePrefix: "", suffix: "", separator: "", endsWithItsJSON: true,
+    bareNameArgumentsMarker: "[ARGS]")
 
   /// Between the name and the arguments (a JSON object).
   static let argumentsPrefix = argumentsPrefix(key: "arguments")

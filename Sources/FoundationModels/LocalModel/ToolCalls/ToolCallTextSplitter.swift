@@ -97,6 +97,18 @@ struct ToolCallTextSplitter {
         state = betweenOwnCalls.map(State.opening) ?? .text
         unseen = Substring(pending)
       case .markedCall:
+        if let argumentsMarker = format.bareNameArgumentsMarker {
+          // `NAME[ARGS]{…}`: the name up to the marker, the arguments up to the end of their JSON.
+          guard let marker = pending.range(of: argumentsMarker) else { return pieces }
+          let name = pending[..<marker.lowerBound].trimmingCharacters(in: .whitespacesAndNewlines)
+          let json = String(pending[marker.upperBound...].drop { $0.isWhitespace })
+          guard let end = Self.endOfObject(in: json) else { return pieces }
+          pieces.append(.call(name: name, arguments: String(json[..<end])))
+          pending = String(json[end...])
+          state = .text
+          sawCall = true
+          continue
+        }
         let body: String
         if format.endsWithItsJSON {
           // `[{"name": …}]`: the call ends where its JSON does (a `]` may come inside it).
