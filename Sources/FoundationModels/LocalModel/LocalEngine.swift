@@ -73,21 +73,11 @@ final class LocalEngine: Sendable {
         let tools = request.enabledToolDefinitions.map {
           ToolCallConstraint.ToolSchema(name: $0.name, parameters: $0.parameters)
         }
-        // Llama 3's templates render a call as a bare JSON object, one per turn, in every round;
-        // Mistral's after `[TOOL_CALLS]`.
-        let llama3 = template.toolSyntax == .llama3
-        let format: ToolCallFormat =
-          switch template.toolSyntax {
-          case .mistralNemo: .mistralNemo
-          case .mistralV7: .mistralV7
-          case .hermes, .llama3, .generic: .hermes
-          }
-        // A call in the model's own form (a JSON object naming a tool) is read for the JSON formats.
-        let ownForm = llama3 || (template.toolSyntax != .mistralV7 && !Self.hasToolOutputs(request))
+        let format = ToolCallFormat.of(template.toolSyntax)
+        let ownForm = format.readsOwnForm && (format.ownFormInEveryRound || !Self.hasToolOutputs(request))
         let calls = ToolCallConstraint(
-          tools: tools, mode: toolMode, answer: answer, ownForm: ownForm,
-          automata: automata, model: tokenModel, format: format, argumentsKey: llama3 ? "parameters" : "arguments",
-          singleCall: llama3)
+          tools: tools, mode: toolMode, answer: answer, ownForm: ownForm, automata: automata, model: tokenModel,
+          format: format)
         constraint = calls
         // The splitter reads the output as the constraint let it be written.
         splitter = ToolCallTextSplitter(opening: calls.ownFormOpening, format: format)
@@ -97,8 +87,7 @@ final class LocalEngine: Sendable {
           answer: answerConstraint, syntax: thinking.syntax, startsInThinking: thinking.started, model: tokenModel)
       }
       // Markers that the vocabulary has as control tokens are shown, so the splitters find them.
-      let toolMarkers = splitter.map { [$0.format.marker] + ($0.format.bareNameArgumentsMarker.map { [$0] } ?? []) }
-      let markers = (toolMarkers ?? []) + (thinking.map { [$0.syntax.opening, $0.syntax.closing] } ?? [])
+      let markers = (splitter?.format.markers ?? []) + (thinking.map { [$0.syntax.opening, $0.syntax.closing] } ?? [])
       let generation = GenerationRequest(
         promptTokens: prompt, promptBoundaries: boundaries, sampling: request.generationOptions.samplingParameters,
         maximumTokens: request.generationOptions.maximumResponseTokens, constraint: constraint,

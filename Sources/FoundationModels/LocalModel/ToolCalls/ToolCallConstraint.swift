@@ -103,13 +103,10 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
   ///     `<tool_call>` block, and a JSON object it writes then restates a call it made
   ///     (Qwen2.5-Coder wrote its fenced call again, round after round, until the loop guard
   ///     ended the turn); a further call opens with the marker.
-  ///   - argumentsKey: the key of a call's arguments: `arguments`, or `parameters` in Llama 3's
-  ///     bare JSON calls.
-  ///   - singleCall: whether the turn ends after its first call.
+  ///   - format: how calls are written (`ToolCallFormat.of(_:)` for the template's syntax).
   init(
     tools: [ToolSchema], mode: Mode, answer: SchemaConstraint?, ownForm: Bool, automata: SchemaAutomata,
-    model: any TokenModel, format: ToolCallFormat = .hermes, argumentsKey: String = "arguments",
-    singleCall: Bool = false
+    model: any TokenModel, format: ToolCallFormat = .hermes
   ) {
     precondition(!tools.isEmpty, "a tool-call constraint needs tools")
     self.model = model
@@ -124,10 +121,10 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
     scanner = MarkerScanner.shared(marker: format.marker, vocabulary: vocabulary)
     markerTokens = model.tokenize(format.marker, parseSpecial: true)
     namePrefixTokens = model.tokenize(format.namePrefix, parseSpecial: false)
-    let argumentsPrefix = format.bareNameArgumentsMarker ?? ToolCallFormat.argumentsPrefix(key: argumentsKey)
+    let argumentsPrefix = format.bareNameArgumentsMarker ?? ToolCallFormat.argumentsPrefix(key: format.argumentsKey)
     argumentsPrefixBytes = Array(argumentsPrefix.utf8)
     argumentsPrefixTokens = model.tokenize(argumentsPrefix, parseSpecial: true)
-    self.singleCall = singleCall
+    singleCall = format.singleCall
     suffixTokens =
       model.tokenize(String(format.suffix.dropLast(format.closing.count)), parseSpecial: false)
       + model.tokenize(format.closing, parseSpecial: true)

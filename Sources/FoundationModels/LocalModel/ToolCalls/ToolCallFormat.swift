@@ -1,3 +1,5 @@
+import InferenceEngine
+
 /// The text of a tool call: by default the `<tool_call>` block of Qwen2.5's chat template
 /// (`hermes`), which is how Qwen was trained to call tools and what the template renders for
 /// earlier calls; for Mistral Nemo's template its `[TOOL_CALLS]` array (`mistralNemo`).
@@ -32,6 +34,15 @@ struct ToolCallFormat: Sendable {
   /// What comes between the name and the arguments where it is not `, "arguments": ` (Mistral
   /// v7's `[ARGS]`); the name is then written bare, not as a JSON string.
   var bareNameArgumentsMarker: String? = nil
+  /// The key of a call's arguments in its JSON: `arguments`, or Llama 3's `parameters`.
+  var argumentsKey = "arguments"
+  /// Whether a turn has at most one call (Llama 3's templates render no more).
+  var singleCall = false
+  /// Whether a call in the model's own form (a JSON object naming a tool, `CallOpening`) is read
+  /// in every round, not only the first: where it is the format's own call (Llama 3's).
+  var ownFormInEveryRound = false
+  /// Whether the model's own form is read at all.
+  var readsOwnForm = true
 
   /// Qwen2.5's and Hermes' `<tool_call>` block.
   static let hermes = ToolCallFormat(
@@ -47,7 +58,30 @@ struct ToolCallFormat: Sendable {
   /// per marker, the name bare.
   static let mistralV7 = ToolCallFormat(
     marker: "[TOOL_CALLS]", closing: "", namePrefix: "", suffix: "", separator: "", endsWithItsJSON: true,
-    bareNameArgumentsMarker: "[ARGS]")
+    bareNameArgumentsMarker: "[ARGS]", readsOwnForm: false)
+
+  /// Llama 3.1–3.3's bare `{"name": …, "parameters": {…}}`, one per turn, read in the model's own
+  /// form in every round (the marker of `hermes` opens one too).
+  static let llama3: ToolCallFormat = {
+    var format = hermes
+    format.argumentsKey = "parameters"
+    format.singleCall = true
+    format.ownFormInEveryRound = true
+    return format
+  }()
+
+  /// The format of calls for a template's tool syntax: the generic format's is `hermes`.
+  static func of(_ syntax: ChatTemplate.ToolSyntax) -> ToolCallFormat {
+    switch syntax {
+    case .hermes, .generic: .hermes
+    case .llama3: .llama3
+    case .mistralNemo: .mistralNemo
+    case .mistralV7: .mistralV7
+    }
+  }
+
+  /// The markers a vocabulary may have as control tokens, which the output must show.
+  var markers: [String] { [marker] + (bareNameArgumentsMarker.map { [$0] } ?? []) }
 
   /// Between the name and the arguments (a JSON object).
   static let argumentsPrefix = argumentsPrefix(key: "arguments")
