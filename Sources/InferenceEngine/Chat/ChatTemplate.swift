@@ -146,9 +146,9 @@ public struct ChatTemplate: Sendable, Equatable {
     return prompt
   }
 
-  /// Renders with `context` as the template's variables, as given (`/apply-template`, the
-  /// parity tests): strings in it are template text unless marked `{"__input__": …}`.
-  public func render(context: JSONValue, now: Date = Date()) throws -> RenderedPrompt {
+  /// Renders with `context` as the template's variables, as given (the parity tests): strings
+  /// in it are template text unless marked `{"__input__": …}`.
+  func render(context: JSONValue, now: Date = Date()) throws -> RenderedPrompt {
     try template.render(context, now: now)
   }
 
