@@ -47,8 +47,12 @@ final class LocalEngine: Sendable {
       let (template, rendered) = try Self.rendering(for: request, model: model, tokenModel: tokenModel)
       let (prompt, boundaries) = tokenModel.tokenizeInParts(rendered)
       // A thinking model's output: thinking first (unless the prompt turned it off), then the answer.
-      let thinking = template.reasoning.flatMap { syntax in
-        syntax.closesThinking(rendered) ? nil : (syntax: syntax, started: syntax.startsInThinking(rendered))
+      let thinking = template.reasoning.flatMap { syntax -> (syntax: ReasoningSyntax, started: Bool)? in
+        switch syntax.start(after: rendered) {
+        case .answer: nil
+        case .thinking: (syntax, true)
+        case .either: (syntax, false)
+        }
       }
       let contextSize = session.configuration.contextSize
       guard prompt.count < contextSize else {
@@ -84,7 +88,9 @@ final class LocalEngine: Sendable {
       }
       if let thinking, let answerConstraint = constraint {
         constraint = ThinkingConstraint(
-          answer: answerConstraint, syntax: thinking.syntax, startsInThinking: thinking.started, model: tokenModel)
+          answer: answerConstraint, syntax: thinking.syntax, startsInThinking: thinking.started,
+          endTokens: GuidedVocabularyCache.vocabulary(for: tokenModel).endOfSequenceTokens.map { Token($0) },
+          model: tokenModel)
       }
       // Markers that the vocabulary has as control tokens are shown, so the splitters find them.
       let markers = (splitter?.format.markers ?? []) + (thinking.map { [$0.syntax.opening, $0.syntax.closing] } ?? [])

@@ -32,23 +32,23 @@ public struct ReasoningSyntax: Sendable, Equatable {
     if source.contains("reasoning_effort") { switches.append(.reasoningEffort) }
   }
 
-  /// Whether the prompt ends with the thinking closed (thinking switched off): the output is
-  /// the answer alone.
-  public func closesThinking(_ prompt: RenderedPrompt) -> Bool {
-    prompt.text.reversed().drop { $0.isWhitespace }.reversed().ends(with: closing)
+  /// How a model's output begins after `prompt`.
+  public enum Start: Sendable, Equatable {
+    /// The prompt ended with the thinking closed (thinking switched off, as Qwen3's template
+    /// writes `<think>\n\n</think>\n\n`): the output is the answer alone.
+    case answer
+    /// The prompt opened the thinking (DeepSeek-R1's `<think>\n`): the output starts inside it.
+    case thinking
+    /// The model may open its thinking, or answer at once.
+    case either
   }
 
-  /// Whether the model's output starts inside its thinking: the prompt's generation prompt
-  /// opened it (DeepSeek-R1's `<think>\n`), and did not close it at once (Qwen3 with thinking
-  /// off writes `<think>\n\n</think>\n\n`).
-  public func startsInThinking(_ prompt: RenderedPrompt) -> Bool {
+  /// How the output begins after `prompt`, read from the end of its text.
+  public func start(after prompt: RenderedPrompt) -> Start {
     let text = prompt.text
-    guard let open = text.range(of: opening, options: .backwards) else { return false }
-    let after = text[open.upperBound...]
-    return !after.contains(closing) && after.allSatisfy(\.isWhitespace)
+    let end = text.reversed().drop(while: \.isWhitespace).count
+    let trimmed = text.prefix(end)
+    if trimmed.hasSuffix(closing) { return .answer }
+    return trimmed.hasSuffix(opening) ? .thinking : .either
   }
-}
-
-extension Array where Element == Character {
-  fileprivate func ends(with suffix: String) -> Bool { String(self).hasSuffix(suffix) }
 }

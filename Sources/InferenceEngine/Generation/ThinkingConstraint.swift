@@ -28,13 +28,17 @@ public final class ThinkingConstraint: TokenConstraint, @unchecked Sendable {
   ///   - answer: the constraint of what follows the thinking.
   ///   - syntax: the template's thinking markers.
   ///   - startsInThinking: whether the prompt opened the thinking already.
-  public init(answer: any TokenConstraint, syntax: ReasoningSyntax, startsInThinking: Bool, model: any TokenModel) {
+  ///   - endTokens: the vocabulary's end-of-generation tokens, ruled out while it thinks.
+  public init(
+    answer: any TokenConstraint, syntax: ReasoningSyntax, startsInThinking: Bool, endTokens: [Token],
+    model: any TokenModel
+  ) {
     self.answer = answer
     self.model = model
     openingTokens = model.tokenize(syntax.opening, parseSpecial: true)
     closingTokens = model.tokenize(syntax.closing, parseSpecial: true)
     closing = Array(syntax.closing.utf8)
-    endTokens = (0..<model.vocabularySize).map { Token($0) }.filter(model.isEndOfGeneration)
+    self.endTokens = endTokens
     state = startsInThinking ? .thinking : .start
   }
 

@@ -71,10 +71,7 @@ public final class LlamaModel: TokenModel, @unchecked Sendable {
       }
       let toolUse = llama_model_chat_template(loaded, "tool_use").flatMap(jinja)
       chatTemplate = try llama_model_chat_template(loaded, nil).flatMap(jinja).map {
-        try ChatTemplate(
-          source: $0, bosToken: Self.text(of: llama_vocab_bos(vocab), vocab),
-          eosToken: Self.text(of: llama_vocab_eos(vocab), vocab), addsBeginningOfSequence: llama_vocab_get_add_bos(vocab),
-          toolUseSource: toolUse)
+        try Self.chatTemplate(source: $0, toolUseSource: toolUse, vocab)
       }
     } catch {
       llama_model_free(loaded)
@@ -83,18 +80,23 @@ public final class LlamaModel: TokenModel, @unchecked Sendable {
   }
 
   public func makeChatTemplate(source: String) throws -> ChatTemplate {
+    try Self.chatTemplate(source: source, toolUseSource: nil, vocab)
+  }
+
+  /// A template for `vocab`: its `bos_token` and `eos_token`, and whether it wants the first.
+  private static func chatTemplate(source: String, toolUseSource: String?, _ vocab: OpaquePointer) throws
+    -> ChatTemplate
+  {
     try ChatTemplate(
-      source: source, bosToken: Self.text(of: llama_vocab_bos(vocab), vocab),
-      eosToken: Self.text(of: llama_vocab_eos(vocab), vocab), addsBeginningOfSequence: llama_vocab_get_add_bos(vocab))
+      source: source, bosToken: text(of: llama_vocab_bos(vocab), vocab), eosToken: text(of: llama_vocab_eos(vocab), vocab),
+      addsBeginningOfSequence: llama_vocab_get_add_bos(vocab), toolUseSource: toolUseSource)
   }
 
   /// The control tokens of `vocab` (llama.cpp's `LLAMA_TOKEN_ATTR_CONTROL`) by their text.
   private static func controlTokens(_ vocab: OpaquePointer) -> ControlTokens {
-    // A model without a vocabulary (llama.cpp asserts on asking one about its tokens).
-    guard llama_vocab_type(vocab) != LLAMA_VOCAB_TYPE_NONE else { return ControlTokens([]) }
     let count = llama_vocab_n_tokens(vocab)
     var texts: [(text: String, token: Token)] = []
-    for token in 0..<count where llama_vocab_get_attr(vocab, token).rawValue & LLAMA_TOKEN_ATTR_CONTROL.rawValue != 0 {
+    for token in 0..<count where isControl(token, vocab) {
       texts.append((text(of: token, vocab), token))
     }
     return ControlTokens(texts)
@@ -155,8 +157,12 @@ public final class LlamaModel: TokenModel, @unchecked Sendable {
   }
 
   /// Whether `token` is a control token (`LLAMA_TOKEN_ATTR_CONTROL`).
-  public func isControl(_ token: Token) -> Bool {
-    llama_vocab_type(vocab) != LLAMA_VOCAB_TYPE_NONE && llama_vocab_get_attr(vocab, token).rawValue & LLAMA_TOKEN_ATTR_CONTROL.rawValue != 0
+  public func isControl(_ token: Token) -> Bool { Self.isControl(token, vocab) }
+
+  private static func isControl(_ token: Token, _ vocab: OpaquePointer) -> Bool {
+    // A model without a vocabulary (llama.cpp asserts on asking one about its tokens) has none.
+    llama_vocab_type(vocab) != LLAMA_VOCAB_TYPE_NONE
+      && llama_vocab_get_attr(vocab, token).rawValue & LLAMA_TOKEN_ATTR_CONTROL.rawValue != 0
   }
 
   public func isEndOfGeneration(_ token: Token) -> Bool {

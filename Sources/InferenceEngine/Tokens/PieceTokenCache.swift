@@ -21,12 +21,11 @@ final class PieceTokenCache: Sendable {
   /// The tokens of `text`, from the cache or from `tokenize`.
   func tokens(of text: String, tokenize: (String) -> [Token]) -> [Token] {
     guard text.utf8.count >= Self.minimumBytes else { return tokenize(text) }
-    let key = text
-    if let cached = entries.withLock({ $0[key] }) { return cached }
+    if let cached = entries.withLock({ $0[text] }) { return cached }
     let tokens = tokenize(text)
     entries.withLock { entries in
       if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
-      entries[key] = tokens
+      entries[text] = tokens
     }
     return tokens
   }

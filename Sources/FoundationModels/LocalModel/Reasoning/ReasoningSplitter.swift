@@ -29,9 +29,6 @@ struct ReasoningSplitter {
     state = startsInThinking ? .thinking(atStart: true) : .start
   }
 
-  /// Whether the answer has begun.
-  var isAnswering: Bool { if case .answering = state { true } else { false } }
-
   mutating func feed(_ text: String) -> [Piece] {
     held += text
     var pieces: [Piece] = []
@@ -58,7 +55,8 @@ struct ReasoningSplitter {
         state = .thinking(atStart: true)
         return .reasoning("")
       }
-      if !trimmed.isEmpty && opening.hasPrefix(trimmed) || trimmed.isEmpty { return nil }
+      // Nothing yet but white space, or the start of the opening: wait.
+      if opening.hasPrefix(trimmed) { return nil }
       state = .answering(atStart: false)
       return .answer(take(held.endIndex))
     case .thinking(let atStart):
@@ -73,7 +71,7 @@ struct ReasoningSplitter {
         state = .answering(atStart: true)
         return .reasoning(thought)
       }
-      let safe = held.index(held.endIndex, offsetBy: -Self.partialMarkerLength(held, closing))
+      let safe = held.index(held.endIndex, offsetBy: -held.lengthOfMarkerStart(closing))
       guard safe > held.startIndex else { return nil }
       return .reasoning(take(safe))
     case .answering(let atStart):
@@ -91,14 +89,5 @@ struct ReasoningSplitter {
     let taken = String(held[..<end])
     held = String(held[end...])
     return taken
-  }
-
-  /// The length of the longest end of `text` that begins `marker`.
-  private static func partialMarkerLength(_ text: String, _ marker: String) -> Int {
-    for length in stride(from: min(text.count, marker.count - 1), through: 1, by: -1)
-    where marker.hasPrefix(text.suffix(length)) {
-      return length
-    }
-    return 0
   }
 }

@@ -77,6 +77,8 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
   private var opening: CallOpening?
   /// Per state of `opening`, the tokens that would open a call from it.
   private var openingTokens: [CallOpening: OpeningTokens] = [:]
+  /// Per bare name written so far, the tokens that may follow it (`bareNameTokens(after:)`).
+  private var bareNameTokens: [[UInt8]: [Int]] = [:]
   /// Per state between calls in the model's own form, the tokens allowed from it.
   private var tokensBetweenOwnCalls: [CallOpening: [Int]] = [:]
   /// Whether the turn's calls are in the model's own form: its first opened so.
@@ -121,9 +123,8 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
     scanner = MarkerScanner.shared(marker: format.marker, vocabulary: vocabulary)
     markerTokens = model.tokenize(format.marker, parseSpecial: true)
     namePrefixTokens = model.tokenize(format.namePrefix, parseSpecial: false)
-    let argumentsPrefix = format.bareNameArgumentsMarker ?? ToolCallFormat.argumentsPrefix(key: format.argumentsKey)
-    argumentsPrefixBytes = Array(argumentsPrefix.utf8)
-    argumentsPrefixTokens = model.tokenize(argumentsPrefix, parseSpecial: true)
+    argumentsPrefixBytes = Array(format.argumentsPrefix.utf8)
+    argumentsPrefixTokens = model.tokenize(format.argumentsPrefix, parseSpecial: true)
     singleCall = format.singleCall
     suffixTokens =
       model.tokenize(String(format.suffix.dropLast(format.closing.count)), parseSpecial: false)
@@ -223,11 +224,7 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
     case .name(let inner, _), .arguments(let inner):
       inner.mask(logits)
     case .bareName(let bytes):
-      let allowed = bareNameTokens(after: bytes)
-      var kept: [(Int, Float)] = []
-      for index in allowed where index < logits.count { kept.append((index, logits[index])) }
-      for index in 0..<logits.count { logits[index] = -.infinity }
-      for (index, logit) in kept { logits[index] = logit }
+      keepOnly(bareNameTokens(after: bytes), in: logits)
     case .between:
       keepOnly(separatorTokens.first ?? markerTokens[0], orTheEndIn: logits)
     case .separated:
@@ -248,7 +245,11 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
 
   /// Bans every token but `tokens` and the end of the turn.
   private func keepOnly(_ tokens: [Int], orTheEndIn logits: UnsafeMutableBufferPointer<Float>) {
-    let allowed = tokens + vocabulary.endOfSequenceTokens
+    keepOnly(tokens + vocabulary.endOfSequenceTokens, in: logits)
+  }
+
+  /// Bans every token but `allowed`.
+  private func keepOnly(_ allowed: [Int], in logits: UnsafeMutableBufferPointer<Float>) {
     var kept: [(Int, Float)] = []
     for index in allowed where index < logits.count { kept.append((index, logits[index])) }
     for index in 0..<logits.count { logits[index] = -.infinity }
@@ -399,12 +400,14 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
   /// The tokens that go on with a bare name written so far as `bytes`: those that keep it the
   /// start of a tool's name, and the arguments' marker where it is a whole name.
   private func bareNameTokens(after bytes: [UInt8]) -> [Int] {
+    if let known = bareNameTokens[bytes] { return known }
     var allowed: [Int] = []
     for (id, piece) in vocabulary.tokens.enumerated() where !piece.isEmpty {
       let name = bytes + piece
       if encodedNames.contains(where: { $0.starts(with: name) }) { allowed.append(id) }
     }
     if encodedNames.contains(bytes) { allowed.append(Int(argumentsPrefixTokens[0])) }
+    bareNameTokens[bytes] = allowed
     return allowed
   }
 

@@ -83,12 +83,9 @@ struct ToolCallFormat: Sendable {
   /// The markers a vocabulary may have as control tokens, which the output must show.
   var markers: [String] { [marker] + (bareNameArgumentsMarker.map { [$0] } ?? []) }
 
-  /// Between the name and the arguments (a JSON object).
-  static let argumentsPrefix = argumentsPrefix(key: "arguments")
-
-  /// Between the name and the arguments under `key`: `arguments`, or `parameters` in the
-  /// bare JSON calls of Llama 3's templates.
-  static func argumentsPrefix(key: String) -> String { ", \"\(key)\": " }
+  /// Between the name and the arguments: `, "arguments": ` (the key as the format names it),
+  /// or the marker before a bare name's arguments.
+  var argumentsPrefix: String { bareNameArgumentsMarker ?? ", \"\(argumentsKey)\": " }
 
   /// A tool's name as a call writes it: a JSON string, quotes included.
   static func encodedName(_ name: String) -> [UInt8] {

@@ -65,7 +65,7 @@ struct ToolCallTextSplitter {
           guard opening.everyLine else { return pieces }
           // Text up to the line that may still open a call is text.
           let line = startOfLast(opening.heldBytes)
-          let marker = pending.index(pending.endIndex, offsetBy: -markerPrefixLength(atEndOf: pending))
+          let marker = pending.index(pending.endIndex, offsetBy: -pending.lengthOfMarkerStart(format.marker))
           emit(String(pending[..<min(line, marker)]), into: &pieces)
           pending = String(pending[min(line, marker)...])
           return pieces
@@ -130,7 +130,7 @@ struct ToolCallTextSplitter {
           pending = String(pending[start.upperBound...])
           state = .markedCall
         } else {
-          let held = markerPrefixLength(atEndOf: pending)
+          let held = pending.lengthOfMarkerStart(format.marker)
           emit(String(pending.dropLast(held)), into: &pieces)
           pending = String(pending.suffix(held))
           return pieces
@@ -212,16 +212,6 @@ struct ToolCallTextSplitter {
       return .call(name: "", arguments: json)
     }
     return .call(name: name, arguments: arguments.jsonString)
-  }
-
-  /// How many characters at the end of `text` are the start of a marker.
-  private func markerPrefixLength(atEndOf text: String) -> Int {
-    let marker = format.marker
-    for length in stride(from: min(marker.count - 1, text.count), to: 0, by: -1)
-    where text.hasSuffix(marker.prefix(length)) {
-      return length
-    }
-    return 0
   }
 }
 
