@@ -1,9 +1,10 @@
 import Dispatch
+import FMTestSupport
 import Foundation
 import InferenceEngine
 
 /// P9 per template: rendering a ~4,000-token conversation with each chat template of the pinned
-/// llama.cpp (`.deps/llama/share/chat-templates`) and tokenizing it with the loaded model's
+/// llama.cpp (`ChatTemplateFiles`) and tokenizing it with the loaded model's
 /// vocabulary, in ms, as a session does every turn.
 ///
 /// The figure is the slowest template's median; the notes give the median over templates and
@@ -12,11 +13,6 @@ import InferenceEngine
 struct TemplateFigure {
   let model: LlamaModel
   let runs: Int
-
-  static var directory: URL {
-    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-      .deletingLastPathComponent().appendingPathComponent(".deps/llama/share/chat-templates")
-  }
 
   /// A system message and alternating turns, about `tokens` long with this vocabulary.
   func conversation(ofAtLeast tokens: Int) -> [ChatMessage] {
@@ -35,14 +31,13 @@ struct TemplateFigure {
   }
 
   func measure() throws -> FigureReport {
-    let names = try FileManager.default.contentsOfDirectory(atPath: Self.directory.path)
-      .filter { $0.hasSuffix(".jinja") }.sorted()
+    let names = try ChatTemplateFiles.names()
     let messages = conversation(ofAtLeast: 4000)
     var medians: [(name: String, ms: Double, renderMs: Double)] = []
     var raising: [String] = []
     var tokens = 0
     for name in names {
-      let source = try String(contentsOf: Self.directory.appendingPathComponent(name), encoding: .utf8)
+      let source = try ChatTemplateFiles.source(name)
       let template = try model.makeChatTemplate(source: source)
       guard let first = try? template.render(messages) else {
         raising.append(name)

@@ -72,7 +72,7 @@ struct ChatTurn {
       do {
         let stream = session.streamResponse(to: prompt, options: options, contextOptions: contextOptions)
         for try await snapshot in stream {
-          printer.show(snapshot.content, thinking: snapshot.transcriptEntries.reasoningText)
+          printer.show(snapshot.content, thinking: TranscriptText.reasoning(in: snapshot.transcriptEntries))
         }
         return .completed(try await stream.collect(), printed: printer.printed)
       } catch {

@@ -30,6 +30,11 @@ enum TranscriptText {
     return segments.map(\.description).joined(separator: "\n")
   }
 
+  /// The text of the reasoning entries among `entries` (a thinking model's thinking).
+  static func reasoning(in entries: some Sequence<Transcript.Entry>) -> String {
+    entries.filter { if case .reasoning = $0 { true } else { false } }.map(text(of:)).joined(separator: "\n")
+  }
+
   /// A conversation as "User: …" / "Assistant: …" paragraphs, for the summarising session.
   static func dialogue(_ entries: some Sequence<Transcript.Entry>) -> String {
     entries.compactMap { entry -> String? in

@@ -9,9 +9,7 @@ struct ModelOptions {
       help:
         "model name (see 'fm models'), hf:OWNER/REPO[:QUANT] or GGUF path; default \(ModelCatalog.defaultChatModel.name)"),
     .option("--context-size", value: "N", help: "tokens per session (default 4096)"),
-    .option(
-      "--chat-template-file", value: "FILE",
-      help: "Jinja chat template to use instead of the model's own (needed for a model without one)"),
+    chatTemplateOption,
     .option("--temperature", "-t", value: "T", help: "sampling temperature 0...1 (default: the model's default)"),
     .option("--sampling", value: "MODE", help: "greedy | top-k:K | top-p:P | system (default: system)"),
     .option("--seed", value: "N", help: "seed for top-k / top-p sampling"),
@@ -50,6 +48,11 @@ struct ModelOptions {
     generation = GenerationOptions(
       samplingMode: sampling.mode, temperature: temperature, maximumResponseTokens: maximum)
   }
+
+  /// `--chat-template-file`, which `fm serve` takes too.
+  static let chatTemplateOption = CommandLineOption.option(
+    "--chat-template-file", value: "FILE",
+    help: "Jinja chat template to use instead of the model's own (needed for a model without one)")
 
   /// The text of `--chat-template-file`, or nil when it is not given.
   /// - Throws: `UsageError` when the file cannot be read.

@@ -1,5 +1,3 @@
-import FoundationModels
-
 /// Prints a streamed reply: snapshots are cumulative, so only what is new is written.
 ///
 /// A turn that calls tools answers in a new response after them; its text starts a new paragraph.
@@ -34,15 +32,5 @@ struct SnapshotPrinter {
   private mutating func write(_ text: String) {
     output.write(text)
     printed += text
-  }
-}
-
-extension Sequence<Transcript.Entry> {
-  /// The text of the reasoning entries among these.
-  var reasoningText: String {
-    compactMap { entry -> String? in
-      guard case .reasoning(let reasoning) = entry else { return nil }
-      return reasoning.segments.compactMap { if case .text(let text) = $0 { text.content } else { nil } }.joined()
-    }.joined(separator: "\n")
   }
 }

@@ -30,9 +30,7 @@ enum ServeCommand: Subcommand {
     .option("--parallel", value: "N", help: "chat completions generating at once (default 1)"),
     .option("--queue", value: "N", help: "chat completions waiting for a slot before 503 (default 16)"),
     .option("--context", value: "N", help: "tokens per request, prompt and answer (default 4096)"),
-    .option(
-      "--chat-template-file", value: "FILE",
-      help: "Jinja chat template to use instead of the model's own (needed for a model without one)"),
+    ModelOptions.chatTemplateOption,
     .option("--cors", value: "ORIGIN", help: "allow browser calls from ORIGIN ('*' for any); off by default"),
   ]
 
