@@ -37,13 +37,7 @@ public final class CannedHTTPServer: Sendable {
 
   public init(responses: [Response]) throws {
     state = Mutex((responses, []))
-    let (descriptor, port) = try LoopbackSocket.bind(listening: 8)
-    self.descriptor = descriptor
-    guard let url = URL(string: "http://127.0.0.1:\(port)") else {
-      close(descriptor)
-      throw POSIXError(.EINVAL)
-    }
-    baseURL = url
+    (descriptor, baseURL) = try LoopbackSocket.server(backlog: 8)
     Thread.detachNewThread { [self] in serve() }
   }
 

@@ -93,13 +93,7 @@ public final class LocalHubServer: Sendable {
     self.repositories = hashed
     self.behaviour = behaviour
     state.withLock { $0.dropsLeft = behaviour.dropFirstBodyAfter == nil ? 0 : 1 }
-    let (descriptor, port) = try LoopbackSocket.bind(listening: 64)
-    self.descriptor = descriptor
-    guard let url = URL(string: "http://127.0.0.1:\(port)") else {
-      close(descriptor)
-      throw POSIXError(.EINVAL)
-    }
-    baseURL = url
+    (descriptor, baseURL) = try LoopbackSocket.server(backlog: 64)
     Thread.detachNewThread { [self] in acceptConnections() }
   }
 

@@ -26,4 +26,16 @@ enum LoopbackSocket {
     }
     return (descriptor, Int(UInt16(bigEndian: address.sin_port)))
   }
+
+  /// A listening socket for an HTTP server in a test, and the server's base URL.
+  ///
+  /// The caller closes it.
+  static func server(backlog: Int32) throws -> (descriptor: Int32, baseURL: URL) {
+    let (descriptor, port) = try bind(listening: backlog)
+    guard let url = URL(string: "http://127.0.0.1:\(port)") else {
+      close(descriptor)
+      throw POSIXError(.EINVAL)
+    }
+    return (descriptor, url)
+  }
 }

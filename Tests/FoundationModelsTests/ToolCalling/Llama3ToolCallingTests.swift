@@ -8,12 +8,9 @@ import Testing
 /// `ipython` turn for the output).
 @Suite struct Llama3ToolCallingTests {
   static func model(calling call: [String], answer: [String] = ["It is sunny."]) throws -> SystemLanguageModel {
-    let scripted = ScriptedTokenModel.answering(
-      tokens: ["{\"", "name", "parameters", "\": ", "Paris", "Sunny"],
-      answerMarkers: ["<|start_header_id|>assistant<|end_header_id|>\n\n"]
-    ) { conversation in conversation.contains("Sunny in Paris") ? answer : call }
-    return SystemLanguageModel(
-      tokenModel: scripted, chatTemplate: try ChatTemplateFiles.source("meta-llama-Llama-3.1-8B-Instruct.jinja"))
+    try templateToolModel(
+      template: "meta-llama-Llama-3.1-8B-Instruct.jinja", tokens: ["{\"", "name", "parameters", "\": ", "Paris", "Sunny"],
+      answerMarkers: ["<|start_header_id|>assistant<|end_header_id|>\n\n"], calling: call, answer: answer)
   }
 
   @Test func aBareJSONCallWithParametersRunsTheTool() async throws {
@@ -24,9 +21,7 @@ import Testing
       to: "Weather in Paris?", options: GenerationOptions(samplingMode: .greedy))
     #expect(weather.cities.withLock { $0 } == ["Paris"])
     #expect(response.content == "It is sunny.")
-    let calls = session.transcript.compactMap { entry -> Transcript.ToolCalls? in
-      if case .toolCalls(let calls) = entry { calls } else { nil }
-    }
+    let calls = toolCalls(in: session)
     #expect(calls.first?.first?.arguments.jsonString == #"{"city":"Paris"}"#)
   }
 

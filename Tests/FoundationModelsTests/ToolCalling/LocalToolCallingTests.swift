@@ -126,9 +126,7 @@ func toolCall(_ name: String, _ arguments: String) -> String {
     #expect(response.content == "It is sunny.")
     #expect(weather.cities.withLock { $0 } == ["Paris"])
     #expect(clock.calls.withLock { $0 } == 0)
-    let calls = session.transcript.compactMap { entry -> Transcript.ToolCalls? in
-      if case .toolCalls(let calls) = entry { calls } else { nil }
-    }
+    let calls = toolCalls(in: session)
     #expect(calls.map { $0.map(\.toolName) } == [["getWeather"]])
   }
 
@@ -208,9 +206,7 @@ func toolCall(_ name: String, _ arguments: String) -> String {
       to: "Weather in Paris?", options: GenerationOptions(samplingMode: .greedy))
     #expect(weather.cities.withLock { $0 } == ["Paris"])
     #expect(response.content == "It is sunny.")
-    let calls = session.transcript.compactMap { entry -> Transcript.ToolCalls? in
-      if case .toolCalls(let calls) = entry { calls } else { nil }
-    }
+    let calls = toolCalls(in: session)
     #expect(calls.count == 1)
     #expect(calls.first?.first?.arguments.jsonString == #"{"city":"Paris"}"#)
   }
@@ -245,9 +241,7 @@ func toolCall(_ name: String, _ arguments: String) -> String {
     #expect(response.content == "It is sunny.")
     #expect(weather.cities.withLock { $0 } == ["Paris"])
     #expect(clock.calls.withLock { $0 } == 1)
-    let made = session.transcript.compactMap { entry -> Transcript.ToolCalls? in
-      if case .toolCalls(let calls) = entry { calls } else { nil }
-    }
+    let made = toolCalls(in: session)
     #expect(made.map { $0.map(\.toolName) } == [["getWeather", "getTime"]])
   }
 
@@ -295,9 +289,7 @@ func toolCall(_ name: String, _ arguments: String) -> String {
     ]
     let session = LanguageModelSession(model: model(calling: preferences), tools: [WeatherTool(), ClockTool()])
     _ = try await session.respond(to: "Time?")
-    let calls = session.transcript.compactMap { entry -> Transcript.ToolCalls? in
-      if case .toolCalls(let calls) = entry { calls } else { nil }
-    }
+    let calls = toolCalls(in: session)
     let call = try #require(calls.first?.first)
     #expect(call.toolName == "getTime")
     let zone = try Zone(call.arguments)

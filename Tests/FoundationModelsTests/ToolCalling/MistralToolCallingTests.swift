@@ -12,13 +12,11 @@ import Testing
   static func model(
     calling call: [String], answer: [String] = ["It is sunny."], controlMarker: Bool = true
   ) throws -> SystemLanguageModel {
-    let scripted = ScriptedTokenModel.answering(
+    try templateToolModel(
+      template: "mistralai-Mistral-Nemo-Instruct-2407.jinja",
       tokens: (controlMarker ? [] : ["[TOOL_CALLS]"]) + ["[{\"", "name", "arguments", "\": ", "Paris", "Sunny"],
-      control: controlMarker ? ["[TOOL_CALLS]"] : [],
-      answerMarkers: ["[/INST]", "[/TOOL_RESULTS]"]
-    ) { conversation in conversation.contains("Sunny in Paris") ? answer : call }
-    return SystemLanguageModel(
-      tokenModel: scripted, chatTemplate: try ChatTemplateFiles.source("mistralai-Mistral-Nemo-Instruct-2407.jinja"))
+      control: controlMarker ? ["[TOOL_CALLS]"] : [], answerMarkers: ["[/INST]", "[/TOOL_RESULTS]"], calling: call,
+      answer: answer)
   }
 
   @Test(arguments: [true, false])
@@ -64,12 +62,10 @@ import Testing
 /// the name bare, both markers control tokens; it goes back through the template with its id.
 @Suite struct MistralV7ToolCallingTests {
   static func model(calling call: [String], answer: [String] = ["It is sunny."]) throws -> SystemLanguageModel {
-    let scripted = ScriptedTokenModel.answering(
+    try templateToolModel(
+      template: "Mistral-Small-3.2-24B-Instruct-2506.jinja",
       tokens: ["get", "Weather", "Time", "{\"", "city", "\":\"", "Paris", "Sunny"], control: ["[TOOL_CALLS]", "[ARGS]"],
-      answerMarkers: ["[/INST]", "[/TOOL_RESULTS]"]
-    ) { conversation in conversation.contains("Sunny in Paris") ? answer : call }
-    return SystemLanguageModel(
-      tokenModel: scripted, chatTemplate: try ChatTemplateFiles.source("Mistral-Small-3.2-24B-Instruct-2506.jinja"))
+      answerMarkers: ["[/INST]", "[/TOOL_RESULTS]"], calling: call, answer: answer)
   }
 
   @Test func aBareNameCallRunsTheToolAndGoesBackThroughTheTemplate() async throws {
@@ -80,9 +76,7 @@ import Testing
       to: "Weather in Paris?", options: GenerationOptions(samplingMode: .greedy))
     #expect(weather.cities.withLock { $0 } == ["Paris"])
     #expect(response.content == "It is sunny.")
-    let calls = session.transcript.compactMap { entry -> Transcript.ToolCalls? in
-      if case .toolCalls(let calls) = entry { calls } else { nil }
-    }
+    let calls = toolCalls(in: session)
     #expect(calls.first?.first?.toolName == "getWeather")
   }
 
