@@ -21,7 +21,29 @@ public struct ChatTemplate: Sendable, Equatable {
     /// The template describes tools and renders calls as `[TOOL_CALLS]NAME[ARGS]{…}` (Mistral
     /// Small 3, Devstral, Magistral).
     case mistralV7
-    /// The template knows no tools: `GenericToolFormat` writes them into the conversation.
+    /// `<|tool_call|>[{"name": …, "arguments": {…}}, …]` (Granite 3).
+    case granite
+    /// `<TOOLCALL>[{"name": …, "arguments": {…}}, …]</TOOLCALL>` (Nemotron Nano 2).
+    case nemotron
+    /// `<tool_calls>[{"name": …, "arguments": {…}}, …]</tool_calls>` (Apriel).
+    case apriel
+    /// ` functools[{"name": …, "arguments": {…}}, …]` (FireFunction v2).
+    case fireFunction
+    /// `<|START_ACTION|>[{"tool_call_id": "0", "tool_name": …, "parameters": {…}}, …]<|END_ACTION|>`
+    /// (Command R7B, Command A).
+    case commandR
+    /// `<function=NAME>{…}</function>` (Functionary v3.1).
+    case functionary
+    /// `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME` and fenced JSON
+    /// arguments (DeepSeek R1 and its distills).
+    case deepSeekR1
+    /// `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}<｜tool▁call▁end｜>` (DeepSeek V3.1).
+    case deepSeekV31
+    /// `<|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:0<|tool_call_argument_begin|>{…}`
+    /// (Kimi K2).
+    case kimi
+    /// The template knows no tools, or calls them in a form not read here:
+    /// `GenericToolFormat` writes them into the conversation.
     case generic
   }
 
@@ -57,18 +79,7 @@ public struct ChatTemplate: Sendable, Equatable {
     self.bosToken = bosToken
     self.eosToken = eosToken
     self.addsBeginningOfSequence = addsBeginningOfSequence
-    toolSyntax =
-      if source.contains("<tool_call>") && source.contains("tools") {
-        .hermes
-      } else if source.contains(#""parameters": dictionary of argument name"#) {
-        .llama3
-      } else if source.contains("[TOOL_CALLS][") && source.contains("tools") {
-        .mistralNemo
-      } else if source.contains("[TOOL_CALLS]") && source.contains("[ARGS]") {
-        .mistralV7
-      } else {
-        .generic
-      }
+    toolSyntax = Self.toolSyntax(of: source)
     reasoning = ReasoningSyntax(template: source)
     template = try JinjaTemplate(source: source)
   }

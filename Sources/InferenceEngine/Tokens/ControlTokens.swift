@@ -20,12 +20,21 @@ public struct ControlTokens: Sendable {
     lengths = Set(tokens.keys.map(\.count)).sorted(by: >)
   }
 
-  /// The control tokens among `texts` (each wholly one control token), with their text: what an
-  /// output must show for its readers to find them.
+  /// The control tokens in `texts`, with their text: what an output must show for its readers
+  /// to find them.
   public func shown(_ texts: [String]) -> [Token: [UInt8]] {
     var shown: [Token: [UInt8]] = [:]
     for text in texts {
-      if let token = tokens[Array(text.utf8)] { shown[token] = Array(text.utf8) }
+      let bytes = Array(text.utf8)
+      var index = 0
+      while index < bytes.count {
+        if firstBytes.contains(bytes[index]), let (token, length) = match(bytes, at: index) {
+          shown[token] = Array(bytes[index..<index + length])
+          index += length
+        } else {
+          index += 1
+        }
+      }
     }
     return shown
   }

@@ -41,7 +41,8 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
     case arguments(SchemaConstraint)
     /// After a call: the first token of the next call, or the end of the turn.
     case between
-    /// After the separator that follows a call: the next call's marker, or the end of the turn.
+    /// After the separator that follows a call, where each call opens with the marker: the next
+    /// call's marker, or the end of the turn.
     case separated
     /// After a call in the model's own form: the next one's opening, or the end of the turn.
     case betweenOwnCalls(CallOpening)
@@ -49,7 +50,7 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
     case ended
   }
 
-  private enum Next { case name, arguments(Int), between, separated, betweenOwnCalls, ended }
+  private enum Next { case name, arguments(Int), between, separated, nextCall, betweenOwnCalls, closing, ended }
 
   private let model: any TokenModel
   /// Where the arguments' and the names' automata come from.
@@ -84,17 +85,18 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
   /// Whether the turn's calls are in the model's own form: its first opened so.
   private var ownFormCalls = false
   private let argumentsPrefixBytes: [UInt8]
-  /// Whether a turn has at most one call (Llama 3's templates render no more).
-  private let singleCall: Bool
+  private let format: ToolCallFormat
+  /// The calls whose arguments are whole: the index of the call under way.
+  private var callCount = 0
   private let markerTokens: [Token]
-  private let namePrefixTokens: [Token]
-  private let argumentsPrefixTokens: [Token]
-  private let suffixTokens: [Token]
   private let separatorTokens: [Token]
+  private let closingTokens: [Token]
+  /// The tokens of the format's fixed texts, per text and call index.
+  private var fixedTokens: [String: [Token]] = [:]
   /// What ends a call in the model's own form: its object's closing brace.
   private let objectClosingTokens: [Token]
-  /// The marker, where it is one control token (Mistral's `[TOOL_CALLS]`), else empty: such a
-  /// token's text is no piece of the output, so the scanner cannot find it.
+  /// The marker's first token, where it is a control token (Mistral's `[TOOL_CALLS]`), else
+  /// empty: such a token's text is no piece of the output, so the scanner cannot find it.
   private let controlMarker: [Int]
 
   /// - Parameters:
@@ -114,29 +116,42 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
     self.model = model
     self.automata = automata
     self.tools = tools
-    let bare = format.bareNameArgumentsMarker != nil
+    let bare = format.bareNames
     bareNames = bare
+    self.format = format
     encodedNames = tools.map { bare ? Array($0.name.utf8) : ToolCallFormat.encodedName($0.name) }
     self.mode = mode
     self.answer = answer
     vocabulary = GuidedVocabularyCache.vocabulary(for: model)
     scanner = MarkerScanner.shared(marker: format.marker, vocabulary: vocabulary)
     markerTokens = model.tokenize(format.marker, parseSpecial: true)
-    namePrefixTokens = model.tokenize(format.namePrefix, parseSpecial: false)
     argumentsPrefixBytes = Array(format.argumentsPrefix.utf8)
-    argumentsPrefixTokens = model.tokenize(format.argumentsPrefix, parseSpecial: true)
-    singleCall = format.singleCall
-    suffixTokens =
-      model.tokenize(String(format.suffix.dropLast(format.closing.count)), parseSpecial: false)
-      + model.tokenize(format.closing, parseSpecial: true)
-    separatorTokens = format.separator.isEmpty ? [] : model.tokenize(format.separator, parseSpecial: false)
-    controlMarker =
-      markerTokens.count == 1 && model.piece(of: markerTokens[0]).isEmpty ? [Int(markerTokens[0])] : []
+    separatorTokens = model.tokenize(format.separator, parseSpecial: true)
+    closingTokens = model.tokenize(format.closing, parseSpecial: true)
+    controlMarker = model.piece(of: markerTokens[0]).isEmpty ? [Int(markerTokens[0])] : []
     objectClosingTokens = model.tokenize("}", parseSpecial: false)
-    phase = mode == .required ? .literal(markerTokens + namePrefixTokens, then: .name) : .free(state: 0)
+    phase = .free(state: 0)
     ownFormOpening =
       ownForm && mode == .allowed && answer == nil ? CallOpening(toolNames: tools.map(\.name), everyLine: true) : nil
     opening = ownFormOpening
+    if mode == .required { phase = .literal(markerTokens + namePrefixTokens, then: .name) }
+  }
+
+  /// The tokens of the format's fixed text `text` for the call under way.
+  private func tokens(_ text: String) -> [Token] {
+    let text = ToolCallFormat.text(text, call: callCount)
+    if let known = fixedTokens[text] { return known }
+    let found = model.tokenize(text, parseSpecial: true)
+    fixedTokens[text] = found
+    return found
+  }
+
+  private var namePrefixTokens: [Token] { tokens(format.namePrefix) }
+  private var argumentsPrefixTokens: [Token] { tokens(format.argumentsPrefix) }
+  private var suffixTokens: [Token] { tokens(format.suffix) }
+  /// The first token of what follows a call's separator: the next call's prefix, or its marker.
+  private var nextCallFirstToken: Token {
+    format.nextCallPrefix.map { tokens($0)[0] } ?? markerTokens[0]
   }
 
   /// The tokens that complete a tool's name from `opening`'s state, and so open a call.
@@ -226,7 +241,8 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
     case .bareName(let bytes):
       keepOnly(bareNameTokens(after: bytes), in: logits)
     case .between:
-      keepOnly(separatorTokens.first ?? markerTokens[0], orTheEndIn: logits)
+      let next = Int(separatorTokens.first ?? nextCallFirstToken)
+      if let close = closingTokens.first { keepOnly([next, Int(close)], in: logits) } else { keepOnly([next], orTheEndIn: logits) }
     case .separated:
       keepOnly(markerTokens[0], orTheEndIn: logits)
     case .betweenOwnCalls(let opening):
@@ -261,14 +277,16 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
   func maskUnclosable(_ logits: UnsafeMutableBufferPointer<Float>, budget: Int) {
     switch phase {
     case .free(let state) where mode != .disallowed:
-      guard markerTokens.count + namePrefixTokens.count + shortestCall(after: []).count > budget else { return }
+      guard markerTokens.count + namePrefixTokens.count + shortestCall(after: []).count + closingTokens.count > budget
+      else { return }
       var starts = answer != nil ? Array(scanner.prefixTokens) : scanner.completions(from: state).exact
       if let opening { starts += openingTokens(from: opening).opening }
       for token in starts where token < logits.count { logits[token] = -.infinity }
     case .between:
-      let call = separatorTokens.count + markerTokens.count + namePrefixTokens.count + shortestCall(after: []).count
+      let opening = format.nextCallPrefix.map { tokens($0).count } ?? markerTokens.count + namePrefixTokens.count
+      let call = separatorTokens.count + opening + shortestCall(after: []).count + closingTokens.count
       guard call > budget else { return }
-      for token in Set([separatorTokens.first ?? markerTokens[0], markerTokens[0]]) where Int(token) < logits.count {
+      for token in Set([separatorTokens.first ?? nextCallFirstToken, markerTokens[0]]) where Int(token) < logits.count {
         logits[Int(token)] = -.infinity
       }
     case .separated:
@@ -289,7 +307,7 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
         // The marker as one control token, whose text is no piece the scanner could read.
         guard mode != .disallowed else { throw ToolCallConstraintError("token \(token) would start a tool call here") }
         opening = nil
-        phase = try literal(namePrefixTokens, then: .name)
+        phase = try literal(Array(markerTokens.dropFirst()) + namePrefixTokens, then: .name)
         return
       }
       if answer != nil {
@@ -351,16 +369,20 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
       try inner.accept(token)
       if inner.mustEnd { phase = afterArguments() }
     case .between:
-      if model.isEndOfGeneration(token) { return }
+      if model.isEndOfGeneration(token), closingTokens.isEmpty { return }
+      if token == closingTokens.first {
+        phase = try literal(Array(closingTokens.dropFirst()), then: .ended)
+        return
+      }
       guard let first = separatorTokens.first else {
-        try acceptMarker(token)
+        try acceptNextCall(token)
         return
       }
       guard token == first else { throw ToolCallConstraintError("only another call may follow a call") }
-      phase = separatorTokens.count > 1 ? .literal(Array(separatorTokens.dropFirst()), then: .separated) : .separated
+      phase = try literal(Array(separatorTokens.dropFirst()), then: format.nextCallPrefix == nil ? .separated : .nextCall)
     case .separated:
       if model.isEndOfGeneration(token) { return }
-      try acceptMarker(token)
+      try acceptNextCall(token)
     case .ended:
       guard model.isEndOfGeneration(token) else { throw ToolCallConstraintError("the turn ends after its call") }
     case .betweenOwnCalls(var opening):
@@ -387,9 +409,11 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
 
   /// The phase once a call's arguments are whole: the end of the call.
   private func afterArguments() -> Phase {
-    let next: Next = singleCall ? .ended : ownFormCalls ? .betweenOwnCalls : .between
+    let end = callEndTokens
+    callCount += 1
+    let next: Next = format.singleCall ? .closing : ownFormCalls ? .betweenOwnCalls : .between
     // Entering what follows a call cannot fail (only a name's or arguments' phase can).
-    return (try? literal(callEndTokens, then: next)) ?? .between
+    return (try? literal(end, then: next)) ?? .between
   }
 
   /// Fixed text, then `next`; `next` at once where there is none.
@@ -411,10 +435,12 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
     return allowed
   }
 
-  /// `token` as the first of the next call's marker: the rest of the call's fixed text follows.
-  private func acceptMarker(_ token: Token) throws {
-    guard token == markerTokens[0] else { throw ToolCallConstraintError("only another call may follow a call") }
-    phase = try literal(Array(markerTokens.dropFirst()) + namePrefixTokens, then: .name)
+  /// `token` as the first of the next call's opening (its prefix, or the marker): the rest of
+  /// the call's fixed text follows.
+  private func acceptNextCall(_ token: Token) throws {
+    guard token == nextCallFirstToken else { throw ToolCallConstraintError("only another call may follow a call") }
+    let opening = format.nextCallPrefix.map(tokens) ?? markerTokens + namePrefixTokens
+    phase = try literal(Array(opening.dropFirst()), then: .name)
   }
 
   /// The phase that `next` names.
@@ -434,6 +460,10 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
       return .between
     case .separated:
       return .separated
+    case .nextCall:
+      return try literal(format.nextCallPrefix.map(tokens) ?? [], then: .name)
+    case .closing:
+      return try literal(closingTokens, then: .ended)
     case .betweenOwnCalls:
       return ownFormOpening.map { .betweenOwnCalls($0.afterCall()) } ?? .between
     case .ended:
@@ -445,7 +475,8 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
     switch phase {
     case .free: answer == nil
     case .answer: answer?.isComplete ?? true
-    case .between, .separated, .betweenOwnCalls, .ended: true
+    case .between: closingTokens.isEmpty
+    case .separated, .betweenOwnCalls, .ended: true
     case .literal, .name, .bareName, .arguments: false
     }
   }
@@ -462,21 +493,26 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
   /// name and the shortest arguments its schema allows.
   func tokensToClose() -> [Token] {
     switch phase {
-    case .free, .between, .separated, .betweenOwnCalls, .ended: []
+    case .free, .separated, .betweenOwnCalls, .ended: []
+    case .between: closingTokens
     case .answer: answer?.tokensToClose() ?? []
-    case .literal(let tokens, .name): tokens + shortestCall(after: [])
-    case .literal(let tokens, .arguments(let index)): tokens + shortestArguments(of: index) + callEndTokens
-    case .literal(let tokens, .between), .literal(let tokens, .separated), .literal(let tokens, .betweenOwnCalls),
-      .literal(let tokens, .ended):
+    case .literal(let tokens, .name): tokens + shortestCall(after: []) + closingAfterCalls
+    case .literal(let tokens, .nextCall): tokens + (format.nextCallPrefix.map(self.tokens) ?? []) + shortestCall(after: []) + closingTokens
+    case .literal(let tokens, .arguments(let index)):
+      tokens + shortestArguments(of: index) + callEndTokens + closingAfterCalls
+    case .literal(let tokens, .between), .literal(let tokens, .closing): tokens + closingTokens
+    case .literal(let tokens, .separated), .literal(let tokens, .betweenOwnCalls), .literal(let tokens, .ended):
       tokens
     case .name(_, let bytes), .bareName(let bytes):
-      shortestCall(after: bytes)
-    case .arguments(let inner): inner.tokensToClose() + callEndTokens
+      shortestCall(after: bytes) + closingAfterCalls
+    case .arguments(let inner): inner.tokensToClose() + callEndTokens + closingAfterCalls
     }
   }
 
   /// What ends the call under way once its arguments are whole.
   private var callEndTokens: [Token] { ownFormCalls ? objectClosingTokens : suffixTokens }
+  /// What closes the turn's calls after the one under way.
+  private var closingAfterCalls: [Token] { ownFormCalls ? [] : closingTokens }
 
   /// A constraint to the arguments of the tool `index`.
   /// - Throws: `LanguageModelError.unsupportedGenerationGuide` when its schema cannot be enforced.

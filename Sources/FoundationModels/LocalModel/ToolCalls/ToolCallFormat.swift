@@ -1,41 +1,41 @@
 import InferenceEngine
 
-/// The text of a tool call: by default the `<tool_call>` block of Qwen2.5's chat template
-/// (`hermes`), which is how Qwen was trained to call tools and what the template renders for
-/// earlier calls; for Mistral Nemo's template its `[TOOL_CALLS]` array (`mistralNemo`).
+/// The text of a model family's tool calls, as its chat template renders them and as the model
+/// was trained to write them: by default the `<tool_call>` block of Qwen2.5's template (`hermes`).
 ///
 /// Models whose template has no tool format (SmolLM2) are given the same block, described in their
-/// system message by the same text (`ChatTemplate.render(_:tools:)`): one format, documented in
-/// `docs/TOOLS.md`.
+/// system message (`GenericToolFormat`): one format, documented in `docs/TOOLS.md`.
 ///
-///     <tool_call>
-///     {"name": "getWeather", "arguments": {"city":"Paris"}}
-///     </tool_call>
+/// A turn's calls are written as
 ///
-/// Several calls follow one another, each on its own line; nothing follows the last one. A
-/// model may also open its first call in a form of its own (`CallOpening`); the call is then
-/// written on in this format.
-struct ToolCallFormat: Sendable {
-  /// What starts a call.
-  ///
-  /// In Qwen's vocabulary `<tool_call>` is one token, in Mistral's `[TOOL_CALLS]`.
+///     marker namePrefix NAME argumentsPrefix ARGUMENTS suffix
+///       ( separator (nextCallPrefix | marker namePrefix) NAME argumentsPrefix ARGUMENTS suffix )*
+///     closing
+///
+/// where NAME is a tool's name, as a JSON string or bare (`bareNames`), and ARGUMENTS a JSON
+/// object of that tool's schema. `{#}` in the fixed text stands for the call's index in the turn
+/// (Command R's `"tool_call_id"`, Kimi's `functions.NAME:0`). A model may also open its first
+/// call in a form of its own (`CallOpening`); the call is then written on as a bare object.
+struct ToolCallFormat: Sendable, Equatable {
+  /// What opens the turn's calls: found in free text, or, where it begins with a control token
+  /// (Mistral's `[TOOL_CALLS]`, DeepSeek's `<｜tool▁calls▁begin｜>`), that token.
   let marker: String
-  /// What ends a call: the text after its arguments (`suffix`) ends with it.
-  let closing: String
-  /// Between the marker and the tool's name (a JSON string).
+  /// Between the marker and the first call's name.
   let namePrefix: String
-  /// After the arguments.
+  /// Between the name and the arguments.
+  let argumentsPrefix: String
+  /// After the arguments: the end of the call.
   let suffix: String
   /// Between one call and the next.
-  let separator: String
-  /// Whether a call's end is found as the end of the JSON value after the marker, where the
-  /// closing text (`]`) could also appear inside the arguments.
-  let endsWithItsJSON: Bool
-  /// What comes between the name and the arguments where it is not `, "arguments": ` (Mistral
-  /// v7's `[ARGS]`); the name is then written bare, not as a JSON string.
-  var bareNameArgumentsMarker: String? = nil
-  /// The key of a call's arguments in its JSON: `arguments`, or Llama 3's `parameters`.
-  var argumentsKey = "arguments"
+  var separator = ""
+  /// What opens each further call after the separator; nil where it is the marker and the name
+  /// prefix again (Hermes' `<tool_call>` blocks, Mistral's `[TOOL_CALLS]` calls).
+  var nextCallPrefix: String? = nil
+  /// After the last call (`]`, `<｜tool▁calls▁end｜>`); empty where the turn just ends.
+  var closing = ""
+  /// Whether the name is written bare, not as a JSON string: the name's end is where the
+  /// arguments' prefix begins.
+  var bareNames = false
   /// Whether a turn has at most one call (Llama 3's templates render no more).
   var singleCall = false
   /// Whether a call in the model's own form (a JSON object naming a tool, `CallOpening`) is read
@@ -44,31 +44,67 @@ struct ToolCallFormat: Sendable {
   /// Whether the model's own form is read at all.
   var readsOwnForm = true
 
-  /// Qwen2.5's and Hermes' `<tool_call>` block.
+  /// Qwen2.5's and Hermes' `<tool_call>` block, a call per block, a line break between them.
   static let hermes = ToolCallFormat(
-    marker: "<tool_call>", closing: "</tool_call>", namePrefix: "\n{\"name\": ", suffix: "}\n</tool_call>",
-    separator: "\n", endsWithItsJSON: false)
+    marker: "<tool_call>", namePrefix: "\n{\"name\": ", argumentsPrefix: ", \"arguments\": ",
+    suffix: "}\n</tool_call>", separator: "\n")
+
+  /// Llama 3.1–3.3's `{"name": …, "parameters": {…}}`, one per turn, after `<|python_tag|>` or
+  /// bare, in the model's own form (which is read in every round).
+  static let llama3 = ToolCallFormat(
+    marker: "<|python_tag|>", namePrefix: "{\"name\": ", argumentsPrefix: ", \"parameters\": ", suffix: "}",
+    singleCall: true, ownFormInEveryRound: true)
 
   /// Mistral Nemo's `[TOOL_CALLS][{"name": …, "arguments": {…}}]`, a call per marker.
   static let mistralNemo = ToolCallFormat(
-    marker: "[TOOL_CALLS]", closing: "]", namePrefix: "[{\"name\": ", suffix: "}]", separator: "",
-    endsWithItsJSON: true)
+    marker: "[TOOL_CALLS]", namePrefix: "[{\"name\": ", argumentsPrefix: ", \"arguments\": ", suffix: "}]")
 
   /// Mistral v7's `[TOOL_CALLS]NAME[ARGS]{…}` (Mistral Small 3, Devstral, Magistral), a call
-  /// per marker, the name bare.
+  /// per marker.
   static let mistralV7 = ToolCallFormat(
-    marker: "[TOOL_CALLS]", closing: "", namePrefix: "", suffix: "", separator: "", endsWithItsJSON: true,
-    bareNameArgumentsMarker: "[ARGS]", readsOwnForm: false)
+    marker: "[TOOL_CALLS]", namePrefix: "", argumentsPrefix: "[ARGS]", suffix: "", bareNames: true,
+    readsOwnForm: false)
 
-  /// Llama 3.1–3.3's bare `{"name": …, "parameters": {…}}`, one per turn, read in the model's own
-  /// form in every round (the marker of `hermes` opens one too).
-  static let llama3: ToolCallFormat = {
-    var format = hermes
-    format.argumentsKey = "parameters"
-    format.singleCall = true
-    format.ownFormInEveryRound = true
-    return format
-  }()
+  /// A marker, then a JSON array of `{"name": …, "arguments": {…}}` objects, then `end`:
+  /// Granite 3's `<|tool_call|>[…]`, Nemotron Nano 2's `<TOOLCALL>[…]</TOOLCALL>`, Apriel's
+  /// `<tool_calls>[…]</tool_calls>`, FireFunction's ` functools[…]`.
+  static func jsonArray(after marker: String, end: String = "") -> ToolCallFormat {
+    ToolCallFormat(
+      marker: marker, namePrefix: "[{\"name\": ", argumentsPrefix: ", \"arguments\": ", suffix: "}",
+      separator: ", ", nextCallPrefix: "{\"name\": ", closing: "]" + end)
+  }
+
+  /// Command R7B's `<|START_ACTION|>[{"tool_call_id": "0", "tool_name": …, "parameters": {…}}, …]<|END_ACTION|>`.
+  static let commandR = ToolCallFormat(
+    marker: "<|START_ACTION|>", namePrefix: "[\n    {\"tool_call_id\": \"{#}\", \"tool_name\": ",
+    argumentsPrefix: ", \"parameters\": ", suffix: "}", separator: ",\n    ",
+    nextCallPrefix: "{\"tool_call_id\": \"{#}\", \"tool_name\": ", closing: "\n]<|END_ACTION|>")
+
+  /// Functionary v3.1's `<function=NAME>{…}</function>`, one after another.
+  static let functionary = ToolCallFormat(
+    marker: "<function=", namePrefix: "", argumentsPrefix: ">", suffix: "</function>", bareNames: true,
+    readsOwnForm: false)
+
+  /// DeepSeek R1's `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME` and the
+  /// arguments in a fenced JSON block, calls a line apart, `<｜tool▁calls▁end｜>` after the last.
+  static let deepSeekR1 = ToolCallFormat(
+    marker: "<｜tool▁calls▁begin｜>", namePrefix: "<｜tool▁call▁begin｜>function<｜tool▁sep｜>",
+    argumentsPrefix: "\n```json\n", suffix: "\n```<｜tool▁call▁end｜>", separator: "\n",
+    nextCallPrefix: "<｜tool▁call▁begin｜>function<｜tool▁sep｜>", closing: "<｜tool▁calls▁end｜>", bareNames: true,
+    readsOwnForm: false)
+
+  /// DeepSeek V3.1's `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}<｜tool▁call▁end｜>…<｜tool▁calls▁end｜>`.
+  static let deepSeekV31 = ToolCallFormat(
+    marker: "<｜tool▁calls▁begin｜>", namePrefix: "<｜tool▁call▁begin｜>", argumentsPrefix: "<｜tool▁sep｜>",
+    suffix: "<｜tool▁call▁end｜>", nextCallPrefix: "<｜tool▁call▁begin｜>", closing: "<｜tool▁calls▁end｜>",
+    bareNames: true, readsOwnForm: false)
+
+  /// Kimi K2's `<|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:0<|tool_call_argument_begin|>{…}<|tool_call_end|>…<|tool_calls_section_end|>`.
+  static let kimi = ToolCallFormat(
+    marker: "<|tool_calls_section_begin|>", namePrefix: "<|tool_call_begin|>functions.",
+    argumentsPrefix: ":{#}<|tool_call_argument_begin|>", suffix: "<|tool_call_end|>",
+    nextCallPrefix: "<|tool_call_begin|>functions.", closing: "<|tool_calls_section_end|>", bareNames: true,
+    readsOwnForm: false)
 
   /// The format of calls for a template's tool syntax: the generic format's is `hermes`.
   static func of(_ syntax: ChatTemplate.ToolSyntax) -> ToolCallFormat {
@@ -77,15 +113,28 @@ struct ToolCallFormat: Sendable {
     case .llama3: .llama3
     case .mistralNemo: .mistralNemo
     case .mistralV7: .mistralV7
+    case .granite: .jsonArray(after: "<|tool_call|>")
+    case .nemotron: .jsonArray(after: "<TOOLCALL>", end: "</TOOLCALL>")
+    case .apriel: .jsonArray(after: "<tool_calls>", end: "</tool_calls>")
+    case .fireFunction: .jsonArray(after: " functools")
+    case .commandR: .commandR
+    case .functionary: .functionary
+    case .deepSeekR1: .deepSeekR1
+    case .deepSeekV31: .deepSeekV31
+    case .kimi: .kimi
     }
   }
 
-  /// The markers a vocabulary may have as control tokens, which the output must show.
-  var markers: [String] { [marker] + (bareNameArgumentsMarker.map { [$0] } ?? []) }
+  /// The fixed text of the format, where a vocabulary's control tokens may be: they are shown
+  /// in the output, so that the splitter reads them.
+  var markers: [String] {
+    [marker, namePrefix, argumentsPrefix, suffix, separator, nextCallPrefix ?? "", closing].filter { !$0.isEmpty }
+  }
 
-  /// Between the name and the arguments: `, "arguments": ` (the key as the format names it),
-  /// or the marker before a bare name's arguments.
-  var argumentsPrefix: String { bareNameArgumentsMarker ?? ", \"\(argumentsKey)\": " }
+  /// `text` for the call with index `index` in its turn.
+  static func text(_ text: String, call index: Int) -> String {
+    text.contains("{#}") ? text.replacingOccurrences(of: "{#}", with: String(index)) : text
+  }
 
   /// A tool's name as a call writes it: a JSON string, quotes included.
   static func encodedName(_ name: String) -> [UInt8] {

@@ -19,8 +19,11 @@ struct ToolCallTextSplitter {
     /// What may still open one is held: where calls open on any line (`CallOpening.everyLine`) the
     /// current line only, else everything since.
     case opening(CallOpening)
-    /// Inside a call opened by the marker, up to its closing marker.
-    case markedCall
+    /// Inside a call opened by the marker, after `prefix` (what comes before the name, not yet
+    /// read), up to the call's suffix.
+    case markedCall(prefix: String)
+    /// After a call opened by the marker: the next call, the calls' closing, or text.
+    case afterMarkedCall
     /// Inside a call in the model's own form, from its object's opening brace to its closing one.
     case objectCall
   }
@@ -28,6 +31,8 @@ struct ToolCallTextSplitter {
   private var pending = ""
   private var state = State.text
   private var sawCall = false
+  /// The calls read so far: the index of the next.
+  private var callCount = 0
   /// How the next call opens after a call in the model's own form.
   private let betweenOwnCalls: CallOpening?
   /// The calls' format, as the constraint writes them.
@@ -56,7 +61,7 @@ struct ToolCallTextSplitter {
         if opening.everyLine, let marker = pending.range(of: format.marker) {
           emit(String(pending[..<marker.lowerBound]), into: &pieces)
           pending = String(pending[marker.upperBound...])
-          state = .markedCall
+          state = .markedCall(prefix: format.namePrefix)
           continue
         }
         switch opening.feed(unseen.utf8) {
@@ -89,46 +94,51 @@ struct ToolCallTextSplitter {
           state = .objectCall
         }
       case .objectCall:
-        guard let end = Self.endOfObject(in: pending) else { return pieces }
+        guard let end = Self.endOfObject(in: pending[...]) else { return pieces }
         pieces.append(Self.call(in: String(pending[..<end])))
         pending = String(pending[end...])
         sawCall = true
         // Only the next call in the same form, or the end of the output, follows.
         state = betweenOwnCalls.map(State.opening) ?? .text
         unseen = Substring(pending)
-      case .markedCall:
-        if let argumentsMarker = format.bareNameArgumentsMarker {
-          // `NAME[ARGS]{…}`: the name up to the marker, the arguments up to the end of their JSON.
-          guard let marker = pending.range(of: argumentsMarker) else { return pieces }
-          let name = pending[..<marker.lowerBound].trimmingCharacters(in: .whitespacesAndNewlines)
-          let json = String(pending[marker.upperBound...].drop { $0.isWhitespace })
-          guard let end = Self.endOfObject(in: json) else { return pieces }
-          pieces.append(.call(name: name, arguments: String(json[..<end])))
-          pending = String(json[end...])
-          state = .text
+      case .markedCall(let prefix):
+        let prefix = ToolCallFormat.text(prefix, call: callCount)
+        switch Self.call(in: pending[...], after: prefix, format: format, index: callCount) {
+        case .incomplete:
+          return pieces
+        case .call(let name, let arguments, let rest):
+          pieces.append(.call(name: name, arguments: arguments))
+          pending = String(pending[rest...])
+          callCount += 1
           sawCall = true
-          continue
+          state = .afterMarkedCall
+        case .malformed:
+          // Not reachable through the constraint; passed on so the session reports it.
+          pieces.append(.call(name: "", arguments: pending))
+          pending = ""
+          state = .text
         }
-        let body: String
-        if format.endsWithItsJSON {
-          // `[{"name": …}]`: the call ends where its JSON does (a `]` may come inside it).
-          let json = String(pending.drop { $0.isWhitespace })
-          guard let end = Self.endOfObject(in: json) else { return pieces }
-          body = String(json[..<end])
-          pending = String(json[end...])
+      case .afterMarkedCall:
+        // The next call (its separator and opening), the calls' closing, or text.
+        let next = ToolCallFormat.text(
+          format.separator + (format.nextCallPrefix ?? format.marker + format.namePrefix), call: callCount)
+        let closing = format.closing
+        if pending.utf8.starts(with: next.utf8) {
+          pending = String(pending.utf8.dropFirst(next.utf8.count))!
+          state = .markedCall(prefix: "")
+        } else if !closing.isEmpty, pending.utf8.starts(with: closing.utf8) {
+          pending = String(pending.utf8.dropFirst(closing.utf8.count))!
+          state = .text
+        } else if next.utf8.starts(with: pending.utf8) || closing.utf8.starts(with: pending.utf8) {
+          return pieces
         } else {
-          guard let end = pending.range(of: format.closing) else { return pieces }
-          body = String(pending[..<end.lowerBound])
-          pending = String(pending[end.upperBound...])
+          state = .text
         }
-        pieces.append(Self.call(in: body))
-        state = .text
-        sawCall = true
       case .text:
         if let start = pending.range(of: format.marker) {
           emit(String(pending[..<start.lowerBound]), into: &pieces)
           pending = String(pending[start.upperBound...])
-          state = .markedCall
+          state = .markedCall(prefix: format.namePrefix)
         } else {
           let held = pending.lengthOfMarkerStart(format.marker)
           emit(String(pending.dropLast(held)), into: &pieces)
@@ -146,7 +156,7 @@ struct ToolCallTextSplitter {
     switch state {
     case .markedCall, .objectCall:
       throw ToolCallSplitError(partialCall: pending)
-    case .opening where sawCall:
+    case .opening where sawCall, .afterMarkedCall:
       // What follows a call in the model's own form, a fence's or tag's closing, is no text.
       break
     case .opening, .text:
@@ -170,7 +180,7 @@ struct ToolCallTextSplitter {
 
   /// The end of the JSON object at the start of `text` (just past its closing brace), or nil
   /// while it is not whole.
-  private static func endOfObject(in text: String) -> String.Index? {
+  private static func endOfObject(in text: Substring) -> String.Index? {
     var depth = 0
     var inString = false
     var escaped = false
@@ -193,6 +203,70 @@ struct ToolCallTextSplitter {
         depth -= 1
         if depth == 0 { return text.utf8.index(after: index) }
       default: continue
+      }
+    }
+    return nil
+  }
+
+  enum MarkedCall {
+    case incomplete
+    case malformed
+    /// A call, and where the text after it starts.
+    case call(name: String, arguments: String, rest: String.Index)
+  }
+
+  /// The call at the start of `text` in `format`, after the fixed text `prefix`: its name, the
+  /// arguments' prefix, its arguments and its suffix.
+  static func call(in text: Substring, after prefix: String, format: ToolCallFormat, index: Int) -> MarkedCall {
+    // Where `expected` ends, read from `start`: nil where the text differs, .some(nil) while
+    // the text is a beginning of it.
+    func fixed(_ expected: String, at start: String.Index) -> String.Index?? {
+      let rest = text.utf8[start...]
+      if rest.starts(with: expected.utf8) { return text.utf8.index(start, offsetBy: expected.utf8.count) }
+      return expected.utf8.starts(with: rest) ? .some(nil) : nil
+    }
+    guard let afterPrefix = fixed(prefix, at: text.startIndex) else { return .malformed }
+    guard let nameStart = afterPrefix else { return .incomplete }
+    let argumentsPrefix = ToolCallFormat.text(format.argumentsPrefix, call: index)
+    let name: String
+    let nameEnd: String.Index
+    if format.bareNames {
+      guard let marker = text[nameStart...].range(of: argumentsPrefix) else { return .incomplete }
+      name = String(text[nameStart..<marker.lowerBound])
+      nameEnd = marker.lowerBound
+    } else {
+      guard let first = text.utf8[nameStart...].first else { return .incomplete }
+      guard first == UInt8(ascii: "\""), let end = endOfString(in: text[nameStart...]) else {
+        return first == UInt8(ascii: "\"") ? .incomplete : .malformed
+      }
+      guard case .string(let decoded)? = (try? GeneratedContent(json: String(text[nameStart..<end])))?.kind else {
+        return .malformed
+      }
+      name = decoded
+      nameEnd = end
+    }
+    guard let afterArgumentsPrefix = fixed(argumentsPrefix, at: nameEnd) else { return .malformed }
+    guard let argumentsStart = afterArgumentsPrefix else { return .incomplete }
+    guard let argumentsEnd = endOfObject(in: text[argumentsStart...]) else { return .incomplete }
+    guard let afterSuffix = fixed(ToolCallFormat.text(format.suffix, call: index), at: argumentsEnd) else {
+      return .malformed
+    }
+    guard let rest = afterSuffix else { return .incomplete }
+    return .call(name: name, arguments: String(text[argumentsStart..<argumentsEnd]), rest: rest)
+  }
+
+  /// The end of the JSON string at the start of `text`, its opening quote, (just past its closing
+  /// quote), or nil while it is not whole.
+  private static func endOfString(in text: Substring) -> String.Index? {
+    var escaped = false
+    for index in text.utf8.indices.dropFirst() {
+      let byte = text.utf8[index]
+      if escaped {
+        escaped = false
+      } else if byte == UInt8(ascii: "\\") {
+        escaped = true
+      } else if byte == UInt8(ascii: "\"") {
+        return text.utf8.index(after: index)
       }
     }
     return nil

@@ -1,0 +1,21 @@
+extension ChatTemplate {
+  /// The tool-call syntax a template renders calls in, read from its text: the texts each
+  /// family's template writes around a call, most specific first.
+  static func toolSyntax(of source: String) -> ToolSyntax {
+    func has(_ texts: String...) -> Bool { texts.allSatisfy(source.contains) }
+    if has("<｜tool▁calls▁begin｜>", "tool['type'] + '<｜tool▁sep｜>'") { return .deepSeekR1 }
+    if has("<｜tool▁calls▁begin｜>", "<｜tool▁sep｜>") { return .deepSeekV31 }
+    if has("<|tool_calls_section_begin|>", "<|tool_call_argument_begin|>") { return .kimi }
+    if has("<|START_ACTION|>", "tool_name") { return .commandR }
+    if has("<function=", "</function>") && !source.contains("<parameter=") { return .functionary }
+    if has("<tool_calls>[", "</tool_calls>") { return .apriel }
+    if has("<TOOLCALL>[", "</TOOLCALL>") { return .nemotron }
+    if has("functools[") { return .fireFunction }
+    if has("<|tool_call|>", "tools") { return .granite }
+    if has("<tool_call>", "tools"), !source.contains("<arg_key>"), !source.contains("<parameter=") { return .hermes }
+    if has(#""parameters": dictionary of argument name"#) { return .llama3 }
+    if has("[TOOL_CALLS][", "tools") { return .mistralNemo }
+    if has("[TOOL_CALLS]", "[ARGS]") { return .mistralV7 }
+    return .generic
+  }
+}
