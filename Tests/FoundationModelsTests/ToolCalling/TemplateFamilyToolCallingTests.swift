@@ -1,0 +1,167 @@
+@_spi(Engine) import FoundationModels
+import FMTestSupport
+import Foundation
+import Testing
+
+/// A model family's tool calls through its own template: the model writes its calls as the
+/// family does, each is generated under its tool's schema, and the calls and their outputs go
+/// back through the template.
+struct ToolCallFamily: Sendable, CustomStringConvertible {
+  let template: String
+  /// The vocabulary's control tokens (the family's own markers).
+  var control: [String] = []
+  /// Where the template opens the model's answer (`ScriptedTokenModel.answering`).
+  let answerMarkers: [String]
+  /// The model's text of a turn's calls, each a tool's name and its arguments' JSON.
+  let write: @Sendable (_ calls: [(name: String, arguments: String)]) -> String
+  /// What the template writes for the call `getWeather(city: "Paris")` in the next round's
+  /// prompt; nil where it writes no earlier calls (Granite 3's).
+  let rendered: String?
+  /// Whether a turn may have more than one call.
+  var parallel = true
+  /// What the model writes before its answer or calls: the end of its thinking, where the
+  /// template opens it.
+  var thinking = ""
+  var description: String { template }
+
+  static let all: [ToolCallFamily] = [
+    ToolCallFamily(
+      template: "meta-llama-Llama-3.1-8B-Instruct.jinja", control: ["<|python_tag|>"],
+      answerMarkers: ["<|start_header_id|>assistant<|end_header_id|>\n\n"],
+      write: { "<|python_tag|>" + $0.map { #"{"name": "\#($0.name)", "parameters": \#($0.arguments)}"# }.joined() },
+      rendered: #"{"name": "getWeather", "parameters": {"city": "Paris"}}"#, parallel: false),
+    ToolCallFamily(
+      template: "ibm-granite-granite-3.3-2B-Instruct.jinja", control: ["<|tool_call|>"],
+      answerMarkers: ["<|start_of_role|>assistant<|end_of_role|>"],
+      write: { "<|tool_call|>" + jsonArray($0) }, rendered: nil),
+    ToolCallFamily(
+      template: "NVIDIA-Nemotron-Nano-v2.jinja", answerMarkers: ["<SPECIAL_11>Assistant\n<think>\n"],
+      write: { "<TOOLCALL>" + jsonArray($0) + "</TOOLCALL>" }, rendered: #"<TOOLCALL>[{"name": "getWeather""#,
+      thinking: "I look it up.\n</think>\n"),
+    ToolCallFamily(
+      template: "unsloth-Apriel-1.5.jinja", answerMarkers: ["<|assistant|>\n"],
+      write: { "<tool_calls>" + jsonArray($0) + "</tool_calls>" }, rendered: #"<tool_calls>[{"name": "getWeather""#),
+    ToolCallFamily(
+      template: "fireworks-ai-llama-3-firefunction-v2.jinja",
+      answerMarkers: ["<|start_header_id|>assistant<|end_header_id|>\n\n"], write: { " functools" + jsonArray($0) },
+      rendered: #" functools[{"name": "getWeather""#),
+    ToolCallFamily(
+      template: "CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja", control: ["<|START_ACTION|>", "<|END_ACTION|>"],
+      answerMarkers: ["<|CHATBOT_TOKEN|>", "<|END_THINKING|>"],
+      write: { calls in
+        "<|START_ACTION|>[\n    "
+          + calls.enumerated().map {
+            #"{"tool_call_id": "\#($0.offset)", "tool_name": "\#($0.element.name)", "parameters": \#($0.element.arguments)}"#
+          }.joined(separator: ",\n    ") + "\n]<|END_ACTION|>"
+      }, rendered: #""tool_name": "getWeather", "parameters": {"city": "Paris"}"#),
+    ToolCallFamily(
+      template: "meetkai-functionary-medium-v3.1.jinja",
+      answerMarkers: ["<|start_header_id|>assistant<|end_header_id|>\n\n"],
+      write: { $0.map { "<function=\($0.name)>\($0.arguments)</function>" }.joined() },
+      rendered: #"<function=getWeather>{"city": "Paris"}</function>"#),
+    ToolCallFamily(
+      template: "deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja", control: deepSeekMarkers,
+      answerMarkers: ["</think>", "<｜tool▁outputs▁end｜>"],
+      write: { calls in
+        "<｜tool▁calls▁begin｜>"
+          + calls.map { "<｜tool▁call▁begin｜>function<｜tool▁sep｜>\($0.name)\n```json\n\($0.arguments)\n```<｜tool▁call▁end｜>" }
+          .joined(separator: "\n") + "<｜tool▁calls▁end｜>"
+      }, rendered: "<｜tool▁sep｜>getWeather\n```json\n{\"city\": \"Paris\"}\n```"),
+    ToolCallFamily(
+      template: "deepseek-ai-DeepSeek-V3.1.jinja", control: deepSeekMarkers,
+      answerMarkers: ["</think>", "<｜tool▁output▁end｜>"],
+      write: { calls in
+        "<｜tool▁calls▁begin｜>"
+          + calls.map { "<｜tool▁call▁begin｜>\($0.name)<｜tool▁sep｜>\($0.arguments)<｜tool▁call▁end｜>" }.joined()
+          + "<｜tool▁calls▁end｜>"
+      }, rendered: "<｜tool▁call▁begin｜>getWeather<｜tool▁sep｜>{\"city\": \"Paris\"}"),
+    ToolCallFamily(
+      template: "moonshotai-Kimi-K2.jinja",
+      control: [
+        "<|tool_calls_section_begin|>", "<|tool_call_begin|>", "<|tool_call_argument_begin|>", "<|tool_call_end|>",
+        "<|tool_calls_section_end|>",
+      ], answerMarkers: ["<|im_assistant|>assistant<|im_middle|>"],
+      write: { calls in
+        "<|tool_calls_section_begin|>"
+          + calls.enumerated().map {
+            "<|tool_call_begin|>functions.\($0.element.name):\($0.offset)<|tool_call_argument_begin|>\($0.element.arguments)<|tool_call_end|>"
+          }.joined() + "<|tool_calls_section_end|>"
+      }, rendered: "functions.getWeather:0<|tool_call_argument_begin|>{\"city\": \"Paris\"}"),
+  ]
+
+  static let deepSeekMarkers = [
+    "<｜tool▁calls▁begin｜>", "<｜tool▁call▁begin｜>", "<｜tool▁sep｜>", "<｜tool▁call▁end｜>", "<｜tool▁calls▁end｜>",
+  ]
+
+  static func jsonArray(_ calls: [(name: String, arguments: String)]) -> String {
+    "[" + calls.map { #"{"name": "\#($0.name)", "arguments": \#($0.arguments)}"# }.joined(separator: ", ") + "]"
+  }
+
+  /// A scripted model of the family: it writes one of `calls` (each a turn's calls) until the
+  /// conversation holds every text of `done` (and, for a call to `getWeather(city: "Paris")`,
+  /// the call rendered back), then "It is sunny.".
+  func model(calling calls: [[(name: String, arguments: String)]], done: [String] = ["Sunny in Paris"]) throws
+    -> SystemLanguageModel
+  {
+    let texts = calls.map { thinking + write($0) }
+    let answer = thinking + "It is sunny."
+    let rendered = done.contains("Sunny in Paris") ? rendered : nil
+    let scripted = ScriptedTokenModel.answering(
+      tokens: ["get", "Weather", "Time", "city", "offset", "Paris", "Rome", "{\"", "name", "\": ", "Sunny"],
+      control: control, contextLength: 16384, answerMarkers: answerMarkers
+    ) { conversation in
+      let answered = done.allSatisfy(conversation.contains) && rendered.map(conversation.contains) != false
+      return answered ? [answer] : texts
+    }
+    // Command R7B's template alone is 6,000 bytes, a scripted token each.
+    return SystemLanguageModel(
+      tokenModel: scripted, contextSize: 16384, chatTemplate: try ChatTemplateFiles.source(template))
+  }
+}
+
+@Suite struct TemplateFamilyToolCallingTests {
+  @Test(arguments: ToolCallFamily.all)
+  func aCallRunsTheToolAndGoesBackThroughTheTemplate(family: ToolCallFamily) async throws {
+    let weather = WeatherTool()
+    let session = LanguageModelSession(
+      model: try family.model(calling: [[("getWeather", #"{"city":"Paris"}"#)]]), tools: [weather, ClockTool()])
+    let response = try await session.respond(to: "Weather in Paris?", options: GenerationOptions(samplingMode: .greedy))
+    #expect(weather.cities.withLock { $0 } == ["Paris"])
+    #expect(response.content == "It is sunny.")
+    let call = try #require(toolCalls(in: session).first?.first)
+    #expect(call.toolName == "getWeather")
+    #expect(call.arguments.jsonString == #"{"city":"Paris"}"#)
+  }
+
+  @Test(arguments: ToolCallFamily.all.filter(\.parallel))
+  func parallelCallsAllRun(family: ToolCallFamily) async throws {
+    let weather = WeatherTool()
+    let session = LanguageModelSession(
+      model: try family.model(
+        calling: [[("getWeather", #"{"city":"Paris"}"#), ("getWeather", #"{"city":"Rome"}"#)]],
+        done: ["Sunny in Paris", "Sunny in Rome"]),
+      tools: [weather])
+    let response = try await session.respond(
+      to: "Weather in Paris and Rome?", options: GenerationOptions(samplingMode: .greedy))
+    #expect(weather.cities.withLock { $0 } == ["Paris", "Rome"])
+    #expect(response.content == "It is sunny.")
+  }
+
+  /// The model's first choices name no tool, pass a string where an integer belongs and a
+  /// number out of the guide's range: none can be written, and the call that comes out decodes.
+  @Test(arguments: ToolCallFamily.all)
+  func aCallThatWouldBreakTheSchemaCannotBeProduced(family: ToolCallFamily) async throws {
+    let session = LanguageModelSession(
+      model: try family.model(
+        calling: [
+          [("getTimes", #"{"offset":1}"#)], [("getTime", #"{"offset":"one"}"#)], [("getTime", #"{"offset":15}"#)],
+          [("getTime", #"{"offset":1}"#)],
+        ],
+        done: ["12:00"]),
+      tools: [WeatherTool(), ClockTool()])
+    _ = try await session.respond(to: "Time?", options: GenerationOptions(samplingMode: .greedy))
+    let call = try #require(toolCalls(in: session).first?.first)
+    #expect(call.toolName == "getTime")
+    #expect((-12...14).contains(try Zone(call.arguments).offset))
+  }
+}
