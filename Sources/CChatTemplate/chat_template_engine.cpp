@@ -2,6 +2,7 @@
 // chat_template_engine.h. The headers are installed by scripts/build-llama next to llama.h;
 // the path is relative to this file, as in Sources/CLlama/shim.h.
 #if __has_include("../../.deps/llama/include/common/jinja/runtime.h")
+#include "../../.deps/llama/include/common/jinja/caps.h"
 #include "../../.deps/llama/include/common/jinja/lexer.h"
 #include "../../.deps/llama/include/common/jinja/parser.h"
 #include "../../.deps/llama/include/common/jinja/runtime.h"
@@ -22,6 +23,8 @@
 struct fm_chat_template {
   std::string source;
   jinja::program program;
+  /// From llama.cpp's capability probe: the template renders calls, but not with object arguments.
+  bool takes_string_arguments = false;
 };
 
 namespace {
@@ -66,6 +69,15 @@ extern "C" fm_chat_template *fm_chat_template_parse(const char *source, size_t l
     parsed->source.assign(source, length);
     jinja::lexer lexer;
     parsed->program = jinja::parse_from_tokens(lexer.tokenize(parsed->source));
+    // caps_get renders the probe conversations of common/chat.cpp and catches their failures;
+    // supports_tool_calls without supports_object_arguments means the string probe rendered
+    // the calls (llama.cpp then passes arguments as strings, func_args_not_string otherwise).
+    try {
+      const jinja::caps caps = jinja::caps_get(parsed->program);
+      parsed->takes_string_arguments = caps.supports_tool_calls && !caps.supports_object_arguments;
+    } catch (const std::exception &) {
+      // A probe that fails tells nothing: arguments stay objects, as transformers passes them.
+    }
     return parsed.release();
   } catch (const std::exception &exception) {
     *error = copy_string(exception.what());
@@ -74,6 +86,10 @@ extern "C" fm_chat_template *fm_chat_template_parse(const char *source, size_t l
 }
 
 extern "C" void fm_chat_template_free(fm_chat_template *template_) { delete template_; }
+
+extern "C" int fm_chat_template_takes_string_arguments(const fm_chat_template *template_) {
+  return template_->takes_string_arguments ? 1 : 0;
+}
 
 extern "C" int fm_chat_template_render(
     const fm_chat_template *template_, const char *context_json, size_t length, int64_t now,

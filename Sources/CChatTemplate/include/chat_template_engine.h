@@ -29,6 +29,11 @@ fm_chat_template *fm_chat_template_parse(const char *source, size_t length, char
 
 void fm_chat_template_free(fm_chat_template *template_);
 
+/// Whether the template renders a tool call's arguments only as a JSON string: llama.cpp's
+/// capability probe (`jinja::caps_get`, run once when parsing) found that it renders tool
+/// calls but never reads into an arguments object. Returns 1 or 0.
+int fm_chat_template_takes_string_arguments(const fm_chat_template *template_);
+
 /// Renders with `context_json` (a JSON object, `length` bytes) as the template's variables.
 /// A string given as `{"__input__": "text"}` is input. `now` (Unix seconds) is the time that
 /// `strftime_now` reads. Returns 0 and fills `*rendering` (freed with

@@ -112,9 +112,9 @@ public struct ChatTemplate: Sendable, Equatable {
     var noTools = TemplateVariables.NoTools.none
     func rendering(_ messages: [ChatMessage], generationPrompt: Bool) throws -> RenderedPrompt {
       try template.render(
-        TemplateVariables.context(
-          messages: messages, tools: toolValues, noTools: noTools, addGenerationPrompt: generationPrompt,
-          bosToken: bosToken, eosToken: eosToken, extra: variables),
+        context(
+          messages, tools: toolValues, noTools: noTools, addGenerationPrompt: generationPrompt, variables: variables,
+          now: now),
         now: now)
     }
     var chosen = messages
@@ -155,6 +155,17 @@ public struct ChatTemplate: Sendable, Equatable {
     if !closingLastMessage { prompt = prompt.endingWithLastInput() }
     if addsBeginningOfSequence, !bosToken.isEmpty, !prompt.text.hasPrefix(bosToken) { prompt.prepend(control: bosToken) }
     return prompt
+  }
+
+  /// The template's variables for a conversation (`TemplateVariables`), with calls' arguments
+  /// in the form the template renders them.
+  func context(
+    _ messages: [ChatMessage], tools: [JSONValue], noTools: TemplateVariables.NoTools = .none,
+    addGenerationPrompt: Bool, variables: [JSONValue.Member], now: Date
+  ) throws -> JSONValue {
+    try TemplateVariables.context(
+      messages: messages, tools: tools, noTools: noTools, stringArguments: template.takesStringArguments,
+      addGenerationPrompt: addGenerationPrompt, bosToken: bosToken, eosToken: eosToken, extra: variables, now: now)
   }
 
   /// Renders with `context` as the template's variables, as given (the parity tests): strings

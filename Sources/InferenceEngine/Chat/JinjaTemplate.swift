@@ -11,6 +11,9 @@ import JSON
 /// tokens. Immutable and shareable: the engine's parsed program is only read when rendering.
 final class JinjaTemplate: Sendable {
   private nonisolated(unsafe) let handle: OpaquePointer
+  /// Whether the template renders tool calls but only with their arguments as a JSON string
+  /// (adding them to text, say), as llama.cpp's capability probe finds when parsing it.
+  let takesStringArguments: Bool
 
   /// Parses `source`.
   /// - Throws: `EngineError(.invalidChatTemplate)` with the engine's message on a syntax error.
@@ -21,6 +24,7 @@ final class JinjaTemplate: Sendable {
       throw EngineError(.invalidChatTemplate, "the chat template does not parse: \(Self.take(error))")
     }
     handle = parsed
+    takesStringArguments = fm_chat_template_takes_string_arguments(parsed) != 0
   }
 
   deinit { fm_chat_template_free(handle) }

@@ -1,3 +1,4 @@
+import Foundation
 import JSON
 
 @testable import InferenceEngine
@@ -65,12 +66,17 @@ struct ParityConversation {
       variables: [.init(key: "enable_thinking", value: .bool(false))]),
   ]
 
-  /// The template's variables, as the library gives them (input marked).
-  func context() throws -> JSONValue {
+  /// The template's variables, as the library gives `template` them (input marked), or as it
+  /// gives any template them where ours does not parse `template`.
+  func context(for template: ChatTemplate?, now: Date) throws -> JSONValue {
     let toolValues = try tools.map { try JSONValue(parsing: $0) }
-    return try TemplateVariables.context(
-      messages: messages, tools: toolValues, addGenerationPrompt: addGenerationPrompt, bosToken: "<s>",
-      eosToken: "</s>", extra: variables)
+    guard let template else {
+      return try TemplateVariables.context(
+        messages: messages, tools: toolValues, addGenerationPrompt: addGenerationPrompt, bosToken: "<s>",
+        eosToken: "</s>", extra: variables, now: now)
+    }
+    return try template.context(
+      messages, tools: toolValues, addGenerationPrompt: addGenerationPrompt, variables: variables, now: now)
   }
 }
 
