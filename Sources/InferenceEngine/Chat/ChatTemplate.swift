@@ -42,6 +42,12 @@ public struct ChatTemplate: Sendable, Equatable {
     /// `<|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:0<|tool_call_argument_begin|>{…}`
     /// (Kimi K2).
     case kimi
+    /// `<tool_call>\n<function=NAME>\n<parameter=KEY>\nVALUE\n</parameter>…` (Qwen3-Coder, Qwen3.5).
+    case xmlFunction
+    /// `<tool_call>NAME\n<arg_key>KEY</arg_key>\n<arg_value>VALUE</arg_value>…` (GLM 4.5–4.7).
+    case glm
+    /// `<minimax:tool_call>\n<invoke name="NAME">\n<parameter name="KEY">VALUE</parameter>…` (MiniMax M2).
+    case miniMax
     /// The template knows no tools, or calls them in a form not read here:
     /// `GenericToolFormat` writes them into the conversation.
     case generic

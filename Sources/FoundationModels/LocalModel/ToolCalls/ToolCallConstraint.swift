@@ -34,11 +34,11 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
     /// Fixed text, forced; then `next`.
     case literal([Token], then: Next)
     /// The tool's name, a JSON string; its bytes so far.
-    case name(SchemaConstraint, bytes: [UInt8])
+    case name(any InferenceEngine.TokenConstraint, bytes: [UInt8])
     /// The tool's name written bare (Mistral v7's); its bytes so far.
     case bareName([UInt8])
     /// The arguments of the tool `index`.
-    case arguments(SchemaConstraint)
+    case arguments(any InferenceEngine.TokenConstraint)
     /// After a call: the first token of the next call, or the end of the turn.
     case between
     /// After the separator that follows a call, where each call opens with the marker: the next
@@ -148,7 +148,8 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
 
   private var namePrefixTokens: [Token] { tokens(format.namePrefix) }
   private var argumentsPrefixTokens: [Token] { tokens(format.argumentsPrefix) }
-  private var suffixTokens: [Token] { tokens(format.suffix) }
+  /// After the arguments; where they are tagged members, their constraint writes it.
+  private var suffixTokens: [Token] { format.taggedArguments == nil ? tokens(format.suffix) : [] }
   /// The first token of what follows a call's separator: the next call's prefix, or its marker.
   private var nextCallFirstToken: Token {
     format.nextCallPrefix.map { tokens($0)[0] } ?? markerTokens[0]
@@ -516,8 +517,14 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
 
   /// A constraint to the arguments of the tool `index`.
   /// - Throws: `LanguageModelError.unsupportedGenerationGuide` when its schema cannot be enforced.
-  private func argumentsConstraint(of index: Int) throws -> SchemaConstraint {
-    SchemaConstraint(schema: try tools[index].parameters.lowered.compiledSchema(), automata: automata, model: model)
+  private func argumentsConstraint(of index: Int) throws -> any InferenceEngine.TokenConstraint {
+    guard let tagged = format.taggedArguments else {
+      return SchemaConstraint(
+        schema: try tools[index].parameters.lowered.compiledSchema(), automata: automata, model: model)
+    }
+    return TaggedArgumentsConstraint(
+      members: try TaggedArgumentsConstraint.members(of: tools[index].parameters), syntax: tagged,
+      suffix: ToolCallFormat.text(format.suffix, call: callCount), automata: automata, model: model)
   }
 
   /// Per tool, the tokens of its shortest arguments; filled on first use.

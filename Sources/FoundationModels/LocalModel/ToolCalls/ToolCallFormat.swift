@@ -43,6 +43,17 @@ struct ToolCallFormat: Sendable, Equatable {
   var ownFormInEveryRound = false
   /// Whether the model's own form is read at all.
   var readsOwnForm = true
+  /// How the arguments are written where they are tagged members, not a JSON object (then
+  /// `suffix` ends the members: `TaggedArgumentsConstraint`).
+  var taggedArguments: TaggedArguments? = nil
+
+  /// Arguments as tagged members: `keyOpening NAME keyClosing VALUE valueClosing` each, a
+  /// string's value its raw text, any other value JSON.
+  struct TaggedArguments: Sendable, Equatable {
+    let keyOpening: String
+    let keyClosing: String
+    let valueClosing: String
+  }
 
   /// Qwen2.5's and Hermes' `<tool_call>` block, a call per block, a line break between them.
   static let hermes = ToolCallFormat(
@@ -106,6 +117,28 @@ struct ToolCallFormat: Sendable, Equatable {
     nextCallPrefix: "<|tool_call_begin|>functions.", closing: "<|tool_calls_section_end|>", bareNames: true,
     readsOwnForm: false)
 
+  /// Qwen3-Coder's and Qwen3.5's `<tool_call>\n<function=NAME>\n<parameter=KEY>\nVALUE\n</parameter>\n…</function>\n</tool_call>`
+  /// (also StepFun 3.5 and Nemotron 3 Nano).
+  static let xmlFunction = ToolCallFormat(
+    marker: "<tool_call>", namePrefix: "\n<function=", argumentsPrefix: ">\n", suffix: "</function>\n</tool_call>",
+    separator: "\n", bareNames: true, readsOwnForm: false,
+    taggedArguments: TaggedArguments(keyOpening: "<parameter=", keyClosing: ">\n", valueClosing: "\n</parameter>\n"))
+
+  /// GLM 4.5–4.7's `<tool_call>NAME\n<arg_key>KEY</arg_key>\n<arg_value>VALUE</arg_value>\n…</tool_call>`
+  /// (also Ling, Spark and Laguna).
+  static let glm = ToolCallFormat(
+    marker: "<tool_call>", namePrefix: "", argumentsPrefix: "\n", suffix: "</tool_call>", separator: "\n",
+    bareNames: true, readsOwnForm: false,
+    taggedArguments: TaggedArguments(
+      keyOpening: "<arg_key>", keyClosing: "</arg_key>\n<arg_value>", valueClosing: "</arg_value>\n"))
+
+  /// MiniMax M2's `<minimax:tool_call>\n<invoke name="NAME">\n<parameter name="KEY">VALUE</parameter>\n…</invoke>\n`,
+  /// an invoke per call, then `</minimax:tool_call>`.
+  static let miniMax = ToolCallFormat(
+    marker: "<minimax:tool_call>", namePrefix: "\n<invoke name=\"", argumentsPrefix: "\">\n", suffix: "</invoke>\n",
+    nextCallPrefix: "<invoke name=\"", closing: "</minimax:tool_call>", bareNames: true, readsOwnForm: false,
+    taggedArguments: TaggedArguments(keyOpening: "<parameter name=\"", keyClosing: "\">", valueClosing: "</parameter>\n"))
+
   /// The format of calls for a template's tool syntax: the generic format's is `hermes`.
   static func of(_ syntax: ChatTemplate.ToolSyntax) -> ToolCallFormat {
     switch syntax {
@@ -122,13 +155,19 @@ struct ToolCallFormat: Sendable, Equatable {
     case .deepSeekR1: .deepSeekR1
     case .deepSeekV31: .deepSeekV31
     case .kimi: .kimi
+    case .xmlFunction: .xmlFunction
+    case .glm: .glm
+    case .miniMax: .miniMax
     }
   }
 
   /// The fixed text of the format, where a vocabulary's control tokens may be: they are shown
   /// in the output, so that the splitter reads them.
   var markers: [String] {
-    [marker, namePrefix, argumentsPrefix, suffix, separator, nextCallPrefix ?? "", closing].filter { !$0.isEmpty }
+    [
+      marker, namePrefix, argumentsPrefix, suffix, separator, nextCallPrefix ?? "", closing,
+      taggedArguments?.keyOpening ?? "", taggedArguments?.keyClosing ?? "", taggedArguments?.valueClosing ?? "",
+    ].filter { !$0.isEmpty }
   }
 
   /// `text` for the call with index `index` in its turn.

@@ -1,0 +1,322 @@
+import GuidedDecoding
+import InferenceEngine
+
+/// Constrains a call's arguments written as tagged members, as Qwen3-Coder's and GLM's
+/// templates write them (`ToolCallFormat.TaggedArguments`), up to the end of the call:
+///
+///     ( keyOpening NAME keyClosing VALUE valueClosing )* suffix
+///
+/// Each member is one of the tool's declared properties, at most once, and the call ends only
+/// once every required one is written. A string's value is its raw text, which runs up to the
+/// value's closing tag (an enumerated string is one of its values); any other value is JSON of
+/// its schema, every guide enforced as in guided generation.
+///
+/// String guides other than an enumeration (a pattern, a format, a length) cannot be enforced on
+/// raw text: such a tool is refused (`LanguageModelError.unsupportedGenerationGuide`).
+final class TaggedArgumentsConstraint: InferenceEngine.TokenConstraint, @unchecked Sendable {
+  // Used by one generation on the engine's work queue only.
+  struct Member {
+    enum Value {
+      /// Raw text.
+      case text
+      /// One of these strings.
+      case choices([String])
+      /// JSON of a schema.
+      case json(CompiledSchema)
+    }
+
+    let name: String
+    let value: Value
+    let isRequired: Bool
+  }
+
+  /// What comes once a fixed text is written.
+  private enum Next: Equatable {
+    case choosing
+    case value(Int)
+    case done
+  }
+
+  private enum Phase {
+    /// One of `alternatives` (fixed texts), `bytes` of it written.
+    case fixed(bytes: [UInt8], alternatives: [(text: [UInt8], then: Next)])
+    /// Tokens, forced; then `next`.
+    case literal([Token], then: Next)
+    /// A raw text value, `state` bytes of its closing tag matched at its end.
+    case text(state: Int)
+    /// A JSON value.
+    case json(SchemaConstraint)
+    case done
+  }
+
+  private let members: [Member]
+  private let syntax: ToolCallFormat.TaggedArguments
+  private let suffix: [UInt8]
+  private let model: any TokenModel
+  private let automata: SchemaAutomata
+  private let vocabulary: Vocabulary
+  /// The control tokens among the format's texts, with their text.
+  private let shown: [Token: [UInt8]]
+  /// Finds the end of a raw value: its closing tag, white space after it left out.
+  private let textEnd: MarkerScanner
+  /// The value's closing tag as `textEnd` finds it, and the rest after it.
+  private let textEndTokens: [Token]
+  private let textEndRest: [Token]
+  private let valueClosingTokens: [Token]
+  private var written = Set<Int>()
+  private var phase: Phase = .done
+  /// Tokens whose text is empty: never part of a raw value.
+  private lazy var textlessTokens: [Int] = vocabulary.tokens.indices.filter { vocabulary.tokens[$0].isEmpty }
+  private var allowedFixed: [[[UInt8]]: [Int]] = [:]
+
+  /// - Parameter suffix: what ends the call after its members.
+  init(
+    members: [Member], syntax: ToolCallFormat.TaggedArguments, suffix: String, automata: SchemaAutomata,
+    model: any TokenModel
+  ) {
+    self.members = members
+    self.syntax = syntax
+    self.suffix = Array(suffix.utf8)
+    self.model = model
+    self.automata = automata
+    vocabulary = GuidedVocabularyCache.vocabulary(for: model)
+    shown = model.controlTokens.shown([syntax.keyOpening, syntax.keyClosing, syntax.valueClosing, suffix])
+    let end = String(syntax.valueClosing.reversed().drop { $0.isWhitespace }.reversed())
+    textEnd = MarkerScanner.shared(marker: end, vocabulary: vocabulary)
+    textEndTokens = model.tokenize(end, parseSpecial: true)
+    textEndRest = model.tokenize(String(syntax.valueClosing.dropFirst(end.count)), parseSpecial: true)
+    valueClosingTokens = model.tokenize(syntax.valueClosing, parseSpecial: true)
+    phase = choosing()
+  }
+
+  /// The members of a tool's arguments, from its schema.
+  /// - Throws: `LanguageModelError.unsupportedGenerationGuide` for a schema that is no object of
+  ///   declared properties, or a string guide raw text cannot keep.
+  static func members(of schema: GenerationSchema) throws -> [Member] {
+    let document = try schema.lowered.document.get()
+    func resolved(_ node: SchemaNode) -> SchemaNode {
+      if case .ref(let name) = node, let target = document.definitions[name] { return resolved(target) }
+      return node
+    }
+    func refused(_ why: String) -> LanguageModelError {
+      .unsupportedGenerationGuide(
+        .init(schemaName: nil, debugDescription: "This model's template writes tool arguments as tagged text: \(why)"))
+    }
+    guard case .object(let object) = resolved(document.root) else {
+      throw refused("the arguments must be an object")
+    }
+    return try object.properties.map { property in
+      let node = resolved(property.schema)
+      let strings: [String]? =
+        switch node {
+        case .const(.string(let value)): [value]
+        case .anyOf(let options):
+          options.allSatisfy { if case .const(.string) = resolved($0) { true } else { false } }
+            ? options.compactMap { if case .const(.string(let value)) = resolved($0) { value } else { nil } } : nil
+        default: nil
+        }
+      let value: Member.Value
+      if let strings {
+        value = .choices(strings)
+      } else if case .string(let constraints) = node {
+        guard constraints == StringConstraints() else {
+          throw refused("the guides of '\(property.name)' (a pattern, format or length) cannot be kept on raw text")
+        }
+        value = .text
+      } else {
+        value = .json(try CompiledSchema(SchemaDocument(root: node, definitions: document.definitions)))
+      }
+      return Member(name: property.name, value: value, isRequired: property.isRequired)
+    }
+  }
+
+  /// The names of a tool's members whose values are strings, written raw.
+  static func textMembers(of schema: GenerationSchema) -> Set<String> {
+    let members = (try? members(of: schema)) ?? []
+    return Set(members.filter { if case .json = $0.value { false } else { true } }.map(\.name))
+  }
+
+  /// The next member's opening, or, once every required member is written, the end.
+  private func choosing() -> Phase {
+    var alternatives: [(text: [UInt8], then: Next)] = []
+    for (index, member) in members.enumerated() where !written.contains(index) {
+      alternatives.append((Array((syntax.keyOpening + member.name + syntax.keyClosing).utf8), .value(index)))
+    }
+    if members.indices.allSatisfy({ written.contains($0) || !members[$0].isRequired }) {
+      alternatives.append((suffix, .done))
+    }
+    return .fixed(bytes: [], alternatives: alternatives)
+  }
+
+  private func enter(_ next: Next) throws -> Phase {
+    switch next {
+    case .choosing: return choosing()
+    case .done: return .done
+    case .value(let index):
+      written.insert(index)
+      switch members[index].value {
+      case .text: return .text(state: 0)
+      case .choices(let choices):
+        return .fixed(
+          bytes: [], alternatives: choices.map { (Array(($0 + syntax.valueClosing).utf8), Next.choosing) })
+      case .json(let schema):
+        return .json(SchemaConstraint(schema: schema, automata: automata, model: model))
+      }
+    }
+  }
+
+  private func text(of token: Token) -> [UInt8] { shown[token] ?? model.piece(of: token) }
+
+  /// The alternatives `bytes` is a beginning of, with what each has left.
+  private static func remaining(_ alternatives: [(text: [UInt8], then: Next)], after bytes: [UInt8]) -> [[UInt8]] {
+    alternatives.filter { $0.text.starts(with: bytes) }.map { Array($0.text[bytes.count...]) }
+  }
+
+  /// The tokens that go on with a fixed text whose alternatives have `rest` left: those whose
+  /// text begins one of them (a control token by its text).
+  private func allowedTokens(continuing rest: [[UInt8]]) -> [Int] {
+    if let known = allowedFixed[rest] { return known }
+    var allowed: [Int] = []
+    for (id, piece) in vocabulary.tokens.enumerated() where !piece.isEmpty {
+      if rest.contains(where: { $0.starts(with: piece) }) { allowed.append(id) }
+    }
+    for text in rest where !text.isEmpty {
+      if let first = model.tokenize(String(decoding: text, as: UTF8.self), parseSpecial: true).first,
+        shown[first] != nil
+      {
+        allowed.append(Int(first))
+      }
+    }
+    allowedFixed[rest] = allowed
+    return allowed
+  }
+
+  func forcedTokens() -> [Token] {
+    switch phase {
+    case .literal(let tokens, _): tokens
+    case .fixed(let bytes, let alternatives):
+      Self.remaining(alternatives, after: bytes).count == 1
+        ? model.tokenize(String(decoding: Self.remaining(alternatives, after: bytes)[0], as: UTF8.self), parseSpecial: true)
+        : []
+    case .json(let inner): inner.mustEnd ? valueClosingTokens : inner.forcedTokens()
+    case .text, .done: []
+    }
+  }
+
+  func mask(_ logits: UnsafeMutableBufferPointer<Float>) {
+    switch phase {
+    case .fixed(let bytes, let alternatives):
+      let allowed = allowedTokens(continuing: Self.remaining(alternatives, after: bytes))
+      var kept: [(Int, Float)] = []
+      for index in allowed where index < logits.count { kept.append((index, logits[index])) }
+      for index in 0..<logits.count { logits[index] = -.infinity }
+      for (index, logit) in kept { logits[index] = logit }
+    case .literal(let tokens, _):
+      for index in 0..<logits.count where index != Int(tokens[0]) { logits[index] = -.infinity }
+    case .text(let state):
+      for token in textEnd.completions(from: state).overshooting + textlessTokens + vocabulary.endOfSequenceTokens
+      where token < logits.count {
+        logits[token] = -.infinity
+      }
+    case .json(let inner):
+      let closing = Int(valueClosingTokens[0])
+      let kept = closing < logits.count ? logits[closing] : 0
+      inner.mask(logits)
+      if inner.isComplete, closing < logits.count { logits[closing] = kept }
+    case .done:
+      for index in 0..<logits.count { logits[index] = -.infinity }
+      for token in vocabulary.endOfSequenceTokens where token < logits.count { logits[token] = 0 }
+    }
+  }
+
+  func accept(_ token: Token) throws {
+    switch phase {
+    case .fixed(let bytes, let alternatives):
+      let written = bytes + text(of: token)
+      if let whole = alternatives.first(where: { $0.text == written }) {
+        phase = try enter(whole.then)
+      } else if alternatives.contains(where: { $0.text.starts(with: written) }) {
+        phase = .fixed(bytes: written, alternatives: alternatives)
+      } else {
+        throw ToolCallConstraintError("token \(token) writes no member the tool takes here")
+      }
+    case .literal(let tokens, let next):
+      guard token == tokens[0] else { throw ToolCallConstraintError("token \(token) is not the arguments' fixed text") }
+      phase = tokens.count > 1 ? .literal(Array(tokens.dropFirst()), then: next) : try enter(next)
+    case .text(let state):
+      let (next, completedAt) = textEnd.advance(state, over: model.piece(of: token))
+      guard let completedAt else {
+        phase = .text(state: next)
+        return
+      }
+      guard completedAt == model.piece(of: token).count else {
+        throw ToolCallConstraintError("token \(token) writes past a value's closing tag")
+      }
+      phase = textEndRest.isEmpty ? choosing() : .literal(textEndRest, then: .choosing)
+    case .json(let inner):
+      if inner.isComplete, token == valueClosingTokens[0] {
+        phase = valueClosingTokens.count > 1 ? .literal(Array(valueClosingTokens.dropFirst()), then: .choosing) : choosing()
+      } else {
+        try inner.accept(token)
+      }
+    case .done:
+      guard model.isEndOfGeneration(token) else { throw ToolCallConstraintError("the call has ended") }
+    }
+  }
+
+  var isComplete: Bool { if case .done = phase { true } else { false } }
+  var mustEnd: Bool { isComplete }
+
+  /// The shortest way to the end of the call: the required members not yet written, each with
+  /// its shortest value, then the suffix.
+  func tokensToClose() -> [Token] {
+    let rest: [Token]
+    switch phase {
+    case .done: return []
+    case .fixed(let bytes, let alternatives):
+      let left = Self.remaining(alternatives, after: bytes)
+      let then = alternatives.first { $0.text.starts(with: bytes) }?.then ?? .choosing
+      rest =
+        model.tokenize(String(decoding: left.min { $0.count < $1.count } ?? [], as: UTF8.self), parseSpecial: true)
+        + closing(after: then)
+      return rest
+    case .literal(let tokens, let then): return tokens + closing(after: then)
+    case .text: return textEndTokens + textEndRest + closing(after: .choosing)
+    case .json(let inner): return inner.tokensToClose() + valueClosingTokens + closing(after: .choosing)
+    }
+  }
+
+  /// What closes the call once `next` is reached.
+  private func closing(after next: Next) -> [Token] {
+    switch next {
+    case .done: return []
+    case .value(let index):
+      let value: [Token] =
+        if case .text = members[index].value { textEndTokens + textEndRest } else {
+          shortestValue(of: index) + valueClosingTokens
+        }
+      return value + requiredMembersAndSuffix(besides: index)
+    case .choosing: return requiredMembersAndSuffix()
+    }
+  }
+
+  /// The required members not yet written (besides the one under way), then the suffix.
+  private func requiredMembersAndSuffix(besides current: Int? = nil) -> [Token] {
+    var tokens: [Token] = []
+    for (index, member) in members.enumerated() where member.isRequired && !written.contains(index) && index != current {
+      tokens += model.tokenize(syntax.keyOpening + member.name + syntax.keyClosing, parseSpecial: true)
+      if case .text = member.value { tokens += textEndTokens + textEndRest } else {
+        tokens += shortestValue(of: index) + valueClosingTokens
+      }
+    }
+    return tokens + model.tokenize(String(decoding: suffix, as: UTF8.self), parseSpecial: true)
+  }
+
+  private func shortestValue(of index: Int) -> [Token] {
+    switch members[index].value {
+    case .text: []
+    case .choices(let choices): model.tokenize(choices.min { $0.utf8.count < $1.utf8.count } ?? "", parseSpecial: false)
+    case .json(let schema): SchemaConstraint(schema: schema, automata: automata, model: model).tokensToClose()
+    }
+  }
+}
