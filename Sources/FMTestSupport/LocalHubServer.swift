@@ -8,7 +8,7 @@ import Synchronization
 /// with the Git LFS `oid`, the sha256, and size of each file) and
 /// `GET /OWNER/REPO/resolve/main/PATH` (the file, with `Range` requests answered 206). On
 /// demand it redirects file requests as the Hub does, asks for a token, cuts the first file
-/// body short, or sends slowly (see `Behaviour`). It records every request. Each connection
+/// body short, sends slowly, or ignores `Range` (see `Behaviour`). It records every request. Each connection
 /// gets a thread and is closed after one response. Call `stop()` when done.
 public final class LocalHubServer: Sendable {
   /// What the server does beyond answering plainly.
@@ -27,16 +27,20 @@ public final class LocalHubServer: Sendable {
     /// Whether `?recursive=true` lists folders' contents; a mirror that ignores it lists only
     /// the folder asked for.
     public var listsRecursively: Bool
+    /// File requests with a `Range` header are answered with the whole file (200), as a server
+    /// without range support does.
+    public var ignoresRange: Bool
 
     public init(
       requiredToken: String? = nil, dropFirstBodyAfter: Int? = nil, bytesPerSecond: Int? = nil,
-      redirectsFiles: Bool = false, listsRecursively: Bool = true
+      redirectsFiles: Bool = false, listsRecursively: Bool = true, ignoresRange: Bool = false
     ) {
       self.requiredToken = requiredToken
       self.dropFirstBodyAfter = dropFirstBodyAfter
       self.bytesPerSecond = bytesPerSecond
       self.redirectsFiles = redirectsFiles
       self.listsRecursively = listsRecursively
+      self.ignoresRange = ignoresRange
     }
   }
 
@@ -222,7 +226,7 @@ public final class LocalHubServer: Sendable {
     var last = total - 1
     var status = 200
     var headers = ["Accept-Ranges": "bytes", "Content-Type": "application/octet-stream"]
-    if let range, range.hasPrefix("bytes=") {
+    if let range, range.hasPrefix("bytes="), !behaviour.ignoresRange {
       let bounds = range.dropFirst("bytes=".count).split(separator: "-", omittingEmptySubsequences: false)
       first = Int(bounds[0]) ?? 0
       if bounds.count > 1, let end = Int(bounds[1]) { last = min(end, total - 1) }
@@ -233,13 +237,13 @@ public final class LocalHubServer: Sendable {
       status = 206
       headers["Content-Range"] = "bytes \(first)-\(last)/\(total)"
     }
-    let body = contents.subdata(in: first..<(last + 1))
     let cut: Int? = state.withLock { state in
       guard state.dropsLeft > 0 else { return nil }
       state.dropsLeft -= 1
       return behaviour.dropFirstBodyAfter
     }
-    let sent = send(connection, status: status, headers: headers, body: body, cutAfter: cut)
+    let sent = send(
+      connection, status: status, headers: headers, body: contents, range: first..<(last + 1), cutAfter: cut)
     state.withLock { $0.bodyBytes += sent }
   }
 
@@ -248,39 +252,48 @@ public final class LocalHubServer: Sendable {
     send(connection, status: status, headers: ["Content-Type": "application/json"], body: body)
   }
 
-  /// Sends a response whose head announces the whole body; with `cutAfter`, only that many
-  /// bytes of it follow before the connection closes.
+  /// Sends a response whose head announces the whole body (the bytes of `body` in `range`, all
+  /// of it by default); with `cutAfter`, only that many bytes of it follow before the
+  /// connection closes. The bytes go from `body` itself, in pieces, without a copy: the server
+  /// of a throughput benchmark must not be its bottleneck.
   /// - Returns: The bytes of the body sent.
   @discardableResult
   private func send(
-    _ connection: Int32, status: Int, headers: [String: String] = [:], body: Data, cutAfter: Int? = nil
+    _ connection: Int32, status: Int, headers: [String: String] = [:], body: Data, range: Range<Int>? = nil,
+    cutAfter: Int? = nil
   ) -> Int {
-    var head = "HTTP/1.1 \(status) Local\r\nConnection: close\r\nContent-Length: \(body.count)\r\n"
+    let range = range ?? 0..<body.count
+    var head = "HTTP/1.1 \(status) Local\r\nConnection: close\r\nContent-Length: \(range.count)\r\n"
     for (name, value) in headers { head += "\(name): \(value)\r\n" }
     guard sendAll(connection, Data((head + "\r\n").utf8)) else { return 0 }
-    let length = min(body.count, cutAfter ?? body.count)
+    let length = min(range.count, cutAfter ?? range.count)
     let piece = behaviour.bytesPerSecond.map { max(1, $0 / 20) } ?? (1 << 20)
-    var offset = 0
-    while offset < length {
-      let end = min(length, offset + piece)
-      guard sendAll(connection, body.subdata(in: offset..<end)) else { return offset }
-      offset = end
-      if behaviour.bytesPerSecond != nil { Thread.sleep(forTimeInterval: 0.05) }
+    return body.withUnsafeBytes { bytes in
+      let body = UnsafeRawBufferPointer(rebasing: bytes[range])
+      var offset = 0
+      while offset < length {
+        let end = min(length, offset + piece)
+        guard sendAll(connection, UnsafeRawBufferPointer(rebasing: body[offset..<end])) else { return offset }
+        offset = end
+        if behaviour.bytesPerSecond != nil { Thread.sleep(forTimeInterval: 0.05) }
+      }
+      return offset
     }
-    return offset
   }
 
   private func sendAll(_ connection: Int32, _ data: Data) -> Bool {
-    data.withUnsafeBytes { buffer in
-      var offset = 0
-      while offset < buffer.count {
-        let sent = Foundation.send(
-          connection, buffer.baseAddress?.advanced(by: offset), buffer.count - offset, Int32(MSG_NOSIGNAL))
-        guard sent > 0 else { return false }
-        offset += sent
-      }
-      return true
+    data.withUnsafeBytes { sendAll(connection, $0) }
+  }
+
+  private func sendAll(_ connection: Int32, _ buffer: UnsafeRawBufferPointer) -> Bool {
+    var offset = 0
+    while offset < buffer.count {
+      let sent = Foundation.send(
+        connection, buffer.baseAddress?.advanced(by: offset), buffer.count - offset, Int32(MSG_NOSIGNAL))
+      guard sent > 0 else { return false }
+      offset += sent
     }
+    return true
   }
 
   private static func split(target: String) -> (path: String, query: String) {

@@ -11,7 +11,11 @@ import Foundation
 /// taken as the beginning of the body (a pull killed earlier resumes the same way), a server
 /// that ignores `Range` (HTTP 200) has the file restarted from nothing, and a transfer that ends
 /// early, with an error or without, is followed by another from the new end. The caller checks
-/// the finished file's size and hash.
+/// the finished file's size and hash, which a `GrowingFileDigest` computes as the file grows,
+/// so the check need not read it again.
+///
+/// A plain `http` address is fetched by `PlainHTTPTransfer`, anything else (the Hub's `https`)
+/// by URLSession.
 struct ResumableDownload {
   /// What `run` reports as it goes.
   enum Event: Sendable, Equatable {
@@ -38,30 +42,50 @@ struct ResumableDownload {
   /// Fetches the bytes `destination` lacks.
   ///
   /// - Parameters:
+  ///   - hashing: Whether to hash the file as it grows, from the bytes it holds already.
   ///   - progress: Called from the calling task when a transfer resumes, and as bytes arrive
   ///     (at most about ten times a second).
   ///   - httpError: Makes the error for an HTTP status other than 200, 206 and redirects.
+  /// - Returns: With `hashing`, the file's digest, which may still be hashing the last bytes:
+  ///   its `finish()` gives the sha256.
   /// - Throws: what `httpError` makes; `ModelStoreError(.fetchFailed)` after transfers that
   ///   stopped adding bytes, or when the file cannot be written; `CancellationError`.
   func run(
-    progress: (Event) -> Void, httpError: (Int) -> ModelStoreError
-  ) async throws {
+    hashing: Bool, progress: (Event) -> Void, httpError: (Int) -> ModelStoreError
+  ) async throws -> GrowingFileDigest? {
     if !FileManager.default.fileExists(atPath: destination.path) {
       guard FileManager.default.createFile(atPath: destination.path, contents: nil) else {
         throw ModelStoreError(.fileSystem, "cannot create \(destination.path)")
       }
     }
+    let digest = hashing ? try GrowingFileDigest(of: destination) : nil
+    do {
+      try await fetch(digest: digest, progress: progress, httpError: httpError)
+    } catch {
+      digest?.stop()
+      throw error
+    }
+    return digest
+  }
+
+  /// Asks for what the file lacks until it is complete; `digest` hears of every byte it gains
+  /// and of every restart from nothing.
+  private func fetch(
+    digest: GrowingFileDigest?, progress: (Event) -> Void, httpError: (Int) -> ModelStoreError
+  ) async throws {
     var failures = 0
     var lastFailure = ""
+    digest?.fileGrew(to: min(try currentSize(), byteCount))
     while true {
       try Task.checkCancellation()
       var start = try currentSize()
       if start > byteCount {
+        digest?.restart()
         try truncate(to: 0)
         start = 0
       }
       if start == byteCount { return }
-      let outcome = await transfer(from: start, progress: progress)
+      let outcome = await transfer(from: start, digest: digest, progress: progress)
       let end = try currentSize()
       switch outcome {
       case .finished where end >= byteCount:
@@ -100,13 +124,28 @@ struct ResumableDownload {
   }
 
   /// One request for the bytes from `start` on, appended to the file as they arrive.
-  private func transfer(from start: Int64, progress: (Event) -> Void) async -> Outcome {
-    var request = URLRequest(url: url)
-    if start > 0 { request.setValue("bytes=\(start)-", forHTTPHeaderField: "Range") }
-    if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
-    // Compressed bodies would not line up with byte ranges.
-    request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
+  private func transfer(from start: Int64, digest: GrowingFileDigest?, progress: (Event) -> Void) async -> Outcome {
     if start > 0 { progress(.resuming(fromByte: start)) }
+    do {
+      return try await transfer(
+        from: start, of: url, token: token, plainly: PlainHTTPTransfer.handles(url), digest: digest,
+        progress: progress)
+    } catch {
+      // URLSession, which takes the address handed over, hands nothing over.
+      let handedOver = try? await transfer(
+        from: start, of: error.url, token: error.sendsToken ? token : nil, plainly: false, digest: digest,
+        progress: progress)
+      return handedOver ?? .failed(error)
+    }
+  }
+
+  /// One request of `address`, by the plain HTTP client or by URLSession.
+  ///
+  /// - Throws: `PlainHTTPTransfer.HandOver` when the plain client leaves the address to URLSession.
+  private func transfer(
+    from start: Int64, of address: URL, token: String?, plainly: Bool, digest: GrowingFileDigest?,
+    progress: (Event) -> Void
+  ) async throws(PlainHTTPTransfer.HandOver) -> Outcome {
     let handle: FileHandle
     do {
       handle = try FileHandle(forWritingTo: destination)
@@ -114,18 +153,30 @@ struct ResumableDownload {
     } catch {
       return .failed(ModelStoreError(.fileSystem, "cannot write \(destination.path): \(error)"))
     }
-    defer { try? handle.close() }
     let (stream, continuation) = AsyncThrowingStream.makeStream(
-      of: TransferWriter.Arrival.self, bufferingPolicy: .bufferingNewest(1))
-    let writer = TransferWriter(handle: handle, start: start, continuation: continuation)
-    let configuration = URLSessionConfiguration.ephemeral
-    configuration.timeoutIntervalForRequest = idleTimeout
-    configuration.timeoutIntervalForResource = 7 * 24 * 60 * 60
-    let session = URLSession(configuration: configuration, delegate: writer, delegateQueue: nil)
-    let task = session.dataTask(with: request)
-    continuation.onTermination = { _ in task.cancel() }
-    task.resume()
-    defer { session.finishTasksAndInvalidate() }
+      of: PartialFileWriter.Arrival.self, bufferingPolicy: .bufferingNewest(1))
+    let writer = PartialFileWriter(handle: handle, start: start, digest: digest, continuation: continuation)
+    var session: URLSession?
+    defer { session?.finishTasksAndInvalidate() }
+    if plainly {
+      let transfer = PlainHTTPTransfer(url: address, token: token, firstByte: start, idleTimeout: idleTimeout)
+      continuation.onTermination = { _ in transfer.cancel() }
+      transfer.start(writer: writer)
+    } else {
+      var request = URLRequest(url: address)
+      if start > 0 { request.setValue("bytes=\(start)-", forHTTPHeaderField: "Range") }
+      if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+      // Compressed bodies would not line up with byte ranges.
+      request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
+      let configuration = URLSessionConfiguration.ephemeral
+      configuration.timeoutIntervalForRequest = idleTimeout
+      configuration.timeoutIntervalForResource = 7 * 24 * 60 * 60
+      let delegate = URLSessionTransfer(writer: writer)
+      session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+      let task = session?.dataTask(with: request)
+      continuation.onTermination = { _ in task?.cancel() }
+      task?.resume()
+    }
     let began = ContinuousClock.now
     do {
       for try await arrival in stream {
@@ -133,8 +184,10 @@ struct ResumableDownload {
         let rate = seconds > 0 ? Double(arrival.bytes - arrival.start) / seconds : 0
         progress(.received(bytes: arrival.bytes, bytesPerSecond: rate))
       }
-    } catch let error as TransferWriter.StatusError {
+    } catch let error as PartialFileWriter.StatusError {
       return .status(error.status)
+    } catch let handOver as PlainHTTPTransfer.HandOver {
+      throw handOver
     } catch {
       return .failed(error)
     }

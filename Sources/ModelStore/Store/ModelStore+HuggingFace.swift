@@ -136,7 +136,8 @@ extension ModelStore {
         url: try hub.url(
           "/\(reference.repositoryID)/resolve/\(HubPath.escaped(reference.revision))/\(HubPath.escaped(file.path))"),
         token: hub.token, destination: partial, byteCount: file.byteCount)
-      try await download.run(
+      let digest = try await download.run(
+        hashing: file.sha256 != nil,
         progress: { event in
           switch event {
           case .resuming(let byte):
@@ -151,8 +152,9 @@ extension ModelStore {
         httpError: { status in
           HubStatus.error(status, reference: reference, settings: hub, url: download.url)
         })
+      defer { digest?.stop() }
       progress(.verifying)
-      try await verify(partial, against: file, of: reference)
+      try await verify(partial, against: file, of: reference, digest: digest)
       try moveIntoPlace(partial, destination)
       do {
         try Data(Self.marker(for: file).utf8).write(to: Self.markerPath(of: destination), options: .atomic)
@@ -162,15 +164,18 @@ extension ModelStore {
     }
   }
 
-  /// Checks a downloaded file's size and sha256 against the Hub's list; removes it when they differ.
-  private func verify(_ partial: URL, against file: HubFile, of reference: HubReference) async throws {
+  /// Checks a downloaded file's size and sha256 (from `digest`, which has followed the
+  /// download) against the Hub's list; removes the file when they differ.
+  private func verify(
+    _ partial: URL, against file: HubFile, of reference: HubReference, digest: GrowingFileDigest?
+  ) async throws {
     let size = fileSize(at: partial) ?? 0
     var problem: String?
     if size != file.byteCount {
       problem = "has \(size) bytes, the Hub lists \(file.byteCount)"
-    } else if let expected = file.sha256 {
-      let digest = try await FileDigest.sha256(of: partial)
-      if digest != expected { problem = "has sha256 \(digest), the Hub lists \(expected)" }
+    } else if let expected = file.sha256, let digest {
+      let actual = try await digest.finish()
+      if actual != expected { problem = "has sha256 \(actual), the Hub lists \(expected)" }
     }
     guard let problem else { return }
     try? FileManager.default.removeItem(at: partial)
