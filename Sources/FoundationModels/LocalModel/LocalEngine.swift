@@ -84,7 +84,13 @@ final class LocalEngine: Sendable {
           format: format)
         constraint = calls
         // The splitter reads the output as the constraint let it be written.
-        splitter = ToolCallTextSplitter(opening: calls.ownFormOpening, format: format)
+        let textMembers =
+          format.taggedArguments == nil
+          ? [:]
+          : Dictionary(
+            request.enabledToolDefinitions.map { ($0.name, TaggedArgumentsConstraint.textMembers(of: $0.parameters)) },
+            uniquingKeysWith: { first, _ in first })
+        splitter = ToolCallTextSplitter(opening: calls.ownFormOpening, format: format, textMembers: textMembers)
       }
       if let thinking, let answerConstraint = constraint {
         constraint = ThinkingConstraint(

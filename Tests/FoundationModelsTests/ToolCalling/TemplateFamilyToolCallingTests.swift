@@ -89,6 +89,55 @@ struct ToolCallFamily: Sendable, CustomStringConvertible {
       }, rendered: "functions.getWeather:0<|tool_call_argument_begin|>{\"city\": \"Paris\"}"),
   ]
 
+  static let tagged: [ToolCallFamily] = [
+    ToolCallFamily(
+      template: "Qwen3-Coder.jinja", answerMarkers: ["<|im_start|>assistant\n"],
+      write: { calls in
+        calls.map {
+          "<tool_call>\n<function=\($0.name)>\n"
+            + members($0.arguments) { "<parameter=\($0)>\n\($1)\n</parameter>\n" } + "</function>\n</tool_call>"
+        }.joined(separator: "\n")
+      }, rendered: "<function=getWeather>\n<parameter=city>\nParis\n</parameter>"),
+    ToolCallFamily(
+      template: "Qwen3.5-4B.jinja", answerMarkers: ["<|im_start|>assistant\n<think>\n"],
+      write: { calls in
+        calls.map {
+          "<tool_call>\n<function=\($0.name)>\n"
+            + members($0.arguments) { "<parameter=\($0)>\n\($1)\n</parameter>\n" } + "</function>\n</tool_call>"
+        }.joined(separator: "\n")
+      }, rendered: "<function=getWeather>\n<parameter=city>\nParis\n</parameter>", thinking: "I look it up.\n</think>\n\n"),
+    ToolCallFamily(
+      template: "GLM-4.6.jinja", answerMarkers: ["<|assistant|>"],
+      write: { calls in
+        calls.map {
+          "<tool_call>\($0.name)\n"
+            + members($0.arguments) { "<arg_key>\($0)</arg_key>\n<arg_value>\($1)</arg_value>\n" } + "</tool_call>"
+        }.joined(separator: "\n")
+      }, rendered: "<tool_call>getWeather\n<arg_key>city</arg_key>\n<arg_value>Paris</arg_value>"),
+    ToolCallFamily(
+      template: "MiniMax-M2.jinja", answerMarkers: ["]~b]ai\n<think>\n"],
+      write: { calls in
+        "<minimax:tool_call>\n"
+          + calls.map {
+            "<invoke name=\"\($0.name)\">\n"
+              + members($0.arguments) { "<parameter name=\"\($0)\">\($1)</parameter>\n" } + "</invoke>\n"
+          }.joined() + "</minimax:tool_call>"
+      }, rendered: "<invoke name=\"getWeather\">\n<parameter name=\"city\">Paris</parameter>",
+      thinking: "I look it up.\n</think>\n\n"),
+  ]
+
+  /// A call's arguments (a JSON object) as tagged members: each member's name and its value,
+  /// a string's raw, any other's JSON.
+  static func members(_ arguments: String, _ member: (String, String) -> String) -> String {
+    guard let content = try? GeneratedContent(json: arguments), case .structure(let properties, let keys) = content.kind
+    else { return "" }
+    return keys.map { key in
+      let value = properties[key]!
+      if case .string(let text) = value.kind { return member(key, text) }
+      return member(key, value.jsonString)
+    }.joined()
+  }
+
   static let deepSeekMarkers = [
     "<｜tool▁calls▁begin｜>", "<｜tool▁call▁begin｜>", "<｜tool▁sep｜>", "<｜tool▁call▁end｜>", "<｜tool▁calls▁end｜>",
   ]
@@ -107,7 +156,11 @@ struct ToolCallFamily: Sendable, CustomStringConvertible {
     let answer = thinking + "It is sunny."
     let rendered = done.contains("Sunny in Paris") ? rendered : nil
     let scripted = ScriptedTokenModel.answering(
-      tokens: ["get", "Weather", "Time", "city", "offset", "Paris", "Rome", "{\"", "name", "\": ", "Sunny"],
+      // The thinking's and Hermes' tags are one token each, as in the families' vocabularies.
+      tokens: [
+        "get", "Weather", "Time", "city", "offset", "Paris", "Rome", "{\"", "name", "\": ", "Sunny", "<think>", "</think>",
+        "<tool_call>", "</tool_call>",
+      ],
       control: control, contextLength: 16384, answerMarkers: answerMarkers
     ) { conversation in
       let answered = done.allSatisfy(conversation.contains) && rendered.map(conversation.contains) != false
@@ -120,7 +173,7 @@ struct ToolCallFamily: Sendable, CustomStringConvertible {
 }
 
 @Suite struct TemplateFamilyToolCallingTests {
-  @Test(arguments: ToolCallFamily.all)
+  @Test(arguments: ToolCallFamily.all + ToolCallFamily.tagged)
   func aCallRunsTheToolAndGoesBackThroughTheTemplate(family: ToolCallFamily) async throws {
     let weather = WeatherTool()
     let session = LanguageModelSession(
@@ -133,7 +186,7 @@ struct ToolCallFamily: Sendable, CustomStringConvertible {
     #expect(call.arguments.jsonString == #"{"city":"Paris"}"#)
   }
 
-  @Test(arguments: ToolCallFamily.all.filter(\.parallel))
+  @Test(arguments: (ToolCallFamily.all + ToolCallFamily.tagged).filter(\.parallel))
   func parallelCallsAllRun(family: ToolCallFamily) async throws {
     let weather = WeatherTool()
     let session = LanguageModelSession(
@@ -149,7 +202,7 @@ struct ToolCallFamily: Sendable, CustomStringConvertible {
 
   /// The model's first choices name no tool, pass a string where an integer belongs and a
   /// number out of the guide's range: none can be written, and the call that comes out decodes.
-  @Test(arguments: ToolCallFamily.all)
+  @Test(arguments: ToolCallFamily.all + ToolCallFamily.tagged)
   func aCallThatWouldBreakTheSchemaCannotBeProduced(family: ToolCallFamily) async throws {
     let session = LanguageModelSession(
       model: try family.model(

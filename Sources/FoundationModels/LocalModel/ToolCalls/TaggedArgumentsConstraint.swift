@@ -55,8 +55,7 @@ final class TaggedArgumentsConstraint: InferenceEngine.TokenConstraint, @uncheck
   private let model: any TokenModel
   private let automata: SchemaAutomata
   private let vocabulary: Vocabulary
-  /// The control tokens among the format's texts, with their text.
-  private let shown: [Token: [UInt8]]
+  private let fixed: FixedTextTokens
   /// Finds the end of a raw value: its closing tag, white space after it left out.
   private let textEnd: MarkerScanner
   /// The value's closing tag as `textEnd` finds it, and the rest after it.
@@ -67,7 +66,6 @@ final class TaggedArgumentsConstraint: InferenceEngine.TokenConstraint, @uncheck
   private var phase: Phase = .done
   /// Tokens whose text is empty: never part of a raw value.
   private lazy var textlessTokens: [Int] = vocabulary.tokens.indices.filter { vocabulary.tokens[$0].isEmpty }
-  private var allowedFixed: [[[UInt8]]: [Int]] = [:]
 
   /// - Parameter suffix: what ends the call after its members.
   init(
@@ -80,7 +78,7 @@ final class TaggedArgumentsConstraint: InferenceEngine.TokenConstraint, @uncheck
     self.model = model
     self.automata = automata
     vocabulary = GuidedVocabularyCache.vocabulary(for: model)
-    shown = model.controlTokens.shown([syntax.keyOpening, syntax.keyClosing, syntax.valueClosing, suffix])
+    fixed = FixedTextTokens(model: model, texts: [syntax.keyOpening, syntax.keyClosing, syntax.valueClosing, suffix])
     let end = String(syntax.valueClosing.reversed().drop { $0.isWhitespace }.reversed())
     textEnd = MarkerScanner.shared(marker: end, vocabulary: vocabulary)
     textEndTokens = model.tokenize(end, parseSpecial: true)
@@ -165,39 +163,16 @@ final class TaggedArgumentsConstraint: InferenceEngine.TokenConstraint, @uncheck
     }
   }
 
-  private func text(of token: Token) -> [UInt8] { shown[token] ?? model.piece(of: token) }
-
   /// The alternatives `bytes` is a beginning of, with what each has left.
   private static func remaining(_ alternatives: [(text: [UInt8], then: Next)], after bytes: [UInt8]) -> [[UInt8]] {
-    alternatives.filter { $0.text.starts(with: bytes) }.map { Array($0.text[bytes.count...]) }
-  }
-
-  /// The tokens that go on with a fixed text whose alternatives have `rest` left: those whose
-  /// text begins one of them (a control token by its text).
-  private func allowedTokens(continuing rest: [[UInt8]]) -> [Int] {
-    if let known = allowedFixed[rest] { return known }
-    var allowed: [Int] = []
-    for (id, piece) in vocabulary.tokens.enumerated() where !piece.isEmpty {
-      if rest.contains(where: { $0.starts(with: piece) }) { allowed.append(id) }
-    }
-    for text in rest where !text.isEmpty {
-      if let first = model.tokenize(String(decoding: text, as: UTF8.self), parseSpecial: true).first,
-        shown[first] != nil
-      {
-        allowed.append(Int(first))
-      }
-    }
-    allowedFixed[rest] = allowed
-    return allowed
+    FixedTextTokens.remaining(alternatives.map(\.text), after: bytes)
   }
 
   func forcedTokens() -> [Token] {
     switch phase {
     case .literal(let tokens, _): tokens
     case .fixed(let bytes, let alternatives):
-      Self.remaining(alternatives, after: bytes).count == 1
-        ? model.tokenize(String(decoding: Self.remaining(alternatives, after: bytes)[0], as: UTF8.self), parseSpecial: true)
-        : []
+      Self.remaining(alternatives, after: bytes).count == 1 ? fixed.tokens(Self.remaining(alternatives, after: bytes)[0]) : []
     case .json(let inner): inner.mustEnd ? valueClosingTokens : inner.forcedTokens()
     case .text, .done: []
     }
@@ -206,11 +181,7 @@ final class TaggedArgumentsConstraint: InferenceEngine.TokenConstraint, @uncheck
   func mask(_ logits: UnsafeMutableBufferPointer<Float>) {
     switch phase {
     case .fixed(let bytes, let alternatives):
-      let allowed = allowedTokens(continuing: Self.remaining(alternatives, after: bytes))
-      var kept: [(Int, Float)] = []
-      for index in allowed where index < logits.count { kept.append((index, logits[index])) }
-      for index in 0..<logits.count { logits[index] = -.infinity }
-      for (index, logit) in kept { logits[index] = logit }
+      fixed.keepOnly(fixed.allowed(continuing: Self.remaining(alternatives, after: bytes)), orTheEnd: false, in: logits)
     case .literal(let tokens, _):
       for index in 0..<logits.count where index != Int(tokens[0]) { logits[index] = -.infinity }
     case .text(let state):
@@ -232,7 +203,7 @@ final class TaggedArgumentsConstraint: InferenceEngine.TokenConstraint, @uncheck
   func accept(_ token: Token) throws {
     switch phase {
     case .fixed(let bytes, let alternatives):
-      let written = bytes + text(of: token)
+      let written = bytes + fixed.text(of: token)
       if let whole = alternatives.first(where: { $0.text == written }) {
         phase = try enter(whole.then)
       } else if alternatives.contains(where: { $0.text.starts(with: written) }) {
@@ -270,16 +241,12 @@ final class TaggedArgumentsConstraint: InferenceEngine.TokenConstraint, @uncheck
   /// The shortest way to the end of the call: the required members not yet written, each with
   /// its shortest value, then the suffix.
   func tokensToClose() -> [Token] {
-    let rest: [Token]
     switch phase {
     case .done: return []
     case .fixed(let bytes, let alternatives):
       let left = Self.remaining(alternatives, after: bytes)
       let then = alternatives.first { $0.text.starts(with: bytes) }?.then ?? .choosing
-      rest =
-        model.tokenize(String(decoding: left.min { $0.count < $1.count } ?? [], as: UTF8.self), parseSpecial: true)
-        + closing(after: then)
-      return rest
+      return fixed.tokens(left.min { $0.count < $1.count } ?? []) + closing(after: then)
     case .literal(let tokens, let then): return tokens + closing(after: then)
     case .text: return textEndTokens + textEndRest + closing(after: .choosing)
     case .json(let inner): return inner.tokensToClose() + valueClosingTokens + closing(after: .choosing)

@@ -39,18 +39,16 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
     case bareName([UInt8])
     /// The arguments of the tool `index`.
     case arguments(any InferenceEngine.TokenConstraint)
-    /// After a call: the first token of the next call, or the end of the turn.
-    case between
-    /// After the separator that follows a call, where each call opens with the marker: the next
-    /// call's marker, or the end of the turn.
-    case separated
+    /// After a call, `bytes` written: the next call (its separator and opening), the calls'
+    /// closing, or, where there is none, the end of the turn.
+    case between([UInt8])
     /// After a call in the model's own form: the next one's opening, or the end of the turn.
     case betweenOwnCalls(CallOpening)
     /// After the one call a turn may have: only the end of the turn.
     case ended
   }
 
-  private enum Next { case name, arguments(Int), between, separated, nextCall, betweenOwnCalls, closing, ended }
+  private enum Next { case name, arguments(Int), between, betweenOwnCalls, closing, ended }
 
   private let model: any TokenModel
   /// Where the arguments' and the names' automata come from.
@@ -89,8 +87,9 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
   /// The calls whose arguments are whole: the index of the call under way.
   private var callCount = 0
   private let markerTokens: [Token]
-  private let separatorTokens: [Token]
   private let closingTokens: [Token]
+  /// Reads the choice after a call byte by byte (`between`).
+  private let fixed: FixedTextTokens
   /// The tokens of the format's fixed texts, per text and call index.
   private var fixedTokens: [String: [Token]] = [:]
   /// What ends a call in the model's own form: its object's closing brace.
@@ -126,7 +125,7 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
     scanner = MarkerScanner.shared(marker: format.marker, vocabulary: vocabulary)
     markerTokens = model.tokenize(format.marker, parseSpecial: true)
     argumentsPrefixBytes = Array(format.argumentsPrefix.utf8)
-    separatorTokens = model.tokenize(format.separator, parseSpecial: true)
+    fixed = FixedTextTokens(model: model, texts: format.markers)
     closingTokens = model.tokenize(format.closing, parseSpecial: true)
     controlMarker = model.piece(of: markerTokens[0]).isEmpty ? [Int(markerTokens[0])] : []
     objectClosingTokens = model.tokenize("}", parseSpecial: false)
@@ -150,9 +149,23 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
   private var argumentsPrefixTokens: [Token] { tokens(format.argumentsPrefix) }
   /// After the arguments; where they are tagged members, their constraint writes it.
   private var suffixTokens: [Token] { format.taggedArguments == nil ? tokens(format.suffix) : [] }
-  /// The first token of what follows a call's separator: the next call's prefix, or its marker.
-  private var nextCallFirstToken: Token {
-    format.nextCallPrefix.map { tokens($0)[0] } ?? markerTokens[0]
+  /// What opens the next call after one: the separator, then the next call's prefix (or the
+  /// marker and the name's prefix).
+  private var nextCallOpening: [UInt8] {
+    Array(
+      ToolCallFormat.text(format.separator + (format.nextCallPrefix ?? format.marker + format.namePrefix), call: callCount)
+        .utf8)
+  }
+
+  /// After a call, with `bytes` written: what the next call's opening and the closing have left.
+  private func afterCall(_ bytes: [UInt8]) -> (next: [UInt8]?, closing: [UInt8]?, orTheEnd: Bool) {
+    let next = nextCallOpening
+    let closing = Array(format.closing.utf8)
+    return (
+      next.starts(with: bytes) ? Array(next[bytes.count...]) : nil,
+      !closing.isEmpty && closing.starts(with: bytes) ? Array(closing[bytes.count...]) : nil,
+      closing.isEmpty && bytes.allSatisfy { $0 == 0x20 || $0 == 0x0A }
+    )
   }
 
   /// The tokens that complete a tool's name from `opening`'s state, and so open a call.
@@ -210,7 +223,14 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
     case .free(let state) where answer != nil && state > 0:
       // A structured answer cannot contain the marker's text: once begun, the marker is forced.
       model.tokenize(String(decoding: scanner.marker[state...], as: UTF8.self), parseSpecial: true)
-    case .free, .between, .separated, .betweenOwnCalls, .ended: []
+    case .between(let bytes):
+      // Once only one way on is left, its text.
+      switch afterCall(bytes) {
+      case (let next?, nil, false) where !bytes.isEmpty: fixed.tokens(next)
+      case (nil, let closing?, false) where !bytes.isEmpty: fixed.tokens(closing)
+      default: []
+      }
+    case .free, .betweenOwnCalls, .ended: []
     }
   }
 
@@ -241,11 +261,9 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
       inner.mask(logits)
     case .bareName(let bytes):
       keepOnly(bareNameTokens(after: bytes), in: logits)
-    case .between:
-      let next = Int(separatorTokens.first ?? nextCallFirstToken)
-      if let close = closingTokens.first { keepOnly([next, Int(close)], in: logits) } else { keepOnly([next], orTheEndIn: logits) }
-    case .separated:
-      keepOnly(markerTokens[0], orTheEndIn: logits)
+    case .between(let bytes):
+      let (next, closing, orTheEnd) = afterCall(bytes)
+      fixed.keepOnly(fixed.allowed(continuing: [next, closing].compactMap { $0 }), orTheEnd: orTheEnd, in: logits)
     case .betweenOwnCalls(let opening):
       keepOnly(tokensBetweenOwnCalls(from: opening), orTheEndIn: logits)
     case .ended:
@@ -283,16 +301,11 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
       var starts = answer != nil ? Array(scanner.prefixTokens) : scanner.completions(from: state).exact
       if let opening { starts += openingTokens(from: opening).opening }
       for token in starts where token < logits.count { logits[token] = -.infinity }
-    case .between:
-      let opening = format.nextCallPrefix.map { tokens($0).count } ?? markerTokens.count + namePrefixTokens.count
-      let call = separatorTokens.count + opening + shortestCall(after: []).count + closingTokens.count
-      guard call > budget else { return }
-      for token in Set([separatorTokens.first ?? nextCallFirstToken, markerTokens[0]]) where Int(token) < logits.count {
-        logits[Int(token)] = -.infinity
-      }
-    case .separated:
-      guard markerTokens.count + namePrefixTokens.count + shortestCall(after: []).count > budget else { return }
-      if Int(markerTokens[0]) < logits.count { logits[Int(markerTokens[0])] = -.infinity }
+    case .between(let bytes):
+      let (next, closing, orTheEnd) = afterCall(bytes)
+      guard let next, next.count + shortestCall(after: []).count + closingTokens.count > budget else { return }
+      // No call is begun that could not be finished: only the closing, or the end.
+      fixed.keepOnly(fixed.allowed(continuing: closing.map { [$0] } ?? []), orTheEnd: orTheEnd, in: logits)
     case .betweenOwnCalls:
       guard namePrefixTokens.count + shortestCall(after: []).count > budget else { return }
       keepOnly([], orTheEndIn: logits)
@@ -369,21 +382,19 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
     case .arguments(let inner):
       try inner.accept(token)
       if inner.mustEnd { phase = afterArguments() }
-    case .between:
-      if model.isEndOfGeneration(token), closingTokens.isEmpty { return }
-      if token == closingTokens.first {
-        phase = try literal(Array(closingTokens.dropFirst()), then: .ended)
-        return
+    case .between(let bytes):
+      if model.isEndOfGeneration(token), afterCall(bytes).orTheEnd { return }
+      let written = bytes + fixed.text(of: token)
+      let (next, closing, _) = afterCall(written)
+      if next?.isEmpty == true {
+        phase = try enter(.name)
+      } else if closing?.isEmpty == true {
+        phase = .ended
+      } else if next != nil || closing != nil {
+        phase = .between(written)
+      } else {
+        throw ToolCallConstraintError("only another call or the calls' closing may follow a call")
       }
-      guard let first = separatorTokens.first else {
-        try acceptNextCall(token)
-        return
-      }
-      guard token == first else { throw ToolCallConstraintError("only another call may follow a call") }
-      phase = try literal(Array(separatorTokens.dropFirst()), then: format.nextCallPrefix == nil ? .separated : .nextCall)
-    case .separated:
-      if model.isEndOfGeneration(token) { return }
-      try acceptNextCall(token)
     case .ended:
       guard model.isEndOfGeneration(token) else { throw ToolCallConstraintError("the turn ends after its call") }
     case .betweenOwnCalls(var opening):
@@ -414,7 +425,7 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
     callCount += 1
     let next: Next = format.singleCall ? .closing : ownFormCalls ? .betweenOwnCalls : .between
     // Entering what follows a call cannot fail (only a name's or arguments' phase can).
-    return (try? literal(end, then: next)) ?? .between
+    return (try? literal(end, then: next)) ?? .between([])
   }
 
   /// Fixed text, then `next`; `next` at once where there is none.
@@ -436,14 +447,6 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
     return allowed
   }
 
-  /// `token` as the first of the next call's opening (its prefix, or the marker): the rest of
-  /// the call's fixed text follows.
-  private func acceptNextCall(_ token: Token) throws {
-    guard token == nextCallFirstToken else { throw ToolCallConstraintError("only another call may follow a call") }
-    let opening = format.nextCallPrefix.map(tokens) ?? markerTokens + namePrefixTokens
-    phase = try literal(Array(opening.dropFirst()), then: .name)
-  }
-
   /// The phase that `next` names.
   private func enter(_ next: Next) throws -> Phase {
     switch next {
@@ -458,15 +461,11 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
     case .arguments(let index):
       return .arguments(try argumentsConstraint(of: index))
     case .between:
-      return .between
-    case .separated:
-      return .separated
-    case .nextCall:
-      return try literal(format.nextCallPrefix.map(tokens) ?? [], then: .name)
+      return .between([])
     case .closing:
       return try literal(closingTokens, then: .ended)
     case .betweenOwnCalls:
-      return ownFormOpening.map { .betweenOwnCalls($0.afterCall()) } ?? .between
+      return ownFormOpening.map { .betweenOwnCalls($0.afterCall()) } ?? .between([])
     case .ended:
       return .ended
     }
@@ -476,8 +475,8 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
     switch phase {
     case .free: answer == nil
     case .answer: answer?.isComplete ?? true
-    case .between: closingTokens.isEmpty
-    case .separated, .betweenOwnCalls, .ended: true
+    case .between(let bytes): afterCall(bytes).orTheEnd
+    case .betweenOwnCalls, .ended: true
     case .literal, .name, .bareName, .arguments: false
     }
   }
@@ -494,15 +493,19 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
   /// name and the shortest arguments its schema allows.
   func tokensToClose() -> [Token] {
     switch phase {
-    case .free, .separated, .betweenOwnCalls, .ended: []
-    case .between: closingTokens
+    case .free, .betweenOwnCalls, .ended: []
+    case .between(let bytes):
+      switch afterCall(bytes) {
+      case (_, let closing?, _): fixed.tokens(closing)
+      case (let next?, nil, _): fixed.tokens(next) + shortestCall(after: []) + closingTokens
+      case (nil, nil, _): []
+      }
     case .answer: answer?.tokensToClose() ?? []
     case .literal(let tokens, .name): tokens + shortestCall(after: []) + closingAfterCalls
-    case .literal(let tokens, .nextCall): tokens + (format.nextCallPrefix.map(self.tokens) ?? []) + shortestCall(after: []) + closingTokens
     case .literal(let tokens, .arguments(let index)):
       tokens + shortestArguments(of: index) + callEndTokens + closingAfterCalls
     case .literal(let tokens, .between), .literal(let tokens, .closing): tokens + closingTokens
-    case .literal(let tokens, .separated), .literal(let tokens, .betweenOwnCalls), .literal(let tokens, .ended):
+    case .literal(let tokens, .betweenOwnCalls), .literal(let tokens, .ended):
       tokens
     case .name(_, let bytes), .bareName(let bytes):
       shortestCall(after: bytes) + closingAfterCalls

@@ -37,12 +37,16 @@ struct ToolCallTextSplitter {
   private let betweenOwnCalls: CallOpening?
   /// The calls' format, as the constraint writes them.
   let format: ToolCallFormat
+  /// Per tool, the members whose values are raw text where arguments are tagged members
+  /// (`TaggedArgumentsConstraint.textMembers(of:)`).
+  private let textMembers: [String: Set<String>]
 
   /// - Parameter opening: how the output may open its first call in the model's own form, as
   ///   the constraint allows for it (`ToolCallConstraint.ownFormOpening`); nil where only the
   ///   marker opens calls.
-  init(opening: CallOpening? = nil, format: ToolCallFormat = .hermes) {
+  init(opening: CallOpening? = nil, format: ToolCallFormat = .hermes, textMembers: [String: Set<String>] = [:]) {
     self.format = format
+    self.textMembers = textMembers
     betweenOwnCalls = opening?.afterCall()
     if let opening { state = .opening(opening) }
   }
@@ -103,7 +107,7 @@ struct ToolCallTextSplitter {
         unseen = Substring(pending)
       case .markedCall(let prefix):
         let prefix = ToolCallFormat.text(prefix, call: callCount)
-        switch Self.call(in: pending[...], after: prefix, format: format, index: callCount) {
+        switch Self.call(in: pending[...], after: prefix, format: format, index: callCount, textMembers: textMembers) {
         case .incomplete:
           return pieces
         case .call(let name, let arguments, let rest):
@@ -217,7 +221,9 @@ struct ToolCallTextSplitter {
 
   /// The call at the start of `text` in `format`, after the fixed text `prefix`: its name, the
   /// arguments' prefix, its arguments and its suffix.
-  static func call(in text: Substring, after prefix: String, format: ToolCallFormat, index: Int) -> MarkedCall {
+  static func call(
+    in text: Substring, after prefix: String, format: ToolCallFormat, index: Int, textMembers: [String: Set<String>] = [:]
+  ) -> MarkedCall {
     // Where `expected` ends, read from `start`: nil where the text differs, .some(nil) while
     // the text is a beginning of it.
     func fixed(_ expected: String, at start: String.Index) -> String.Index?? {
@@ -247,12 +253,60 @@ struct ToolCallTextSplitter {
     }
     guard let afterArgumentsPrefix = fixed(argumentsPrefix, at: nameEnd) else { return .malformed }
     guard let argumentsStart = afterArgumentsPrefix else { return .incomplete }
+    if let tagged = format.taggedArguments {
+      return taggedCall(
+        in: text, from: argumentsStart, name: name, tagged: tagged, suffix: ToolCallFormat.text(format.suffix, call: index),
+        textMembers: textMembers[name] ?? [])
+    }
     guard let argumentsEnd = endOfObject(in: text[argumentsStart...]) else { return .incomplete }
     guard let afterSuffix = fixed(ToolCallFormat.text(format.suffix, call: index), at: argumentsEnd) else {
       return .malformed
     }
     guard let rest = afterSuffix else { return .incomplete }
     return .call(name: name, arguments: String(text[argumentsStart..<argumentsEnd]), rest: rest)
+  }
+
+  /// The rest of a call whose arguments are tagged members, from `start`: its members up to
+  /// the suffix, as a JSON object (raw text members as strings).
+  private static func taggedCall(
+    in text: Substring, from start: String.Index, name: String, tagged: ToolCallFormat.TaggedArguments, suffix: String,
+    textMembers: Set<String>
+  ) -> MarkedCall {
+    var members: [String] = []
+    var position = start
+    let valueEnd = String(tagged.valueClosing.reversed().drop { $0.isWhitespace }.reversed())
+    while true {
+      let rest = text.utf8[position...]
+      if rest.starts(with: suffix.utf8) {
+        let arguments = "{" + members.joined(separator: ",") + "}"
+        return .call(name: name, arguments: arguments, rest: text.utf8.index(position, offsetBy: suffix.utf8.count))
+      }
+      if suffix.utf8.starts(with: rest) || tagged.keyOpening.utf8.starts(with: rest) { return .incomplete }
+      guard rest.starts(with: tagged.keyOpening.utf8) else { return .malformed }
+      let keyStart = text.utf8.index(position, offsetBy: tagged.keyOpening.utf8.count)
+      guard let keyEnd = text[keyStart...].range(of: tagged.keyClosing) else { return .incomplete }
+      let key = String(text[keyStart..<keyEnd.lowerBound])
+      let valueStart = keyEnd.upperBound
+      // A JSON object, array or string ends with its JSON (a closing tag may be inside it).
+      var searchFrom = valueStart
+      if !textMembers.contains(key), let first = text.utf8[valueStart...].first,
+        [UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: "\"")].contains(first)
+      {
+        guard let end = first == UInt8(ascii: "\"") ? endOfString(in: text[valueStart...]) : endOfObject(in: text[valueStart...])
+        else { return .incomplete }
+        searchFrom = end
+      }
+      guard let closing = text[searchFrom...].range(of: valueEnd) else { return .incomplete }
+      let value = String(text[valueStart..<closing.lowerBound])
+      let afterValue = text.utf8[closing.upperBound...]
+      let restOfClosing = tagged.valueClosing.utf8.dropFirst(valueEnd.utf8.count)
+      guard afterValue.starts(with: restOfClosing) else {
+        return restOfClosing.starts(with: afterValue) ? .incomplete : .malformed
+      }
+      position = text.utf8.index(closing.upperBound, offsetBy: restOfClosing.count)
+      let encodedKey = GeneratedContent(kind: .string(key)).jsonString
+      members.append(encodedKey + ":" + (textMembers.contains(key) ? GeneratedContent(kind: .string(value)).jsonString : value))
+    }
   }
 
   /// The end of the JSON string at the start of `text`, its opening quote, (just past its closing
