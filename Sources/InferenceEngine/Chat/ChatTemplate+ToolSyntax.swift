@@ -7,11 +7,16 @@ extension ChatTemplate {
     if has("<｜tool▁calls▁begin｜>", "<｜tool▁sep｜>") { return .deepSeekV31 }
     if has("<|tool_calls_section_begin|>", "<|tool_call_argument_begin|>") { return .kimi }
     if has("<|START_ACTION|>", "tool_name") { return .commandR }
+    if has("dsml_token", "｜DSML｜") {
+      return .dsml(source.contains("dsml_token + 'function_calls>") ? "function_calls" : "tool_calls")
+    }
+    if has("<seed:tool_call>", "<function=", "<parameter=") { return .seed }
     if has("<tool_call>", "<function=", "<parameter=") { return .xmlFunction }
     if has("<tool_call>", "<arg_key>", "<arg_value>") { return .glm }
     if has("<minimax:tool_call>", "<invoke name=") { return .miniMax }
     if has("<function=", "</function>") && !source.contains("<parameter=") { return .functionary }
     if has("<tool_calls>[", "</tool_calls>") { return .apriel }
+    if has("<tool_calls>", "</tool_calls>", #"{"name": "' + tool_call.function.name"#) { return .miniMaxM1 }
     if has("<TOOLCALL>[", "</TOOLCALL>") { return .nemotron }
     if has("functools[") { return .fireFunction }
     if has("<|tool_call|>", "tools") { return .granite }

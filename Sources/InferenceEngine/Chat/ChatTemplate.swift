@@ -48,6 +48,13 @@ public struct ChatTemplate: Sendable, Equatable {
     case glm
     /// `<minimax:tool_call>\n<invoke name="NAME">\n<parameter name="KEY">VALUE</parameter>…` (MiniMax M2).
     case miniMax
+    /// `<seed:tool_call>\n<function=NAME>\n<parameter=KEY>VALUE</parameter>…` (Seed-OSS).
+    case seed
+    /// `<tool_calls>\n{"name": …, "arguments": {…}}\n…</tool_calls>` (MiniMax M1).
+    case miniMaxM1
+    /// DeepSeek's DSML, `<｜DSML｜BLOCK>` around `invoke` and `parameter` tags (V3.2:
+    /// `function_calls`, V4: `tool_calls`).
+    case dsml(String)
     /// The template knows no tools, or calls them in a form not read here:
     /// `GenericToolFormat` writes them into the conversation.
     case generic

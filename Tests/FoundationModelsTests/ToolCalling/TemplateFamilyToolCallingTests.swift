@@ -124,18 +124,56 @@ struct ToolCallFamily: Sendable, CustomStringConvertible {
           }.joined() + "</minimax:tool_call>"
       }, rendered: "<invoke name=\"getWeather\">\n<parameter name=\"city\">Paris</parameter>",
       thinking: "I look it up.\n</think>\n\n"),
+    ToolCallFamily(
+      template: "ByteDance-Seed-OSS.jinja", answerMarkers: ["<seed:bos>assistant\n"],
+      write: { calls in
+        calls.map {
+          "<seed:tool_call>\n<function=\($0.name)>\n"
+            + members($0.arguments) { "<parameter=\($0)>\($1)</parameter>\n" } + "</function>\n</seed:tool_call>"
+        }.joined(separator: "\n")
+      }, rendered: "<function=getWeather>\n<parameter=city>Paris</parameter>"),
+    ToolCallFamily(
+      template: "MiniMax-M1.jinja", answerMarkers: ["ai name=assistant\n"],
+      write: { calls in
+        "<tool_calls>\n" + calls.map { #"{"name": "\#($0.name)", "arguments": \#($0.arguments)}"# + "\n" }.joined()
+          + "</tool_calls>"
+      }, rendered: #"<tool_calls>\#n{"name": "getWeather", "arguments": {"city": "Paris"}}"#),
+    ToolCallFamily(
+      template: "deepseek-ai-DeepSeek-V3.2.jinja", answerMarkers: ["<think></think>"],
+      write: { dsml("function_calls", $0) },
+      rendered: "<｜DSML｜invoke name=\"getWeather\">\n<｜DSML｜parameter name=\"city\" string=\"true\">Paris"),
+    ToolCallFamily(
+      template: "deepseek-ai-DeepSeek-V4.jinja", answerMarkers: ["<｜Assistant｜></think>"],
+      write: { dsml("tool_calls", $0) },
+      rendered: "<｜DSML｜invoke name=\"getWeather\">\n<｜DSML｜parameter name=\"city\" string=\"true\">Paris"),
   ]
 
   /// A call's arguments (a JSON object) as tagged members: each member's name and its value,
   /// a string's raw, any other's JSON.
   static func members(_ arguments: String, _ member: (String, String) -> String) -> String {
+    typedMembers(arguments) { key, value, _ in member(key, value) }
+  }
+
+  /// As `members`, saying whether the value is a string's.
+  static func typedMembers(_ arguments: String, _ member: (String, String, Bool) -> String) -> String {
     guard let content = try? GeneratedContent(json: arguments), case .structure(let properties, let keys) = content.kind
     else { return "" }
     return keys.map { key in
       let value = properties[key]!
-      if case .string(let text) = value.kind { return member(key, text) }
-      return member(key, value.jsonString)
+      if case .string(let text) = value.kind { return member(key, text, true) }
+      return member(key, value.jsonString, false)
     }.joined()
+  }
+
+  /// DeepSeek V3.2's and V4's DSML block `block`.
+  static func dsml(_ block: String, _ calls: [(name: String, arguments: String)]) -> String {
+    "<｜DSML｜\(block)>\n"
+      + calls.map { call in
+        "<｜DSML｜invoke name=\"\(call.name)\">\n"
+          + typedMembers(call.arguments) {
+            "<｜DSML｜parameter name=\"\($0)\" string=\"\($2)\">\($1)</｜DSML｜parameter>\n"
+          } + "</｜DSML｜invoke>\n"
+      }.joined() + "</｜DSML｜\(block)>"
   }
 
   static let deepSeekMarkers = [
@@ -156,10 +194,11 @@ struct ToolCallFamily: Sendable, CustomStringConvertible {
     let answer = thinking + "It is sunny."
     let rendered = done.contains("Sunny in Paris") ? rendered : nil
     let scripted = ScriptedTokenModel.answering(
-      // The thinking's and Hermes' tags are one token each, as in the families' vocabularies.
+      // The thinking's and Hermes' tags are one token each, as in the families' vocabularies (and
+      // DeepSeek's wide bars are whole characters).
       tokens: [
         "get", "Weather", "Time", "city", "offset", "Paris", "Rome", "{\"", "name", "\": ", "Sunny", "<think>", "</think>",
-        "<tool_call>", "</tool_call>",
+        "<tool_call>", "</tool_call>", "｜DSML｜",
       ],
       control: control, contextLength: 16384, answerMarkers: answerMarkers
     ) { conversation in

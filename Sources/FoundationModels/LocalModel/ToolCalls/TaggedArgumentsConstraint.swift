@@ -78,7 +78,8 @@ final class TaggedArgumentsConstraint: InferenceEngine.TokenConstraint, @uncheck
     self.model = model
     self.automata = automata
     vocabulary = GuidedVocabularyCache.vocabulary(for: model)
-    fixed = FixedTextTokens(model: model, texts: [syntax.keyOpening, syntax.keyClosing, syntax.valueClosing, suffix])
+    fixed = FixedTextTokens(
+      model: model, texts: [syntax.keyOpening, syntax.keyClosing, syntax.valueClosing, syntax.jsonKeyClosing ?? "", suffix])
     let end = String(syntax.valueClosing.reversed().drop { $0.isWhitespace }.reversed())
     textEnd = MarkerScanner.shared(marker: end, vocabulary: vocabulary)
     textEndTokens = model.tokenize(end, parseSpecial: true)
@@ -134,11 +135,17 @@ final class TaggedArgumentsConstraint: InferenceEngine.TokenConstraint, @uncheck
     return Set(members.filter { if case .json = $0.value { false } else { true } }.map(\.name))
   }
 
+  /// A member's opening tag, up to its value.
+  private func opening(of member: Member) -> String {
+    let json = if case .json = member.value { true } else { false }
+    return syntax.keyOpening + member.name + syntax.keyClosing(json: json)
+  }
+
   /// The next member's opening, or, once every required member is written, the end.
   private func choosing() -> Phase {
     var alternatives: [(text: [UInt8], then: Next)] = []
     for (index, member) in members.enumerated() where !written.contains(index) {
-      alternatives.append((Array((syntax.keyOpening + member.name + syntax.keyClosing).utf8), .value(index)))
+      alternatives.append((Array(opening(of: member).utf8), .value(index)))
     }
     if members.indices.allSatisfy({ written.contains($0) || !members[$0].isRequired }) {
       alternatives.append((suffix, .done))
@@ -271,7 +278,7 @@ final class TaggedArgumentsConstraint: InferenceEngine.TokenConstraint, @uncheck
   private func requiredMembersAndSuffix(besides current: Int? = nil) -> [Token] {
     var tokens: [Token] = []
     for (index, member) in members.enumerated() where member.isRequired && !written.contains(index) && index != current {
-      tokens += model.tokenize(syntax.keyOpening + member.name + syntax.keyClosing, parseSpecial: true)
+      tokens += model.tokenize(opening(of: member), parseSpecial: true)
       if case .text = member.value { tokens += textEndTokens + textEndRest } else {
         tokens += shortestValue(of: index) + valueClosingTokens
       }

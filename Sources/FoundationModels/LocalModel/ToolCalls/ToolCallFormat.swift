@@ -48,11 +48,16 @@ struct ToolCallFormat: Sendable, Equatable {
   var taggedArguments: TaggedArguments? = nil
 
   /// Arguments as tagged members: `keyOpening NAME keyClosing VALUE valueClosing` each, a
-  /// string's value its raw text, any other value JSON.
+  /// string's value its raw text, any other value JSON (after `jsonKeyClosing` where the tag
+  /// says which: DeepSeek's `string="false"`).
   struct TaggedArguments: Sendable, Equatable {
     let keyOpening: String
     let keyClosing: String
     let valueClosing: String
+    var jsonKeyClosing: String? = nil
+
+    /// The closing of a member's key, for a string's raw value or for JSON.
+    func keyClosing(json: Bool) -> String { json ? jsonKeyClosing ?? keyClosing : keyClosing }
   }
 
   /// Qwen2.5's and Hermes' `<tool_call>` block, a call per block, a line break between them.
@@ -139,6 +144,29 @@ struct ToolCallFormat: Sendable, Equatable {
     nextCallPrefix: "<invoke name=\"", closing: "</minimax:tool_call>", bareNames: true, readsOwnForm: false,
     taggedArguments: TaggedArguments(keyOpening: "<parameter name=\"", keyClosing: "\">", valueClosing: "</parameter>\n"))
 
+  /// Seed-OSS's `<seed:tool_call>\n<function=NAME>\n<parameter=KEY>VALUE</parameter>\n…</function>\n</seed:tool_call>`.
+  static let seed = ToolCallFormat(
+    marker: "<seed:tool_call>", namePrefix: "\n<function=", argumentsPrefix: ">\n",
+    suffix: "</function>\n</seed:tool_call>", separator: "\n", bareNames: true, readsOwnForm: false,
+    taggedArguments: TaggedArguments(keyOpening: "<parameter=", keyClosing: ">", valueClosing: "</parameter>\n"))
+
+  /// MiniMax M1's `<tool_calls>\n{"name": …, "arguments": {…}}\n…</tool_calls>`, a call per line.
+  static let miniMaxM1 = ToolCallFormat(
+    marker: "<tool_calls>", namePrefix: "\n{\"name\": ", argumentsPrefix: ", \"arguments\": ", suffix: "}\n",
+    nextCallPrefix: "{\"name\": ", closing: "</tool_calls>", readsOwnForm: false)
+
+  /// DeepSeek V3.2's and V4's DSML: `<｜DSML｜BLOCK>\n<｜DSML｜invoke name="NAME">\n<｜DSML｜parameter name="KEY" string="true">VALUE</｜DSML｜parameter>\n…</｜DSML｜invoke>\n…</｜DSML｜BLOCK>`,
+  /// `BLOCK` being `function_calls` (V3.2) or `tool_calls` (V4).
+  static func dsml(block: String) -> ToolCallFormat {
+    ToolCallFormat(
+      marker: "<｜DSML｜\(block)>", namePrefix: "\n<｜DSML｜invoke name=\"", argumentsPrefix: "\">\n",
+      suffix: "</｜DSML｜invoke>\n", nextCallPrefix: "<｜DSML｜invoke name=\"", closing: "</｜DSML｜\(block)>",
+      bareNames: true, readsOwnForm: false,
+      taggedArguments: TaggedArguments(
+        keyOpening: "<｜DSML｜parameter name=\"", keyClosing: "\" string=\"true\">",
+        valueClosing: "</｜DSML｜parameter>\n", jsonKeyClosing: "\" string=\"false\">"))
+  }
+
   /// The format of calls for a template's tool syntax: the generic format's is `hermes`.
   static func of(_ syntax: ChatTemplate.ToolSyntax) -> ToolCallFormat {
     switch syntax {
@@ -158,6 +186,9 @@ struct ToolCallFormat: Sendable, Equatable {
     case .xmlFunction: .xmlFunction
     case .glm: .glm
     case .miniMax: .miniMax
+    case .seed: .seed
+    case .miniMaxM1: .miniMaxM1
+    case .dsml(let block): .dsml(block: block)
     }
   }
 
@@ -167,6 +198,7 @@ struct ToolCallFormat: Sendable, Equatable {
     [
       marker, namePrefix, argumentsPrefix, suffix, separator, nextCallPrefix ?? "", closing,
       taggedArguments?.keyOpening ?? "", taggedArguments?.keyClosing ?? "", taggedArguments?.valueClosing ?? "",
+      taggedArguments?.jsonKeyClosing ?? "",
     ].filter { !$0.isEmpty }
   }
 

@@ -284,7 +284,8 @@ struct ToolCallTextSplitter {
       if suffix.utf8.starts(with: rest) || tagged.keyOpening.utf8.starts(with: rest) { return .incomplete }
       guard rest.starts(with: tagged.keyOpening.utf8) else { return .malformed }
       let keyStart = text.utf8.index(position, offsetBy: tagged.keyOpening.utf8.count)
-      guard let keyEnd = text[keyStart...].range(of: tagged.keyClosing) else { return .incomplete }
+      let keyEnds = [tagged.keyClosing, tagged.jsonKeyClosing].compactMap { $0 }.compactMap { text[keyStart...].range(of: $0) }
+      guard let keyEnd = keyEnds.min(by: { $0.lowerBound < $1.lowerBound }) else { return .incomplete }
       let key = String(text[keyStart..<keyEnd.lowerBound])
       let valueStart = keyEnd.upperBound
       // A JSON object, array or string ends with its JSON (a closing tag may be inside it).
