@@ -4,8 +4,9 @@ import GuidedDecoding
 import JSON
 
 /// One turn of the tool-use set on llama-server's OpenAI chat completions (P12's reference):
-/// the prompt with the set's tools; while the answer has `tool_calls`, the fake tools' outputs
-/// go back as `tool` messages and the server is asked again.
+/// the prompt with the set's tools (and, for P12 (a), a given tool round after it); while the
+/// answer has `tool_calls`, the fake tools' outputs go back as `tool` messages and the server is
+/// asked again.
 struct ChatCompletionsToolTurn {
   let server: LlamaServer
   let set: ToolUseSet
@@ -15,10 +16,24 @@ struct ChatCompletionsToolTurn {
 
   /// Runs `prompt` to its final answer, greedy, non-streaming, and times it.
   func run(_ prompt: String) async -> ToolUseOutcome {
+    await run(from: opening(prompt))
+  }
+
+  /// Continues from `prompt` followed by `round` (its calls and their outputs) to the final
+  /// answer, and times it; the outcome's calls are those made after the round.
+  func run(_ prompt: String, after round: ToolRound) async -> ToolUseOutcome {
+    await run(from: opening(prompt) + round.chatMessages)
+  }
+
+  private func opening(_ prompt: String) -> [JSONValue] {
+    [Self.message("system", set.instructions), Self.message("user", prompt)]
+  }
+
+  private func run(from messages: [JSONValue]) async -> ToolUseOutcome {
     var outcome = ToolUseOutcome()
     let start = DispatchTime.now()
     do {
-      try await converse(prompt, into: &outcome)
+      try await converse(messages, into: &outcome)
     } catch {
       outcome.error = "\(error)"
     }
@@ -27,8 +42,8 @@ struct ChatCompletionsToolTurn {
   }
 
   /// The requests of one turn, recording calls, tokens and the answer in `outcome`.
-  private func converse(_ prompt: String, into outcome: inout ToolUseOutcome) async throws {
-    var messages: [JSONValue] = [Self.message("system", set.instructions), Self.message("user", prompt)]
+  private func converse(_ opening: [JSONValue], into outcome: inout ToolUseOutcome) async throws {
+    var messages = opening
     var seen: [String: Int] = [:]
     for _ in 0..<maximumRounds {
       let answer = try await post(body(messages))
@@ -45,12 +60,7 @@ struct ChatCompletionsToolTurn {
         outcome.unparsedCalls = content.components(separatedBy: "<tool_call>").count - 1
         return
       }
-      messages.append(
-        .object([
-          .init(key: "role", value: .string("assistant")),
-          .init(key: "content", value: content.isEmpty ? .null : .string(content)),
-          .init(key: "tool_calls", value: .array(toolCalls)),
-        ]))
+      messages.append(Self.assistantMessage(content, toolCalls: toolCalls))
       for call in toolCalls {
         let name = call["function"]?["name"]?.stringValue ?? ""
         let arguments = call["function"]?["arguments"]?.stringValue ?? ""
@@ -61,12 +71,7 @@ struct ChatCompletionsToolTurn {
         }
         let output =
           set.tool(named: name)?.output(for: try? JSONValue(parsing: arguments)) ?? "There is no tool named \(name)."
-        messages.append(
-          .object([
-            .init(key: "role", value: .string("tool")),
-            .init(key: "tool_call_id", value: call["id"] ?? .string("")),
-            .init(key: "content", value: .string(output)),
-          ]))
+        messages.append(Self.toolMessage(callID: call["id"] ?? .string(""), output))
       }
     }
     throw BenchError("no final answer after \(maximumRounds) requests")
@@ -87,6 +92,33 @@ struct ChatCompletionsToolTurn {
 
   private static func message(_ role: String, _ content: String) -> JSONValue {
     .object([.init(key: "role", value: .string(role)), .init(key: "content", value: .string(content))])
+  }
+
+  /// An assistant message with `toolCalls` (elements of `tool_calls`) and its text, if any.
+  static func assistantMessage(_ content: String, toolCalls: [JSONValue]) -> JSONValue {
+    .object([
+      .init(key: "role", value: .string("assistant")),
+      .init(key: "content", value: content.isEmpty ? .null : .string(content)),
+      .init(key: "tool_calls", value: .array(toolCalls)),
+    ])
+  }
+
+  /// A `tool_calls` element: a function call with its arguments as JSON text.
+  static func toolCall(id: String, name: String, arguments: String) -> JSONValue {
+    .object([
+      .init(key: "id", value: .string(id)), .init(key: "type", value: .string("function")),
+      .init(
+        key: "function",
+        value: .object([.init(key: "name", value: .string(name)), .init(key: "arguments", value: .string(arguments))])),
+    ])
+  }
+
+  /// The `tool` message that answers the call with id `callID`.
+  static func toolMessage(callID: JSONValue, _ output: String) -> JSONValue {
+    .object([
+      .init(key: "role", value: .string("tool")), .init(key: "tool_call_id", value: callID),
+      .init(key: "content", value: .string(output)),
+    ])
   }
 
   /// POSTs `body` to the server's chat completions and parses the JSON answer.

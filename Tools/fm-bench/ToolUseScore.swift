@@ -46,6 +46,8 @@ struct ToolUseTally {
   var correctNoCall = 0
   /// Prompts whose calls were exactly right: every expected call matched and no other call.
   var exact = 0
+  /// Prompts done whole: calls exactly right and a final answer (a turn that failed has none).
+  var succeeded = 0
   var errors = 0
   /// Final answers that spell out a call as text (`"name": "getWeather"` and the like) instead
   /// of making it: a model that knows it should call but not how.
@@ -62,6 +64,7 @@ struct ToolUseTally {
     evaluatedPromptTokens += outcome.evaluatedPromptTokens
     outputTokens += outcome.outputTokens
     if outcome.error != nil { errors += 1 }
+    let answered = outcome.error == nil && !outcome.answer.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
     let spelled = set.tools.contains { tool in
       outcome.answer.range(of: #""name":\s*"\#(tool.name)""#, options: .regularExpression) != nil
     }
@@ -79,8 +82,10 @@ struct ToolUseTally {
       if none {
         correctNoCall += 1
         exact += 1
+        if answered { succeeded += 1 }
       }
       verdict.append(none ? "no call ✔" : "called a tool ✘")
+      if !answered { verdict.append("no final answer ✘") }
       return verdict.joined(separator: ", ")
     }
     toolPrompts += 1
@@ -98,8 +103,10 @@ struct ToolUseTally {
     matchedCalls += matched
     let allRight = matched == prompt.expected.count && unused.isEmpty && outcome.unparsedCalls == 0
     if allRight { exact += 1 }
+    if allRight && answered { succeeded += 1 }
     verdict.append(rightNames ? "right tools" : "wrong tools ✘")
     verdict.append("arguments \(matched)/\(prompt.expected.count)\(matched == prompt.expected.count ? "" : " ✘")")
+    if !answered { verdict.append("no final answer ✘") }
     return verdict.joined(separator: ", ")
   }
 
@@ -130,9 +137,35 @@ struct ToolUseTally {
       "\(prefix)_argument_accuracy": rate(matchedCalls, expectedCalls),
       "\(prefix)_correct_no_call_rate": rate(correctNoCall, noToolPrompts),
       "\(prefix)_exact_prompts": rate(exact, toolPrompts + noToolPrompts),
+      "\(prefix)_whole_task_successes": rate(succeeded, toolPrompts + noToolPrompts),
       "\(prefix)_total_seconds": "\(Measurements.rounded(seconds.values.reduce(0, +)))",
       "\(prefix)_evaluated_prompt_tokens": "\(evaluatedPromptTokens)", "\(prefix)_output_tokens": "\(outputTokens)",
       "\(prefix)_failed_turns": "\(errors)", "\(prefix)_answers_with_a_call_as_text": "\(callsWrittenAsText)",
     ]
+  }
+}
+
+extension ToolUseTally {
+  /// The counts of both sides as a Markdown table, for `bench/README.md`.
+  static func table(ours: ToolUseTally, reference: ToolUseTally) -> String {
+    let rows: [(String, (ToolUseTally) -> Int)] = [
+      (
+        "whole task done: right calls, right arguments, a final answer (\(ours.toolPrompts + ours.noToolPrompts))",
+        \.succeeded
+      ),
+      ("calls made", \.calls),
+      ("malformed calls", \.malformed),
+      ("right tools (\(ours.toolPrompts) prompts that need one)", \.rightTool),
+      ("arguments right (\(ours.expectedCalls) expected calls)", \.matchedCalls),
+      ("no call where none is needed (\(ours.noToolPrompts))", \.correctNoCall),
+      ("prompts whose calls are exactly right", \.exact),
+      ("failed turns", \.errors),
+      ("final answers that write a call as text", \.callsWrittenAsText),
+      ("prompt tokens evaluated", \.evaluatedPromptTokens),
+      ("tokens generated", \.outputTokens),
+    ]
+    return
+      (["| | ours | llama-server |", "|---|---|---|"]
+      + rows.map { name, count in "| \(name) | \(count(ours)) | \(count(reference)) |" }).joined(separator: "\n")
   }
 }

@@ -36,6 +36,8 @@ struct ToolSpec {
   var description: String
   /// The JSON Schema of the arguments, compact, properties in the file's order.
   var parametersText: String
+  /// The names of the schema's properties, in the file's order.
+  var propertyNames: [String]
   /// The schema as the validator reads it.
   var parameters: SchemaDocument
   /// The canned output; each `{argument}` is replaced by the call's value.
@@ -48,6 +50,11 @@ struct ToolSpec {
     self.name = name
     self.description = description
     self.parametersText = parameters.compactText
+    if case .object(let properties) = parameters["properties"] {
+      propertyNames = properties.map(\.key)
+    } else {
+      propertyNames = []
+    }
     self.parameters = try JSONSchemaParser().parse(parameters)
     self.outputTemplate = output
   }
@@ -94,10 +101,12 @@ struct ToolUsePrompt {
 
   /// A call the prompt should lead to.
   ///
-  /// Only the arguments listed are checked.
+  /// Only `arguments` are checked; `unchecked` completes them to a call the tool's schema
+  /// accepts, for the tool round that P12 (a) replays.
   struct ExpectedCall {
     var tool: String
     var arguments: [JSONValue.Member]
+    var unchecked: [JSONValue.Member]
   }
 
   var id: String
@@ -115,10 +124,13 @@ struct ToolUsePrompt {
     self.kind = kind
     self.prompt = prompt
     self.expected = try expected.map { call in
-      guard let tool = call["tool"]?.stringValue, case .object(let arguments) = call["arguments"] ?? .object([]) else {
-        throw BenchError("\(id): an expected call needs tool and an arguments object")
+      guard let tool = call["tool"]?.stringValue, case .object(let arguments) = call["arguments"] ?? .object([]),
+        case .object(let unchecked) = call["unchecked"] ?? .object([])
+      else {
+        throw BenchError(
+          "\(id): an expected call needs tool and an arguments object (and unchecked, if any, an object)")
       }
-      return ExpectedCall(tool: tool, arguments: arguments)
+      return ExpectedCall(tool: tool, arguments: arguments, unchecked: unchecked)
     }
   }
 }

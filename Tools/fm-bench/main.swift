@@ -29,7 +29,8 @@ import ModelStore
 /// (512) from a loopback Hub server, `--runs N` times alternating with `curl`, and once through
 /// a connection dropped halfway.
 /// P12 takes its prompts from `--set PATH` (default `bench/tool-use/set.json`), the first
-/// `--limit N` of them if given, each model request generating at most `--max-tokens N` (96).
+/// `--limit N` of them if given, each model request generating at most `--max-tokens N` (96);
+/// it prints two lines: P12a (one tool round, timed) and P12b (whole tasks, scored).
 let arguments = Array(CommandLine.arguments.dropFirst())
 var figures: [String] = []
 var modelArgument = "qwen2.5-coder-1.5b"
@@ -144,10 +145,12 @@ do {
     case "p10": try LoadFigure(modelPath: modelPath, runs: runs).measure().print()
     case "p14": try await SessionReuseFigure(modelPath: modelPath, runs: runs).measure().print()
     case "p12":
-      try await ToolUseFigure(
+      for report in try await ToolUseFigure(
         modelPath: modelPath, setURL: URL(fileURLWithPath: toolUseSet), limit: toolUseLimit,
         maximumTokens: toolUseMaximumTokens
-      ).measure().print()
+      ).measure() {
+        report.print()
+      }
     case "batches": try BatchCostFigure(model: model, runs: runs).measure()
     case "streams":
       try await StreamsFigure(
