@@ -96,10 +96,12 @@ final class LocalEngine: Sendable {
         constraint = ThinkingConstraint(
           answer: answerConstraint, syntax: thinking.syntax, startsInThinking: thinking.started,
           endTokens: GuidedVocabularyCache.vocabulary(for: tokenModel).endOfSequenceTokens.map { Token($0) },
-          model: tokenModel)
+          model: tokenModel, forcesAnswerHeader: splitter == nil)
       }
       // Markers that the vocabulary has as control tokens are shown, so the splitters find them.
-      let markers = (splitter?.format.markers ?? []) + (thinking.map { [$0.syntax.opening, $0.syntax.closing] } ?? [])
+      let markers =
+        (splitter?.format.markers ?? [])
+        + (thinking.map { [$0.syntax.opening, $0.syntax.closing, $0.syntax.continuation, $0.syntax.answerHeader] } ?? [])
       let generation = GenerationRequest(
         promptTokens: prompt, promptBoundaries: boundaries, sampling: request.generationOptions.samplingParameters,
         maximumTokens: request.generationOptions.maximumResponseTokens, constraint: constraint,

@@ -7,6 +7,7 @@ extension ChatTemplate {
     if has("<｜tool▁calls▁begin｜>", "<｜tool▁sep｜>") { return .deepSeekV31 }
     if has("<|tool_calls_section_begin|>", "<|tool_call_argument_begin|>") { return .kimi }
     if has("<|START_ACTION|>", "tool_name") { return .commandR }
+    if has("\"functions.\" + tool_call.name + \"<|channel|>commentary ") { return .harmony }
     if has("dsml_token", "｜DSML｜") {
       return .dsml(source.contains("dsml_token + 'function_calls>") ? "function_calls" : "tool_calls")
     }

@@ -55,6 +55,9 @@ public struct ChatTemplate: Sendable, Equatable {
     /// DeepSeek's DSML, `<｜DSML｜BLOCK>` around `invoke` and `parameter` tags (V3.2:
     /// `function_calls`, V4: `tool_calls`).
     case dsml(String)
+    /// gpt-oss's harmony: `<|start|>assistant to=functions.NAME<|channel|>commentary json<|message|>{…}<|call|>`,
+    /// one call per message.
+    case harmony
     /// The template knows no tools, or calls them in a form not read here:
     /// `GenericToolFormat` writes them into the conversation.
     case generic
@@ -178,7 +181,7 @@ public struct ChatTemplate: Sendable, Equatable {
   ) throws -> JSONValue {
     try TemplateVariables.context(
       messages: messages, tools: tools, noTools: noTools, stringArguments: template.takesStringArguments,
-      addGenerationPrompt: addGenerationPrompt, bosToken: bosToken, eosToken: eosToken, extra: variables, now: now)
+      reasoningKey: reasoning?.messageKey ?? "reasoning_content", addGenerationPrompt: addGenerationPrompt, bosToken: bosToken, eosToken: eosToken, extra: variables, now: now)
   }
 
   /// Renders with `context` as the template's variables, as given (the parity tests): strings

@@ -2,8 +2,9 @@
 /// switch the template reads to turn thinking on or set its effort.
 ///
 /// Read from the template source: `<think>`…`</think>` (Qwen3, DeepSeek-R1, SmolLM3, GLM,
-/// Granite, …) and `[THINK]`…`[/THINK]` (Mistral's reasoning models). gpt-oss's harmony
-/// channels are not read yet: such a model's analysis stays in its answer text.
+/// Granite, …), `[THINK]`…`[/THINK]` (Mistral's reasoning models) and gpt-oss's harmony
+/// channels: `<|channel|>analysis<|message|>`…`<|end|>`, then `<|start|>assistant` and the answer
+/// in `<|channel|>final<|message|>` (or a call).
 public struct ReasoningSyntax: Sendable, Equatable {
   /// What the template reads to control thinking.
   public enum Switch: Sendable, Equatable {
@@ -15,12 +16,25 @@ public struct ReasoningSyntax: Sendable, Equatable {
 
   public var opening: String
   public var closing: String
+  /// What the model writes after the closing marker before its answer, forced and not part of
+  /// the answer (harmony's `<|start|>assistant`); empty for most templates.
+  public var continuation = ""
+  /// What opens the answer and is not part of it (harmony's `<|channel|>final<|message|>`).
+  public var answerHeader = ""
+  /// The message key the template reads past thinking from: `reasoning_content`, or gpt-oss's
+  /// `thinking`.
+  public var messageKey = "reasoning_content"
   /// The switches the template reads; empty when it always thinks (DeepSeek-R1's distills).
   public var switches: [Switch]
 
   /// The syntax of `source`, or nil when the template knows no thinking.
   init?(template source: String) {
-    if source.contains("</think>") {
+    if source.contains("<|channel|>analysis<|message|>") {
+      (opening, closing) = ("<|channel|>analysis<|message|>", "<|end|>")
+      continuation = "<|start|>assistant"
+      answerHeader = "<|channel|>final<|message|>"
+      messageKey = "thinking"
+    } else if source.contains("</think>") {
       (opening, closing) = ("<think>", "</think>")
     } else if source.contains("[/THINK]") {
       (opening, closing) = ("[THINK]", "[/THINK]")
@@ -45,6 +59,8 @@ public struct ReasoningSyntax: Sendable, Equatable {
 
   /// How the output begins after `prompt`, read from the end of its text.
   public func start(after prompt: RenderedPrompt) -> Start {
+    // A harmony prompt ends with the assistant's `<|start|>assistant`: the model chooses its channel.
+    if !continuation.isEmpty { return .either }
     let text = prompt.text
     let end = text.reversed().drop(while: \.isWhitespace).count
     let trimmed = text.prefix(end)

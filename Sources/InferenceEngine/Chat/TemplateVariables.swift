@@ -25,10 +25,14 @@ enum TemplateVariables {
   ///   - now: the time `datetime` is the day of.
   static func context(
     messages: [ChatMessage], tools: [JSONValue], noTools: NoTools = .none, stringArguments: Bool = false,
-    addGenerationPrompt: Bool, bosToken: String, eosToken: String, extra: [JSONValue.Member], now: Date
+    reasoningKey: String = "reasoning_content", addGenerationPrompt: Bool, bosToken: String, eosToken: String,
+    extra: [JSONValue.Member], now: Date
   ) throws -> JSONValue {
     var members: [JSONValue.Member] = [
-      .init(key: "messages", value: .array(try messages.map { try message($0, stringArguments: stringArguments) })),
+      .init(
+        key: "messages",
+        value: .array(
+          try messages.map { try message($0, stringArguments: stringArguments, reasoningKey: reasoningKey) })),
       .init(key: "add_generation_prompt", value: .bool(addGenerationPrompt)),
       .init(key: "bos_token", value: .string(bosToken)),
       .init(key: "eos_token", value: .string(eosToken)),
@@ -47,12 +51,15 @@ enum TemplateVariables {
 
   /// A message as templates read it (OpenAI's shape): tool calls with their arguments as an
   /// object (or their JSON text), a tool output with its call's id and tool's name.
-  static func message(_ message: ChatMessage, stringArguments: Bool = false) throws -> JSONValue {
+  /// - Parameter reasoningKey: the key of past thinking (`ReasoningSyntax.messageKey`).
+  static func message(
+    _ message: ChatMessage, stringArguments: Bool = false, reasoningKey: String = "reasoning_content"
+  ) throws -> JSONValue {
     var members: [JSONValue.Member] = [
       .init(key: "role", value: .string(message.role.rawValue)),
       .init(key: "content", value: input(message.content)),
     ]
-    if let reasoning = message.reasoning { members.append(.init(key: "reasoning_content", value: input(reasoning))) }
+    if let reasoning = message.reasoning { members.append(.init(key: reasoningKey, value: input(reasoning))) }
     if !message.toolCalls.isEmpty {
       members.append(
         .init(

@@ -11,6 +11,8 @@ public final class ThinkingConstraint: TokenConstraint, @unchecked Sendable {
     case start
     case opening(remaining: [Token])
     case thinking
+    /// The text forced after the closing, before the answer.
+    case continuing(remaining: [Token])
     case answering
   }
 
@@ -19,6 +21,11 @@ public final class ThinkingConstraint: TokenConstraint, @unchecked Sendable {
   private let openingTokens: [Token]
   private let closingTokens: [Token]
   private let closing: [UInt8]
+  /// Forced after the closing: the syntax's continuation, then the answer's header where the
+  /// answer is constrained.
+  private let afterClosing: [Token]
+  /// The control tokens of the markers, with their text.
+  private let shown: [Token: [UInt8]]
   private let endTokens: [Token]
   private var state: State
   /// The last bytes of the thinking, where the closing marker is looked for.
@@ -29,16 +36,24 @@ public final class ThinkingConstraint: TokenConstraint, @unchecked Sendable {
   ///   - syntax: the template's thinking markers.
   ///   - startsInThinking: whether the prompt opened the thinking already.
   ///   - endTokens: the vocabulary's end-of-generation tokens, ruled out while it thinks.
+  ///   - forcesAnswerHeader: whether the answer's header (harmony's `<|channel|>final<|message|>`)
+  ///     is forced after the thinking: where the answer is constrained and cannot be a call.
   public init(
     answer: any TokenConstraint, syntax: ReasoningSyntax, startsInThinking: Bool, endTokens: [Token],
-    model: any TokenModel
+    model: any TokenModel, forcesAnswerHeader: Bool = false
   ) {
     self.answer = answer
     self.model = model
     openingTokens = model.tokenize(syntax.opening, parseSpecial: true)
-    closingTokens = model.tokenize(syntax.closing, parseSpecial: true)
+    let closingTokens = model.tokenize(syntax.closing, parseSpecial: true)
+    self.closingTokens = closingTokens
     closing = Array(syntax.closing.utf8)
-    self.endTokens = endTokens
+    afterClosing =
+      (syntax.continuation.isEmpty ? [] : model.tokenize(syntax.continuation, parseSpecial: true))
+      + (forcesAnswerHeader && !syntax.answerHeader.isEmpty ? model.tokenize(syntax.answerHeader, parseSpecial: true) : [])
+    shown = model.controlTokens.shown([syntax.opening, syntax.closing])
+    // A closing that is also an end of generation (harmony's `<|end|>`) still closes.
+    self.endTokens = endTokens.filter { !closingTokens.contains($0) }
     state = startsInThinking ? .thinking : .start
   }
 
@@ -48,7 +63,7 @@ public final class ThinkingConstraint: TokenConstraint, @unchecked Sendable {
   public func forcedTokens() -> [Token] {
     switch state {
     case .start, .thinking: []
-    case .opening(let remaining): Array(remaining.prefix(1))
+    case .opening(let remaining), .continuing(let remaining): Array(remaining.prefix(1))
     case .answering: answer.forcedTokens()
     }
   }
@@ -60,7 +75,7 @@ public final class ThinkingConstraint: TokenConstraint, @unchecked Sendable {
       let opening = openingTokens.first.map { ($0, logits[Int($0)]) }
       answer.mask(logits)
       if let (token, logit) = opening { logits[Int(token)] = logit }
-    case .opening(let remaining):
+    case .opening(let remaining), .continuing(let remaining):
       for index in logits.indices where Token(index) != remaining.first { logits[index] = -.infinity }
     case .thinking:
       for token in endTokens { logits[Int(token)] = -.infinity }
@@ -86,13 +101,19 @@ public final class ThinkingConstraint: TokenConstraint, @unchecked Sendable {
       let rest = Array(remaining.dropFirst())
       state = rest.isEmpty ? .thinking : .opening(remaining: rest)
     case .thinking:
-      tail += model.piece(of: token)
+      tail += shown[token] ?? model.piece(of: token)
       if closingTokens.count == 1 && token == closingTokens[0] || tail.ends(with: closing) {
-        state = .answering
+        state = afterClosing.isEmpty ? .answering : .continuing(remaining: afterClosing)
         tail = []
       } else if tail.count > 2 * closing.count {
         tail.removeFirst(tail.count - closing.count)
       }
+    case .continuing(let remaining):
+      guard token == remaining.first else {
+        throw EngineError(.decodeFailed, "token \(token) does not continue what follows the thinking")
+      }
+      let rest = Array(remaining.dropFirst())
+      state = rest.isEmpty ? .answering : .continuing(remaining: rest)
     case .answering:
       try answer.accept(token)
     }
@@ -105,16 +126,18 @@ public final class ThinkingConstraint: TokenConstraint, @unchecked Sendable {
   public func tokensToClose() -> [Token] {
     switch state {
     case .start, .answering: answer.tokensToClose()
-    case .opening(let remaining): remaining + closingTokens + answer.tokensToClose()
-    case .thinking: closingTokens + answer.tokensToClose()
+    case .opening(let remaining): remaining + closingTokens + afterClosing + answer.tokensToClose()
+    case .thinking: closingTokens + afterClosing + answer.tokensToClose()
+    case .continuing(let remaining): remaining + answer.tokensToClose()
     }
   }
 
   public var closingTokenBound: Int {
     switch state {
     case .start, .answering: answer.closingTokenBound
-    case .opening(let remaining): remaining.count + closingTokens.count + answer.closingTokenBound
-    case .thinking: closingTokens.count + answer.closingTokenBound
+    case .opening(let remaining): remaining.count + closingTokens.count + afterClosing.count + answer.closingTokenBound
+    case .thinking: closingTokens.count + afterClosing.count + answer.closingTokenBound
+    case .continuing(let remaining): remaining.count + answer.closingTokenBound
     }
   }
 
@@ -125,7 +148,7 @@ public final class ThinkingConstraint: TokenConstraint, @unchecked Sendable {
   public func allowedTokens(limit: Int) -> [Token]? {
     switch state {
     case .answering: answer.allowedTokens(limit: limit)
-    case .opening(let remaining): Array(remaining.prefix(1))
+    case .opening(let remaining), .continuing(let remaining): Array(remaining.prefix(1))
     case .start, .thinking: nil
     }
   }

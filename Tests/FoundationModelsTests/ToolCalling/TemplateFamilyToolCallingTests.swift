@@ -22,6 +22,8 @@ struct ToolCallFamily: Sendable, CustomStringConvertible {
   /// What the model writes before its answer or calls: the end of its thinking, where the
   /// template opens it.
   var thinking = ""
+  /// What opens the model's answer (harmony's final channel).
+  var answerHeader = ""
   var description: String { template }
 
   static let all: [ToolCallFamily] = [
@@ -87,6 +89,16 @@ struct ToolCallFamily: Sendable, CustomStringConvertible {
             "<|tool_call_begin|>functions.\($0.element.name):\($0.offset)<|tool_call_argument_begin|>\($0.element.arguments)<|tool_call_end|>"
           }.joined() + "<|tool_calls_section_end|>"
       }, rendered: "functions.getWeather:0<|tool_call_argument_begin|>{\"city\": \"Paris\"}"),
+    // The thinking ends with `<|start|>assistant` too: the answer starts after a user's question
+    // mark or a tool output's closing quote.
+    ToolCallFamily(
+      template: "openai-gpt-oss-120b.jinja",
+      control: ["<|channel|>", "<|message|>", "<|end|>", "<|start|>", "<|call|>", "<|return|>", "<|constrain|>"],
+      answerMarkers: ["?<|end|><|start|>assistant", "\"<|end|><|start|>assistant"],
+      write: { $0.map { " to=functions.\($0.name)<|channel|>commentary json<|message|>\($0.arguments)" }.joined() },
+      rendered: "to=functions.getWeather<|channel|>commentary json<|message|>{\"city\": \"Paris\"}", parallel: false,
+      thinking: "<|channel|>analysis<|message|>I look it up.<|end|><|start|>assistant",
+      answerHeader: "<|channel|>final<|message|>"),
   ]
 
   static let tagged: [ToolCallFamily] = [
@@ -191,7 +203,7 @@ struct ToolCallFamily: Sendable, CustomStringConvertible {
     -> SystemLanguageModel
   {
     let texts = calls.map { thinking + write($0) }
-    let answer = thinking + "It is sunny."
+    let answer = thinking + answerHeader + "It is sunny."
     let rendered = done.contains("Sunny in Paris") ? rendered : nil
     let scripted = ScriptedTokenModel.answering(
       // The thinking's and Hermes' tags are one token each, as in the families' vocabularies (and
@@ -223,6 +235,9 @@ struct ToolCallFamily: Sendable, CustomStringConvertible {
     let call = try #require(toolCalls(in: session).first?.first)
     #expect(call.toolName == "getWeather")
     #expect(call.arguments.jsonString == #"{"city":"Paris"}"#)
+    // The thinking is reasoning, never answer text.
+    let reasoning = session.transcript.contains { if case .reasoning = $0 { true } else { false } }
+    #expect(reasoning == !family.thinking.isEmpty)
   }
 
   @Test(arguments: (ToolCallFamily.all + ToolCallFamily.tagged).filter(\.parallel))

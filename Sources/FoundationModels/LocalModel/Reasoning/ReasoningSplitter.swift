@@ -15,17 +15,24 @@ struct ReasoningSplitter {
     /// Before the first text: the model may open its thinking.
     case start
     case thinking(atStart: Bool)
+    /// Where the answer may begin with `text`, which is left out (harmony's `<|start|>assistant`,
+    /// then its `<|channel|>final<|message|>`); then `next`.
+    indirect case leavingOut(String, then: State)
     case answering(atStart: Bool)
   }
 
   private let opening: String
   private let closing: String
+  private let continuation: String
+  private let answerHeader: String
   private var state: State
   private var held = ""
 
   init(syntax: ReasoningSyntax, startsInThinking: Bool) {
     opening = syntax.opening
     closing = syntax.closing
+    continuation = syntax.continuation
+    answerHeader = syntax.answerHeader
     state = startsInThinking ? .thinking(atStart: true) : .start
   }
 
@@ -40,7 +47,7 @@ struct ReasoningSplitter {
   mutating func finish() -> [Piece] {
     defer { held = "" }
     switch state {
-    case .start, .answering: return held.isEmpty ? [] : [.answer(held)]
+    case .start, .answering, .leavingOut: return held.isEmpty ? [] : [.answer(held)]
     case .thinking: return held.isEmpty ? [] : [.reasoning(held)]
     }
   }
@@ -57,6 +64,10 @@ struct ReasoningSplitter {
       }
       // Nothing yet but white space, or the start of the opening: wait.
       if opening.hasPrefix(trimmed) { return nil }
+      if !answerHeader.isEmpty {
+        state = .leavingOut(answerHeader, then: .answering(atStart: false))
+        return .answer("")
+      }
       state = .answering(atStart: false)
       return .answer(take(held.endIndex))
     case .thinking(let atStart):
@@ -69,11 +80,21 @@ struct ReasoningSplitter {
         let thought = String(held[..<range.lowerBound])
         held = String(held[range.upperBound...])
         state = .answering(atStart: true)
+        if !answerHeader.isEmpty { state = .leavingOut(answerHeader, then: .answering(atStart: true)) }
+        if !continuation.isEmpty { state = .leavingOut(continuation, then: state) }
         return .reasoning(thought)
       }
       let safe = held.index(held.endIndex, offsetBy: -held.lengthOfMarkerStart(closing))
       guard safe > held.startIndex else { return nil }
       return .reasoning(take(safe))
+    case .leavingOut(let text, let next):
+      if held.hasPrefix(text) {
+        held = String(held.dropFirst(text.count))
+      } else if text.hasPrefix(held) {
+        return nil
+      }
+      state = next
+      return .answer("")
     case .answering(let atStart):
       if atStart {
         held = String(held.drop { $0.isWhitespace })

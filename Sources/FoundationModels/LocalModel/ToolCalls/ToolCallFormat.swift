@@ -167,6 +167,14 @@ struct ToolCallFormat: Sendable, Equatable {
         valueClosing: "</｜DSML｜parameter>\n", jsonKeyClosing: "\" string=\"false\">"))
   }
 
+  /// gpt-oss's harmony call, after `<|start|>assistant` (the prompt's or the thinking's):
+  /// ` to=functions.NAME<|channel|>commentary json<|message|>{…}`, then `<|call|>`, which ends
+  /// the generation. One call per turn. The marker leaves out the space before it, which the
+  /// answer's leading white space loses.
+  static let harmony = ToolCallFormat(
+    marker: "to=functions.", namePrefix: "", argumentsPrefix: "<|channel|>commentary json<|message|>", suffix: "",
+    bareNames: true, singleCall: true, readsOwnForm: false)
+
   /// The format of calls for a template's tool syntax: the generic format's is `hermes`.
   static func of(_ syntax: ChatTemplate.ToolSyntax) -> ToolCallFormat {
     switch syntax {
@@ -189,6 +197,7 @@ struct ToolCallFormat: Sendable, Equatable {
     case .seed: .seed
     case .miniMaxM1: .miniMaxM1
     case .dsml(let block): .dsml(block: block)
+    case .harmony: .harmony
     }
   }
 
