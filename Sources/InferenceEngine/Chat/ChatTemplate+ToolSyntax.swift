@@ -8,6 +8,8 @@ extension ChatTemplate {
     if has("<|tool_calls_section_begin|>", "<|tool_call_argument_begin|>") { return .kimi }
     if has("<|START_ACTION|>", "tool_name") { return .commandR }
     if has("\"functions.\" + tool_call.name + \"<|channel|>commentary ") { return .harmony }
+    if has("<|tools_prefix|>", "'{\"' + tool_call.name + '\": '") { return .apertus }
+    if has("<|tool_call:begin|>", "<|tool_call:name|>", "<|tool_call:args|>") { return .solar }
     if has("dsml_token", "｜DSML｜") {
       return .dsml(source.contains("dsml_token + 'function_calls>") ? "function_calls" : "tool_calls")
     }

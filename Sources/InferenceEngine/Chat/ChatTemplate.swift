@@ -58,6 +58,11 @@ public struct ChatTemplate: Sendable, Equatable {
     /// gpt-oss's harmony: `<|start|>assistant to=functions.NAME<|channel|>commentary json<|message|>{…}<|call|>`,
     /// one call per message.
     case harmony
+    /// `<|tools_prefix|>[{"NAME": {…}}, …]<|tools_suffix|>` (Apertus).
+    case apertus
+    /// `<|tool_calls|><|tool_call:begin|>ID<|tool_call:name|>NAME<|tool_call:args|>{…}<|tool_call:end|>…<|calls|>`
+    /// (Solar Open).
+    case solar
     /// The template knows no tools, or calls them in a form not read here:
     /// `GenericToolFormat` writes them into the conversation.
     case generic

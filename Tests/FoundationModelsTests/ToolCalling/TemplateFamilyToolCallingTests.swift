@@ -89,6 +89,20 @@ struct ToolCallFamily: Sendable, CustomStringConvertible {
             "<|tool_call_begin|>functions.\($0.element.name):\($0.offset)<|tool_call_argument_begin|>\($0.element.arguments)<|tool_call_end|>"
           }.joined() + "<|tool_calls_section_end|>"
       }, rendered: "functions.getWeather:0<|tool_call_argument_begin|>{\"city\": \"Paris\"}"),
+    ToolCallFamily(
+      template: "Apertus-8B-Instruct.jinja", answerMarkers: ["<|assistant_start|>"],
+      write: { calls in
+        "<|tools_prefix|>[" + calls.map { #"{"\#($0.name)": \#($0.arguments)}"# }.joined(separator: ", ")
+          + "]<|tools_suffix|>"
+      }, rendered: #"<|tools_prefix|>[{"getWeather": {"city": "Paris"}}"#),
+    ToolCallFamily(
+      template: "upstage-Solar-Open-100B.jinja", answerMarkers: ["<|begin|>assistant"],
+      write: { calls in
+        "<|tool_calls|>"
+          + calls.enumerated().map {
+            "<|tool_call:begin|>\($0.offset)<|tool_call:name|>\($0.element.name)<|tool_call:args|>\($0.element.arguments)<|tool_call:end|>"
+          }.joined() + "<|calls|>"
+      }, rendered: "<|tool_call:name|>getWeather<|tool_call:args|>{\"city\": \"Paris\"}"),
     // The thinking ends with `<|start|>assistant` too: the answer starts after a user's question
     // mark or a tool output's closing quote.
     ToolCallFamily(

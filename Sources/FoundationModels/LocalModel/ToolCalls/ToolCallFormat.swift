@@ -175,6 +175,20 @@ struct ToolCallFormat: Sendable, Equatable {
     marker: "to=functions.", namePrefix: "", argumentsPrefix: "<|channel|>commentary json<|message|>", suffix: "",
     bareNames: true, singleCall: true, readsOwnForm: false)
 
+  /// Apertus' `<|tools_prefix|>[{"NAME": {…}}, …]<|tools_suffix|>`: each call an object whose one
+  /// member is named for the tool (written as its template writes it, unescaped, so the
+  /// vocabulary's `{"` begins a call).
+  static let apertus = ToolCallFormat(
+    marker: "<|tools_prefix|>", namePrefix: "[{\"", argumentsPrefix: "\": ", suffix: "}", separator: ", ",
+    nextCallPrefix: "{\"", closing: "]<|tools_suffix|>", bareNames: true, readsOwnForm: false)
+
+  /// Solar Open's `<|tool_calls|><|tool_call:begin|>ID<|tool_call:name|>NAME<|tool_call:args|>{…}<|tool_call:end|>…<|calls|>`,
+  /// the id the call's index in its turn.
+  static let solar = ToolCallFormat(
+    marker: "<|tool_calls|>", namePrefix: "<|tool_call:begin|>{#}<|tool_call:name|>", argumentsPrefix: "<|tool_call:args|>",
+    suffix: "<|tool_call:end|>", nextCallPrefix: "<|tool_call:begin|>{#}<|tool_call:name|>", closing: "<|calls|>",
+    bareNames: true, readsOwnForm: false)
+
   /// The format of calls for a template's tool syntax: the generic format's is `hermes`.
   static func of(_ syntax: ChatTemplate.ToolSyntax) -> ToolCallFormat {
     switch syntax {
@@ -198,6 +212,8 @@ struct ToolCallFormat: Sendable, Equatable {
     case .miniMaxM1: .miniMaxM1
     case .dsml(let block): .dsml(block: block)
     case .harmony: .harmony
+    case .apertus: .apertus
+    case .solar: .solar
     }
   }
 
