@@ -63,6 +63,10 @@ public struct ChatTemplate: Sendable, Equatable {
     /// `<|tool_calls|><|tool_call:begin|>ID<|tool_call:name|>NAME<|tool_call:args|>{…}<|tool_call:end|>…<|calls|>`
     /// (Solar Open).
     case solar
+    /// `<|function_call|>{"name": …, "arguments": {…}}`, one per turn (GigaChat 3.1).
+    case gigaChat
+    /// `<tool_calls:opensource>` around GLM-like calls with `:opensource` tags (Hunyuan 3).
+    case hunyuan
     /// The template knows no tools, or calls them in a form not read here:
     /// `GenericToolFormat` writes them into the conversation.
     case generic

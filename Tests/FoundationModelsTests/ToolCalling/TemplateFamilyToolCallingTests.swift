@@ -103,6 +103,22 @@ struct ToolCallFamily: Sendable, CustomStringConvertible {
             "<|tool_call:begin|>\($0.offset)<|tool_call:name|>\($0.element.name)<|tool_call:args|>\($0.element.arguments)<|tool_call:end|>"
           }.joined() + "<|calls|>"
       }, rendered: "<|tool_call:name|>getWeather<|tool_call:args|>{\"city\": \"Paris\"}"),
+    ToolCallFamily(
+      template: "GigaChat3.1-10B-A1.8B.jinja", answerMarkers: ["assistant<|role_sep|>\n"],
+      write: { "<|function_call|>" + $0.map { #"{"name": "\#($0.name)", "arguments": \#($0.arguments)}"# }.joined() },
+      rendered: #"<|function_call|>{"name": "getWeather", "arguments": {"city": "Paris"}}"#, parallel: false),
+    ToolCallFamily(
+      template: "tencent-Hy3.jinja", answerMarkers: ["<think:opensource></think:opensource>"],
+      write: { calls in
+        "<tool_calls:opensource>\n"
+          + calls.map {
+            "<tool_call:opensource>\($0.name)<tool_sep:opensource>\n"
+              + members($0.arguments) {
+                "<arg_key:opensource>\($0)</arg_key:opensource>\n<arg_value:opensource>\($1)</arg_value:opensource>\n"
+              } + "</tool_call:opensource>\n"
+          }.joined() + "</tool_calls:opensource>"
+      },
+      rendered: "<tool_call:opensource>getWeather<tool_sep:opensource>\n<arg_key:opensource>city</arg_key:opensource>\n<arg_value:opensource>Paris"),
     // The thinking ends with `<|start|>assistant` too: the answer starts after a user's question
     // mark or a tool output's closing quote.
     ToolCallFamily(

@@ -189,6 +189,21 @@ struct ToolCallFormat: Sendable, Equatable {
     suffix: "<|tool_call:end|>", nextCallPrefix: "<|tool_call:begin|>{#}<|tool_call:name|>", closing: "<|calls|>",
     bareNames: true, readsOwnForm: false)
 
+  /// GigaChat 3.1's `<|function_call|>{"name": …, "arguments": {…}}`, one per turn.
+  static let gigaChat = ToolCallFormat(
+    marker: "<|function_call|>", namePrefix: "{\"name\": ", argumentsPrefix: ", \"arguments\": ", suffix: "}",
+    singleCall: true, readsOwnForm: false)
+
+  /// Hunyuan 3's GLM-like calls, each tag suffixed `:opensource`:
+  /// `<tool_calls:opensource>\n<tool_call:opensource>NAME<tool_sep:opensource>\n<arg_key:opensource>KEY</arg_key:opensource>\n<arg_value:opensource>VALUE</arg_value:opensource>\n…`.
+  static let hunyuan = ToolCallFormat(
+    marker: "<tool_calls:opensource>", namePrefix: "\n<tool_call:opensource>", argumentsPrefix: "<tool_sep:opensource>\n",
+    suffix: "</tool_call:opensource>\n", nextCallPrefix: "<tool_call:opensource>", closing: "</tool_calls:opensource>",
+    bareNames: true, readsOwnForm: false,
+    taggedArguments: TaggedArguments(
+      keyOpening: "<arg_key:opensource>", keyClosing: "</arg_key:opensource>\n<arg_value:opensource>",
+      valueClosing: "</arg_value:opensource>\n"))
+
   /// The format of calls for a template's tool syntax: the generic format's is `hermes`.
   static func of(_ syntax: ChatTemplate.ToolSyntax) -> ToolCallFormat {
     switch syntax {
@@ -214,6 +229,8 @@ struct ToolCallFormat: Sendable, Equatable {
     case .harmony: .harmony
     case .apertus: .apertus
     case .solar: .solar
+    case .gigaChat: .gigaChat
+    case .hunyuan: .hunyuan
     }
   }
 
