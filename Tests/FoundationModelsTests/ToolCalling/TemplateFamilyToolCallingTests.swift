@@ -134,20 +134,10 @@ struct ToolCallFamily: Sendable, CustomStringConvertible {
   static let tagged: [ToolCallFamily] = [
     ToolCallFamily(
       template: "Qwen3-Coder.jinja", answerMarkers: ["<|im_start|>assistant\n"],
-      write: { calls in
-        calls.map {
-          "<tool_call>\n<function=\($0.name)>\n"
-            + members($0.arguments) { "<parameter=\($0)>\n\($1)\n</parameter>\n" } + "</function>\n</tool_call>"
-        }.joined(separator: "\n")
-      }, rendered: "<function=getWeather>\n<parameter=city>\nParis\n</parameter>"),
+      write: xmlFunctionCalls, rendered: "<function=getWeather>\n<parameter=city>\nParis\n</parameter>"),
     ToolCallFamily(
       template: "Qwen3.5-4B.jinja", answerMarkers: ["<|im_start|>assistant\n<think>\n"],
-      write: { calls in
-        calls.map {
-          "<tool_call>\n<function=\($0.name)>\n"
-            + members($0.arguments) { "<parameter=\($0)>\n\($1)\n</parameter>\n" } + "</function>\n</tool_call>"
-        }.joined(separator: "\n")
-      }, rendered: "<function=getWeather>\n<parameter=city>\nParis\n</parameter>", thinking: "I look it up.\n</think>\n\n"),
+      write: xmlFunctionCalls, rendered: "<function=getWeather>\n<parameter=city>\nParis\n</parameter>", thinking: "I look it up.\n</think>\n\n"),
     ToolCallFamily(
       template: "GLM-4.6.jinja", answerMarkers: ["<|assistant|>"],
       write: { calls in
@@ -189,6 +179,14 @@ struct ToolCallFamily: Sendable, CustomStringConvertible {
       write: { dsml("tool_calls", $0) },
       rendered: "<｜DSML｜invoke name=\"getWeather\">\n<｜DSML｜parameter name=\"city\" string=\"true\">Paris"),
   ]
+
+  /// Qwen3-Coder's and Qwen3.5's calls.
+  static func xmlFunctionCalls(_ calls: [(name: String, arguments: String)]) -> String {
+    calls.map {
+      "<tool_call>\n<function=\($0.name)>\n"
+        + members($0.arguments) { "<parameter=\($0)>\n\($1)\n</parameter>\n" } + "</function>\n</tool_call>"
+    }.joined(separator: "\n")
+  }
 
   /// A call's arguments (a JSON object) as tagged members: each member's name and its value,
   /// a string's raw, any other's JSON.
