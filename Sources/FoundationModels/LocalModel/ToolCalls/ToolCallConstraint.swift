@@ -303,7 +303,8 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
       for token in starts where token < logits.count { logits[token] = -.infinity }
     case .between(let bytes):
       let (next, closing, orTheEnd) = afterCall(bytes)
-      guard let next, next.count + shortestCall(after: []).count + closingTokens.count > budget else { return }
+      guard let next, fixed.tokens(next).count + shortestCall(after: []).count + closingTokens.count > budget
+      else { return }
       // No call is begun that could not be finished: only the closing, or the end.
       fixed.keepOnly(fixed.allowed(continuing: closing.map { [$0] } ?? []), orTheEnd: orTheEnd, in: logits)
     case .betweenOwnCalls:
