@@ -35,6 +35,19 @@ import Testing
     #expect(Self.thoughts(in: session) == ["Let me see"])
   }
 
+  /// With tools, a final answer is still an answer: `<|channel|>` begins the call's marker
+  /// too, and does not commit the turn to a call.
+  @Test func withToolsTheFinalChannelIsTheAnswer() async throws {
+    let weather = WeatherTool()
+    let session = LanguageModelSession(
+      model: try Self.model(
+        "<|channel|>analysis<|message|>Let me see<|end|><|start|>assistant<|channel|>final<|message|>Hello there"),
+      tools: [weather])
+    let response = try await session.respond(to: "Hi?", options: GenerationOptions(samplingMode: .greedy))
+    #expect(response.content == "Hello there")
+    #expect(weather.cities.withLock { $0 }.isEmpty)
+  }
+
   /// After the analysis, `<|start|>assistant<|channel|>final<|message|>` is forced, and the
   /// answer in the final channel is held to the schema.
   @Test func guidedOutputStartsInTheFinalChannel() async throws {

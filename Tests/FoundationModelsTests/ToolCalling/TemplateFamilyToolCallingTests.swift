@@ -125,7 +125,7 @@ struct ToolCallFamily: Sendable, CustomStringConvertible {
       template: "openai-gpt-oss-120b.jinja",
       control: ["<|channel|>", "<|message|>", "<|end|>", "<|start|>", "<|call|>", "<|return|>", "<|constrain|>"],
       answerMarkers: ["?<|end|><|start|>assistant", "\"<|end|><|start|>assistant"],
-      write: { $0.map { " to=functions.\($0.name)<|channel|>commentary json<|message|>\($0.arguments)" }.joined() },
+      write: { $0.map { "<|channel|>commentary to=functions.\($0.name) <|constrain|>json<|message|>\($0.arguments)" }.joined() },
       rendered: "to=functions.getWeather<|channel|>commentary json<|message|>{\"city\": \"Paris\"}", parallel: false,
       thinking: "<|channel|>analysis<|message|>I look it up.<|end|><|start|>assistant",
       answerHeader: "<|channel|>final<|message|>"),

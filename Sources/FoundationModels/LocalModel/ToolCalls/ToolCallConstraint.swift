@@ -94,8 +94,8 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
   private var fixedTokens: [String: [Token]] = [:]
   /// What ends a call in the model's own form: its object's closing brace.
   private let objectClosingTokens: [Token]
-  /// The marker's first token, where it is a control token (Mistral's `[TOOL_CALLS]`), else
-  /// empty: such a token's text is no piece of the output, so the scanner cannot find it.
+  /// The marker, where it is one control token (Mistral's `[TOOL_CALLS]`), else empty: such a
+  /// token's text is no piece of the output, so the scanner cannot find it.
   private let controlMarker: [Int]
 
   /// - Parameters:
@@ -127,7 +127,8 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
     argumentsPrefixBytes = Array(format.argumentsPrefix.utf8)
     fixed = FixedTextTokens(model: model, texts: format.markers)
     closingTokens = model.tokenize(format.closing, parseSpecial: true)
-    controlMarker = model.piece(of: markerTokens[0]).isEmpty ? [Int(markerTokens[0])] : []
+    controlMarker =
+      markerTokens.count == 1 && model.piece(of: markerTokens[0]).isEmpty ? [Int(markerTokens[0])] : []
     objectClosingTokens = model.tokenize("}", parseSpecial: false)
     phase = .free(state: 0)
     ownFormOpening =
@@ -345,12 +346,15 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
           return
         }
       }
-      let (next, completedAt) = scanner.advance(state, over: model.piece(of: token))
+      // A marker that begins with a control token (harmony's `<|channel|>commentary to=…`) is
+      // read with that token's text.
+      let piece = fixed.text(of: token)
+      let (next, completedAt) = scanner.advance(state, over: piece)
       guard let completedAt else {
         phase = .free(state: next)
         return
       }
-      guard mode != .disallowed, completedAt == model.piece(of: token).count else {
+      guard mode != .disallowed, completedAt == piece.count else {
         throw ToolCallConstraintError("token \(token) would start a tool call here")
       }
       phase = try literal(namePrefixTokens, then: .name)

@@ -167,13 +167,15 @@ struct ToolCallFormat: Sendable, Equatable {
         valueClosing: "</｜DSML｜parameter>\n", jsonKeyClosing: "\" string=\"false\">"))
   }
 
-  /// gpt-oss's harmony call, after `<|start|>assistant` (the prompt's or the thinking's):
-  /// ` to=functions.NAME<|channel|>commentary json<|message|>{…}`, then `<|call|>`, which ends
-  /// the generation. One call per turn. The marker leaves out the space before it, which the
-  /// answer's leading white space loses.
+  /// gpt-oss's harmony call as OpenAI's harmony format has the model write it, after
+  /// `<|start|>assistant` (the prompt's or the thinking's):
+  /// `<|channel|>commentary to=functions.NAME <|constrain|>json<|message|>{…}`, then `<|call|>`,
+  /// which ends the generation. One call per turn. (The template renders past calls with the
+  /// recipient before the channel, ` to=functions.NAME<|channel|>commentary json<|message|>`,
+  /// which harmony also allows.)
   static let harmony = ToolCallFormat(
-    marker: "to=functions.", namePrefix: "", argumentsPrefix: "<|channel|>commentary json<|message|>", suffix: "",
-    bareNames: true, singleCall: true, readsOwnForm: false)
+    marker: "<|channel|>commentary to=functions.", namePrefix: "", argumentsPrefix: " <|constrain|>json<|message|>",
+    suffix: "", bareNames: true, singleCall: true, readsOwnForm: false)
 
   /// Apertus' `<|tools_prefix|>[{"NAME": {…}}, …]<|tools_suffix|>`: each call an object whose one
   /// member is named for the tool (written as its template writes it, unescaped, so the
