@@ -351,8 +351,11 @@ struct ChatCompletionsTests {
     #expect(refused.error["param"] as? String == "chat_template_kwargs")
     // A completion with the variables: its prompt counts the template's extra text.
     let plain = try await Self.post(server, TestServer.chat("Hi", maxTokens: 1))
-    let deep = try await Self.post(server, TestServer.chat("Hi", maxTokens: 1, extra: #","chat_template_kwargs":{"think":"deep"}"#))
-    let usage = { (response: RawHTTPConnection.Response) in (response.json["usage"] as? [String: Any])?["prompt_tokens"] as? Int }
+    let deep = try await Self.post(
+      server, TestServer.chat("Hi", maxTokens: 1, extra: #","chat_template_kwargs":{"think":"deep"}"#))
+    let usage = { (response: RawHTTPConnection.Response) in
+      (response.json["usage"] as? [String: Any])?["prompt_tokens"] as? Int
+    }
     #expect(try #require(usage(deep)) > #require(usage(plain)))
     await server.stop()
   }

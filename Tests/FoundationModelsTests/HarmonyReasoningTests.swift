@@ -1,6 +1,6 @@
-@_spi(Engine) import FoundationModels
 import FMTestSupport
 import Foundation
+@_spi(Engine) import FoundationModels
 import Testing
 
 /// gpt-oss's harmony channels: the analysis channel is reasoning, the final channel the answer;

@@ -11,7 +11,9 @@ extension ChatTemplate {
     if has("<|tools_prefix|>", "'{\"' + tool_call.name + '\": '") { return .apertus }
     if has("<|tool_call:begin|>", "<|tool_call:name|>", "<|tool_call:args|>") { return .solar }
     if has("<|function_call|>", "render_function_call") { return .gigaChat }
-    if has("set HYTK = ':opensource'", "'<tool_calls{}>'.format(HYTK)", "'<arg_key{}>'.format(HYTK)") { return .hunyuan }
+    if has("set HYTK = ':opensource'", "'<tool_calls{}>'.format(HYTK)", "'<arg_key{}>'.format(HYTK)") {
+      return .hunyuan
+    }
     if has("dsml_token", "｜DSML｜") {
       return .dsml(source.contains("dsml_token + 'function_calls>") ? "function_calls" : "tool_calls")
     }

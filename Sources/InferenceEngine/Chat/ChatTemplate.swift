@@ -178,7 +178,9 @@ public struct ChatTemplate: Sendable, Equatable {
     }
     if toolSyntax != .generic { prompt = prompt.markingInput(Self.jsonStrings(in: messages, tools: toolValues)) }
     if !closingLastMessage { prompt = prompt.endingWithLastInput() }
-    if addsBeginningOfSequence, !bosToken.isEmpty, !prompt.text.hasPrefix(bosToken) { prompt.prepend(control: bosToken) }
+    if addsBeginningOfSequence, !bosToken.isEmpty, !prompt.text.hasPrefix(bosToken) {
+      prompt.prepend(control: bosToken)
+    }
     return prompt
   }
 
@@ -190,7 +192,8 @@ public struct ChatTemplate: Sendable, Equatable {
   ) throws -> JSONValue {
     try TemplateVariables.context(
       messages: messages, tools: tools, noTools: noTools, stringArguments: template.takesStringArguments,
-      reasoningKey: reasoning?.messageKey ?? "reasoning_content", addGenerationPrompt: addGenerationPrompt, bosToken: bosToken, eosToken: eosToken, extra: variables, now: now)
+      reasoningKey: reasoning?.messageKey ?? TemplateVariables.reasoningKey, addGenerationPrompt: addGenerationPrompt,
+      bosToken: bosToken, eosToken: eosToken, extra: variables, now: now)
   }
 
   /// Renders with `context` as the template's variables, as given (the parity tests): strings

@@ -23,7 +23,7 @@ public struct ReasoningSyntax: Sendable, Equatable {
   public var answerHeader = ""
   /// The message key the template reads past thinking from: `reasoning_content`, or gpt-oss's
   /// `thinking`.
-  public var messageKey = "reasoning_content"
+  public var messageKey = TemplateVariables.reasoningKey
   /// The switches the template reads; empty when it always thinks (DeepSeek-R1's distills).
   public var switches: [Switch]
 

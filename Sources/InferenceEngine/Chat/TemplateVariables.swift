@@ -23,9 +23,12 @@ enum TemplateVariables {
   ///   - stringArguments: whether calls' arguments are given as their JSON text rather than as
   ///     objects, for a template that only renders them so (`JinjaTemplate.takesStringArguments`).
   ///   - now: the time `datetime` is the day of.
+  /// The message key of past thinking most templates read (`ReasoningSyntax.messageKey`).
+  static let reasoningKey = "reasoning_content"
+
   static func context(
     messages: [ChatMessage], tools: [JSONValue], noTools: NoTools = .none, stringArguments: Bool = false,
-    reasoningKey: String = "reasoning_content", addGenerationPrompt: Bool, bosToken: String, eosToken: String,
+    reasoningKey: String = reasoningKey, addGenerationPrompt: Bool, bosToken: String, eosToken: String,
     extra: [JSONValue.Member], now: Date
   ) throws -> JSONValue {
     var members: [JSONValue.Member] = [
@@ -53,7 +56,7 @@ enum TemplateVariables {
   /// object (or their JSON text), a tool output with its call's id and tool's name.
   /// - Parameter reasoningKey: the key of past thinking (`ReasoningSyntax.messageKey`).
   static func message(
-    _ message: ChatMessage, stringArguments: Bool = false, reasoningKey: String = "reasoning_content"
+    _ message: ChatMessage, stringArguments: Bool = false, reasoningKey: String = reasoningKey
   ) throws -> JSONValue {
     var members: [JSONValue.Member] = [
       .init(key: "role", value: .string(message.role.rawValue)),

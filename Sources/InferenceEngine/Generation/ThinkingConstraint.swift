@@ -50,7 +50,8 @@ public final class ThinkingConstraint: TokenConstraint, @unchecked Sendable {
     closing = Array(syntax.closing.utf8)
     afterClosing =
       (syntax.continuation.isEmpty ? [] : model.tokenize(syntax.continuation, parseSpecial: true))
-      + (forcesAnswerHeader && !syntax.answerHeader.isEmpty ? model.tokenize(syntax.answerHeader, parseSpecial: true) : [])
+      + (forcesAnswerHeader && !syntax.answerHeader.isEmpty
+        ? model.tokenize(syntax.answerHeader, parseSpecial: true) : [])
     shown = model.controlTokens.shown([syntax.opening, syntax.closing])
     // A closing that is also an end of generation (harmony's `<|end|>`) still closes.
     self.endTokens = endTokens.filter { !closingTokens.contains($0) }

@@ -5,6 +5,7 @@
 /// as plain text, so a user who types `<|im_start|>` never produces the control token.
 public struct ControlTokens: Sendable {
   private var tokens: [[UInt8]: Token] = [:]
+  private var textOfToken: [Token: [UInt8]] = [:]
   /// The lengths of the control tokens' texts, longest first: at each position the longest
   /// match wins, as in llama.cpp's tokenizer.
   private var lengths: [Int] = []
@@ -14,7 +15,10 @@ public struct ControlTokens: Sendable {
   public init(_ texts: [(text: String, token: Token)]) {
     for (text, token) in texts where !text.isEmpty {
       let bytes = Array(text.utf8)
-      if tokens[bytes] == nil { tokens[bytes] = token }
+      if tokens[bytes] == nil {
+        tokens[bytes] = token
+        textOfToken[token] = bytes
+      }
       firstBytes.insert(bytes[0])
     }
     lengths = Set(tokens.keys.map(\.count)).sorted(by: >)
@@ -25,16 +29,7 @@ public struct ControlTokens: Sendable {
   public func shown(_ texts: [String]) -> [Token: [UInt8]] {
     var shown: [Token: [UInt8]] = [:]
     for text in texts {
-      let bytes = Array(text.utf8)
-      var index = 0
-      while index < bytes.count {
-        if firstBytes.contains(bytes[index]), let (token, length) = match(bytes, at: index) {
-          shown[token] = Array(bytes[index..<index + length])
-          index += length
-        } else {
-          index += 1
-        }
-      }
+      for case .control(let token) in split(text) { shown[token] = textOfToken[token] }
     }
     return shown
   }

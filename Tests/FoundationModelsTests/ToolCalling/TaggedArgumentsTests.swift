@@ -1,6 +1,6 @@
-@_spi(Engine) import FoundationModels
 import FMTestSupport
 import Foundation
+@_spi(Engine) import FoundationModels
 import Synchronization
 import Testing
 
@@ -43,7 +43,8 @@ struct CodeTool: Tool {
 
   static func respond(calling calls: [String], tool: some Tool) async throws -> LanguageModelSession {
     let scripted = ScriptedTokenModel.answering(
-      tokens: ["<tool_call>", "</tool_call>", "<parameter=", "</parameter>", "line", "high", "low"], contextLength: 16384,
+      tokens: ["<tool_call>", "</tool_call>", "<parameter=", "</parameter>", "line", "high", "low"],
+      contextLength: 16384,
       answerMarkers: qwen3Coder.answerMarkers
     ) { conversation in conversation.contains("Sunny in Paris") ? ["Saved."] : calls }
     let model = SystemLanguageModel(
@@ -75,8 +76,12 @@ struct CodeTool: Tool {
       calling: [
         Self.note("<parameter=text>\nhi\n</parameter>\n"),
         Self.note("<parameter=text>\nhi\n</parameter>\n<parameter=urgency>\nmedium\n</parameter>\n"),
-        Self.note("<parameter=text>\nhi\n</parameter>\n<parameter=urgency>\nlow\n</parameter>\n<parameter=copies>\ntwo\n</parameter>\n"),
-        Self.note("<parameter=text>\nhi\n</parameter>\n<parameter=urgency>\nlow\n</parameter>\n<parameter=copies>\n2\n</parameter>\n"),
+        Self.note(
+          "<parameter=text>\nhi\n</parameter>\n<parameter=urgency>\nlow\n</parameter>\n<parameter=copies>\ntwo\n</parameter>\n"
+        ),
+        Self.note(
+          "<parameter=text>\nhi\n</parameter>\n<parameter=urgency>\nlow\n</parameter>\n<parameter=copies>\n2\n</parameter>\n"
+        ),
       ], tool: tool)
     let note = try #require(tool.notes.withLock { $0.first })
     #expect(note.text == "hi")

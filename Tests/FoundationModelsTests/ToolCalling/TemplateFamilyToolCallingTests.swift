@@ -1,6 +1,6 @@
-@_spi(Engine) import FoundationModels
 import FMTestSupport
 import Foundation
+@_spi(Engine) import FoundationModels
 import Testing
 
 /// A model family's tool calls through its own template: the model writes its calls as the
@@ -66,7 +66,9 @@ struct ToolCallFamily: Sendable, CustomStringConvertible {
       answerMarkers: ["</think>", "<｜tool▁outputs▁end｜>"],
       write: { calls in
         "<｜tool▁calls▁begin｜>"
-          + calls.map { "<｜tool▁call▁begin｜>function<｜tool▁sep｜>\($0.name)\n```json\n\($0.arguments)\n```<｜tool▁call▁end｜>" }
+          + calls.map {
+            "<｜tool▁call▁begin｜>function<｜tool▁sep｜>\($0.name)\n```json\n\($0.arguments)\n```<｜tool▁call▁end｜>"
+          }
           .joined(separator: "\n") + "<｜tool▁calls▁end｜>"
       }, rendered: "<｜tool▁sep｜>getWeather\n```json\n{\"city\": \"Paris\"}\n```"),
     ToolCallFamily(
@@ -111,21 +113,25 @@ struct ToolCallFamily: Sendable, CustomStringConvertible {
       template: "tencent-Hy3.jinja", answerMarkers: ["<think:opensource></think:opensource>"],
       write: { calls in
         "<tool_calls:opensource>\n"
-          + calls.map {
-            "<tool_call:opensource>\($0.name)<tool_sep:opensource>\n"
-              + members($0.arguments) {
-                "<arg_key:opensource>\($0)</arg_key:opensource>\n<arg_value:opensource>\($1)</arg_value:opensource>\n"
-              } + "</tool_call:opensource>\n"
-          }.joined() + "</tool_calls:opensource>"
+          + taggedCalls(
+            calls, separator: "", opening: { "<tool_call:opensource>\($0)<tool_sep:opensource>\n" },
+            member: {
+              "<arg_key:opensource>\($0)</arg_key:opensource>\n<arg_value:opensource>\($1)</arg_value:opensource>\n"
+            },
+            closing: "</tool_call:opensource>\n") + "</tool_calls:opensource>"
       },
-      rendered: "<tool_call:opensource>getWeather<tool_sep:opensource>\n<arg_key:opensource>city</arg_key:opensource>\n<arg_value:opensource>Paris"),
+      rendered:
+        "<tool_call:opensource>getWeather<tool_sep:opensource>\n<arg_key:opensource>city</arg_key:opensource>\n<arg_value:opensource>Paris"
+    ),
     // The thinking ends with `<|start|>assistant` too: the answer starts after a user's question
     // mark or a tool output's closing quote.
     ToolCallFamily(
       template: "openai-gpt-oss-120b.jinja",
       control: ["<|channel|>", "<|message|>", "<|end|>", "<|start|>", "<|call|>", "<|return|>", "<|constrain|>"],
       answerMarkers: ["?<|end|><|start|>assistant", "\"<|end|><|start|>assistant"],
-      write: { $0.map { "<|channel|>commentary to=functions.\($0.name) <|constrain|>json<|message|>\($0.arguments)" }.joined() },
+      write: {
+        $0.map { "<|channel|>commentary to=functions.\($0.name) <|constrain|>json<|message|>\($0.arguments)" }.joined()
+      },
       rendered: "to=functions.getWeather<|channel|>commentary json<|message|>{\"city\": \"Paris\"}", parallel: false,
       thinking: "<|channel|>analysis<|message|>I look it up.<|end|><|start|>assistant",
       answerHeader: "<|channel|>final<|message|>"),
@@ -137,32 +143,31 @@ struct ToolCallFamily: Sendable, CustomStringConvertible {
       write: xmlFunctionCalls, rendered: "<function=getWeather>\n<parameter=city>\nParis\n</parameter>"),
     ToolCallFamily(
       template: "Qwen3.5-4B.jinja", answerMarkers: ["<|im_start|>assistant\n<think>\n"],
-      write: xmlFunctionCalls, rendered: "<function=getWeather>\n<parameter=city>\nParis\n</parameter>", thinking: "I look it up.\n</think>\n\n"),
+      write: xmlFunctionCalls, rendered: "<function=getWeather>\n<parameter=city>\nParis\n</parameter>",
+      thinking: "I look it up.\n</think>\n\n"),
     ToolCallFamily(
       template: "GLM-4.6.jinja", answerMarkers: ["<|assistant|>"],
-      write: { calls in
-        calls.map {
-          "<tool_call>\($0.name)\n"
-            + members($0.arguments) { "<arg_key>\($0)</arg_key>\n<arg_value>\($1)</arg_value>\n" } + "</tool_call>"
-        }.joined(separator: "\n")
+      write: {
+        taggedCalls(
+          $0, opening: { "<tool_call>\($0)\n" }, member: { "<arg_key>\($0)</arg_key>\n<arg_value>\($1)</arg_value>\n" },
+          closing: "</tool_call>")
       }, rendered: "<tool_call>getWeather\n<arg_key>city</arg_key>\n<arg_value>Paris</arg_value>"),
     ToolCallFamily(
       template: "MiniMax-M2.jinja", answerMarkers: ["]~b]ai\n<think>\n"],
       write: { calls in
         "<minimax:tool_call>\n"
-          + calls.map {
-            "<invoke name=\"\($0.name)\">\n"
-              + members($0.arguments) { "<parameter name=\"\($0)\">\($1)</parameter>\n" } + "</invoke>\n"
-          }.joined() + "</minimax:tool_call>"
+          + taggedCalls(
+            calls, separator: "", opening: { "<invoke name=\"\($0)\">\n" },
+            member: { "<parameter name=\"\($0)\">\($1)</parameter>\n" }, closing: "</invoke>\n")
+          + "</minimax:tool_call>"
       }, rendered: "<invoke name=\"getWeather\">\n<parameter name=\"city\">Paris</parameter>",
       thinking: "I look it up.\n</think>\n\n"),
     ToolCallFamily(
       template: "ByteDance-Seed-OSS.jinja", answerMarkers: ["<seed:bos>assistant\n"],
-      write: { calls in
-        calls.map {
-          "<seed:tool_call>\n<function=\($0.name)>\n"
-            + members($0.arguments) { "<parameter=\($0)>\($1)</parameter>\n" } + "</function>\n</seed:tool_call>"
-        }.joined(separator: "\n")
+      write: {
+        taggedCalls(
+          $0, opening: { "<seed:tool_call>\n<function=\($0)>\n" }, member: { "<parameter=\($0)>\($1)</parameter>\n" },
+          closing: "</function>\n</seed:tool_call>")
       }, rendered: "<function=getWeather>\n<parameter=city>Paris</parameter>"),
     ToolCallFamily(
       template: "MiniMax-M1.jinja", answerMarkers: ["ai name=assistant\n"],
@@ -182,10 +187,18 @@ struct ToolCallFamily: Sendable, CustomStringConvertible {
 
   /// Qwen3-Coder's and Qwen3.5's calls.
   static func xmlFunctionCalls(_ calls: [(name: String, arguments: String)]) -> String {
-    calls.map {
-      "<tool_call>\n<function=\($0.name)>\n"
-        + members($0.arguments) { "<parameter=\($0)>\n\($1)\n</parameter>\n" } + "</function>\n</tool_call>"
-    }.joined(separator: "\n")
+    taggedCalls(
+      calls, opening: { "<tool_call>\n<function=\($0)>\n" }, member: { "<parameter=\($0)>\n\($1)\n</parameter>\n" },
+      closing: "</function>\n</tool_call>")
+  }
+
+  /// Calls whose arguments are tagged members: each call `opening(name)`, its members, then
+  /// `closing`, `separator` between calls.
+  static func taggedCalls(
+    _ calls: [(name: String, arguments: String)], separator: String = "\n", opening: (String) -> String,
+    member: (String, String) -> String, closing: String
+  ) -> String {
+    calls.map { opening($0.name) + members($0.arguments, member) + closing }.joined(separator: separator)
   }
 
   /// A call's arguments (a JSON object) as tagged members: each member's name and its value,
@@ -198,8 +211,8 @@ struct ToolCallFamily: Sendable, CustomStringConvertible {
   static func typedMembers(_ arguments: String, _ member: (String, String, Bool) -> String) -> String {
     guard let content = try? GeneratedContent(json: arguments), case .structure(let properties, let keys) = content.kind
     else { return "" }
-    return keys.map { key in
-      let value = properties[key]!
+    return keys.compactMap { key in
+      guard let value = properties[key] else { return nil }
       if case .string(let text) = value.kind { return member(key, text, true) }
       return member(key, value.jsonString, false)
     }.joined()
@@ -237,7 +250,8 @@ struct ToolCallFamily: Sendable, CustomStringConvertible {
       // The thinking's and Hermes' tags are one token each, as in the families' vocabularies (and
       // DeepSeek's wide bars are whole characters).
       tokens: [
-        "get", "Weather", "Time", "city", "offset", "Paris", "Rome", "{\"", "name", "\": ", "Sunny", "<think>", "</think>",
+        "get", "Weather", "Time", "city", "offset", "Paris", "Rome", "{\"", "name", "\": ", "Sunny", "<think>",
+        "</think>",
         "<tool_call>", "</tool_call>", "｜DSML｜",
       ],
       control: control, contextLength: 16384, answerMarkers: answerMarkers

@@ -43,7 +43,8 @@ import Testing
         ])
       })
     let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-      .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("scripts/render-chat-templates.py")
+      .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
+        "scripts/render-chat-templates.py")
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = ["python3", script.path]
@@ -60,7 +61,8 @@ import Testing
     let data = output.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     guard process.terminationStatus == 0, case .array(let results) = try JSONValue(parsing: data) else {
-      throw EngineError(.invalidRequest, "render-chat-templates.py failed (is jinja2 installed? scripts/test installs it)")
+      throw EngineError(
+        .invalidRequest, "render-chat-templates.py failed (is jinja2 installed? scripts/test installs it)")
     }
     return results.map { result in
       guard case .object(let members) = result else { return Outcome(text: nil, error: "no result") }

@@ -13,6 +13,7 @@ final class FixedTextTokens: @unchecked Sendable {
   private let vocabulary: Vocabulary
   private let shown: [Token: [UInt8]]
   private var allowed: [[[UInt8]]: [Int]] = [:]
+  private var tokenized: [[UInt8]: [Token]] = [:]
 
   /// - Parameter texts: the format's fixed texts, where its control tokens are.
   init(model: any TokenModel, texts: [String]) {
@@ -24,10 +25,18 @@ final class FixedTextTokens: @unchecked Sendable {
   /// A token's text: a control token's where it is one of the format's.
   func text(of token: Token) -> [UInt8] { shown[token] ?? model.piece(of: token) }
 
-  /// The tokens of `bytes`, as the model's tokenizer writes them, control tokens included.
+  /// The tokens of `bytes`, as the model's tokenizer writes them, control tokens included;
+  /// tokenized once.
   func tokens(_ bytes: [UInt8]) -> [Token] {
-    bytes.isEmpty ? [] : model.tokenize(String(decoding: bytes, as: UTF8.self), parseSpecial: true)
+    if bytes.isEmpty { return [] }
+    if let known = tokenized[bytes] { return known }
+    let found = model.tokenize(String(decoding: bytes, as: UTF8.self), parseSpecial: true)
+    tokenized[bytes] = found
+    return found
   }
+
+  /// The tokens of `text`, as `tokens(_:)`.
+  func tokens(_ text: String) -> [Token] { tokens(Array(text.utf8)) }
 
   /// The tokens that go on with texts that have `rest` left: those whose text begins one of
   /// them, and the first token of each as the tokenizer writes it.

@@ -62,6 +62,8 @@ final class TaggedArgumentsConstraint: InferenceEngine.TokenConstraint, @uncheck
   private let textEndTokens: [Token]
   private let textEndRest: [Token]
   private let valueClosingTokens: [Token]
+  /// Per member, the tokens of its shortest value and the value's closing; filled on first use.
+  private var shortestValues: [Int: [Token]] = [:]
   private var written = Set<Int>()
   private var phase: Phase = .done
   /// Tokens whose text is empty: never part of a raw value.
@@ -79,12 +81,13 @@ final class TaggedArgumentsConstraint: InferenceEngine.TokenConstraint, @uncheck
     self.automata = automata
     vocabulary = GuidedVocabularyCache.vocabulary(for: model)
     fixed = FixedTextTokens(
-      model: model, texts: [syntax.keyOpening, syntax.keyClosing, syntax.valueClosing, syntax.jsonKeyClosing ?? "", suffix])
-    let end = String(syntax.valueClosing.reversed().drop { $0.isWhitespace }.reversed())
+      model: model,
+      texts: [syntax.keyOpening, syntax.keyClosing, syntax.valueClosing, syntax.jsonKeyClosing ?? "", suffix])
+    let end = syntax.valueEnd
     textEnd = MarkerScanner.shared(marker: end, vocabulary: vocabulary)
-    textEndTokens = model.tokenize(end, parseSpecial: true)
-    textEndRest = model.tokenize(String(syntax.valueClosing.dropFirst(end.count)), parseSpecial: true)
-    valueClosingTokens = model.tokenize(syntax.valueClosing, parseSpecial: true)
+    textEndTokens = fixed.tokens(end)
+    textEndRest = fixed.tokens(String(syntax.valueClosing.dropFirst(end.count)))
+    valueClosingTokens = fixed.tokens(syntax.valueClosing)
     phase = choosing()
   }
 
@@ -179,7 +182,8 @@ final class TaggedArgumentsConstraint: InferenceEngine.TokenConstraint, @uncheck
     switch phase {
     case .literal(let tokens, _): tokens
     case .fixed(let bytes, let alternatives):
-      Self.remaining(alternatives, after: bytes).count == 1 ? fixed.tokens(Self.remaining(alternatives, after: bytes)[0]) : []
+      Self.remaining(alternatives, after: bytes).count == 1
+        ? fixed.tokens(Self.remaining(alternatives, after: bytes)[0]) : []
     case .json(let inner): inner.mustEnd ? valueClosingTokens : inner.forcedTokens()
     case .text, .done: []
     }
@@ -233,7 +237,8 @@ final class TaggedArgumentsConstraint: InferenceEngine.TokenConstraint, @uncheck
       phase = textEndRest.isEmpty ? choosing() : .literal(textEndRest, then: .choosing)
     case .json(let inner):
       if inner.isComplete, token == valueClosingTokens[0] {
-        phase = valueClosingTokens.count > 1 ? .literal(Array(valueClosingTokens.dropFirst()), then: .choosing) : choosing()
+        phase =
+          valueClosingTokens.count > 1 ? .literal(Array(valueClosingTokens.dropFirst()), then: .choosing) : choosing()
       } else {
         try inner.accept(token)
       }
@@ -264,12 +269,7 @@ final class TaggedArgumentsConstraint: InferenceEngine.TokenConstraint, @uncheck
   private func closing(after next: Next) -> [Token] {
     switch next {
     case .done: return []
-    case .value(let index):
-      let value: [Token] =
-        if case .text = members[index].value { textEndTokens + textEndRest } else {
-          shortestValue(of: index) + valueClosingTokens
-        }
-      return value + requiredMembersAndSuffix(besides: index)
+    case .value(let index): return shortestValue(of: index) + requiredMembersAndSuffix(besides: index)
     case .choosing: return requiredMembersAndSuffix()
     }
   }
@@ -277,20 +277,26 @@ final class TaggedArgumentsConstraint: InferenceEngine.TokenConstraint, @uncheck
   /// The required members not yet written (besides the one under way), then the suffix.
   private func requiredMembersAndSuffix(besides current: Int? = nil) -> [Token] {
     var tokens: [Token] = []
-    for (index, member) in members.enumerated() where member.isRequired && !written.contains(index) && index != current {
-      tokens += model.tokenize(opening(of: member), parseSpecial: true)
-      if case .text = member.value { tokens += textEndTokens + textEndRest } else {
-        tokens += shortestValue(of: index) + valueClosingTokens
-      }
+    for (index, member) in members.enumerated() where member.isRequired && !written.contains(index) && index != current
+    {
+      tokens += fixed.tokens(opening(of: member)) + shortestValue(of: index)
     }
-    return tokens + model.tokenize(String(decoding: suffix, as: UTF8.self), parseSpecial: true)
+    return tokens + fixed.tokens(suffix)
   }
 
+  /// The shortest value of the member `index` and its closing: asked on every token near the
+  /// budget's end (`closingTokenBound`), so made once.
   private func shortestValue(of index: Int) -> [Token] {
-    switch members[index].value {
-    case .text: []
-    case .choices(let choices): model.tokenize(choices.min { $0.utf8.count < $1.utf8.count } ?? "", parseSpecial: false)
-    case .json(let schema): SchemaConstraint(schema: schema, automata: automata, model: model).tokensToClose()
-    }
+    if let known = shortestValues[index] { return known }
+    let tokens: [Token] =
+      switch members[index].value {
+      case .text: textEndTokens + textEndRest
+      case .choices(let choices):
+        model.tokenize(choices.min { $0.utf8.count < $1.utf8.count } ?? "", parseSpecial: false) + valueClosingTokens
+      case .json(let schema):
+        SchemaConstraint(schema: schema, automata: automata, model: model).tokensToClose() + valueClosingTokens
+      }
+    shortestValues[index] = tokens
+    return tokens
   }
 }

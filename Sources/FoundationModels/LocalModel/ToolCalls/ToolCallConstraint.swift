@@ -88,10 +88,8 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
   private var callCount = 0
   private let markerTokens: [Token]
   private let closingTokens: [Token]
-  /// Reads the choice after a call byte by byte (`between`).
+  /// Tokenizes the format's fixed texts, and reads the choice after a call byte by byte (`between`).
   private let fixed: FixedTextTokens
-  /// The tokens of the format's fixed texts, per text and call index.
-  private var fixedTokens: [String: [Token]] = [:]
   /// What ends a call in the model's own form: its object's closing brace.
   private let objectClosingTokens: [Token]
   /// The marker, where it is one control token (Mistral's `[TOOL_CALLS]`), else empty: such a
@@ -138,29 +136,15 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
   }
 
   /// The tokens of the format's fixed text `text` for the call under way.
-  private func tokens(_ text: String) -> [Token] {
-    let text = ToolCallFormat.text(text, call: callCount)
-    if let known = fixedTokens[text] { return known }
-    let found = model.tokenize(text, parseSpecial: true)
-    fixedTokens[text] = found
-    return found
-  }
+  private func tokens(_ text: String) -> [Token] { fixed.tokens(ToolCallFormat.text(text, call: callCount)) }
 
   private var namePrefixTokens: [Token] { tokens(format.namePrefix) }
   private var argumentsPrefixTokens: [Token] { tokens(format.argumentsPrefix) }
   /// After the arguments; where they are tagged members, their constraint writes it.
   private var suffixTokens: [Token] { format.taggedArguments == nil ? tokens(format.suffix) : [] }
-  /// What opens the next call after one: the separator, then the next call's prefix (or the
-  /// marker and the name's prefix).
-  private var nextCallOpening: [UInt8] {
-    Array(
-      ToolCallFormat.text(format.separator + (format.nextCallPrefix ?? format.marker + format.namePrefix), call: callCount)
-        .utf8)
-  }
-
   /// After a call, with `bytes` written: what the next call's opening and the closing have left.
   private func afterCall(_ bytes: [UInt8]) -> (next: [UInt8]?, closing: [UInt8]?, orTheEnd: Bool) {
-    let next = nextCallOpening
+    let next = Array(format.nextCallOpening(call: callCount).utf8)
     let closing = Array(format.closing.utf8)
     return (
       next.starts(with: bytes) ? Array(next[bytes.count...]) : nil,
@@ -242,7 +226,7 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
         // The answer's first token, or the start of a call.
         let starts =
           mode == .disallowed ? [] : Array(scanner.prefixTokens.filter { $0 < logits.count }) + controlMarker
-        
+
         let kept = starts.map { logits[$0] }
         answer.mask(logits)
         for (token, logit) in zip(starts, kept) { logits[token] = logit }

@@ -58,6 +58,9 @@ struct ToolCallFormat: Sendable, Equatable {
 
     /// The closing of a member's key, for a string's raw value or for JSON.
     func keyClosing(json: Bool) -> String { json ? jsonKeyClosing ?? keyClosing : keyClosing }
+
+    /// The value's closing tag without the white space after it: where a raw value ends.
+    var valueEnd: String { String(valueClosing.reversed().drop { $0.isWhitespace }.reversed()) }
   }
 
   /// Qwen2.5's and Hermes' `<tool_call>` block, a call per block, a line break between them.
@@ -142,7 +145,8 @@ struct ToolCallFormat: Sendable, Equatable {
   static let miniMax = ToolCallFormat(
     marker: "<minimax:tool_call>", namePrefix: "\n<invoke name=\"", argumentsPrefix: "\">\n", suffix: "</invoke>\n",
     nextCallPrefix: "<invoke name=\"", closing: "</minimax:tool_call>", bareNames: true, readsOwnForm: false,
-    taggedArguments: TaggedArguments(keyOpening: "<parameter name=\"", keyClosing: "\">", valueClosing: "</parameter>\n"))
+    taggedArguments: TaggedArguments(
+      keyOpening: "<parameter name=\"", keyClosing: "\">", valueClosing: "</parameter>\n"))
 
   /// Seed-OSS's `<seed:tool_call>\n<function=NAME>\n<parameter=KEY>VALUE</parameter>\n…</function>\n</seed:tool_call>`.
   static let seed = ToolCallFormat(
@@ -187,7 +191,8 @@ struct ToolCallFormat: Sendable, Equatable {
   /// Solar Open's `<|tool_calls|><|tool_call:begin|>ID<|tool_call:name|>NAME<|tool_call:args|>{…}<|tool_call:end|>…<|calls|>`,
   /// the id the call's index in its turn.
   static let solar = ToolCallFormat(
-    marker: "<|tool_calls|>", namePrefix: "<|tool_call:begin|>{#}<|tool_call:name|>", argumentsPrefix: "<|tool_call:args|>",
+    marker: "<|tool_calls|>", namePrefix: "<|tool_call:begin|>{#}<|tool_call:name|>",
+    argumentsPrefix: "<|tool_call:args|>",
     suffix: "<|tool_call:end|>", nextCallPrefix: "<|tool_call:begin|>{#}<|tool_call:name|>", closing: "<|calls|>",
     bareNames: true, readsOwnForm: false)
 
@@ -199,7 +204,8 @@ struct ToolCallFormat: Sendable, Equatable {
   /// Hunyuan 3's GLM-like calls, each tag suffixed `:opensource`:
   /// `<tool_calls:opensource>\n<tool_call:opensource>NAME<tool_sep:opensource>\n<arg_key:opensource>KEY</arg_key:opensource>\n<arg_value:opensource>VALUE</arg_value:opensource>\n…`.
   static let hunyuan = ToolCallFormat(
-    marker: "<tool_calls:opensource>", namePrefix: "\n<tool_call:opensource>", argumentsPrefix: "<tool_sep:opensource>\n",
+    marker: "<tool_calls:opensource>", namePrefix: "\n<tool_call:opensource>",
+    argumentsPrefix: "<tool_sep:opensource>\n",
     suffix: "</tool_call:opensource>\n", nextCallPrefix: "<tool_call:opensource>", closing: "</tool_calls:opensource>",
     bareNames: true, readsOwnForm: false,
     taggedArguments: TaggedArguments(
@@ -244,6 +250,12 @@ struct ToolCallFormat: Sendable, Equatable {
       taggedArguments?.keyOpening ?? "", taggedArguments?.keyClosing ?? "", taggedArguments?.valueClosing ?? "",
       taggedArguments?.jsonKeyClosing ?? "",
     ].filter { !$0.isEmpty }
+  }
+
+  /// What opens the call with index `index` after the one before it: the separator, then the
+  /// next call's prefix, or the marker and the name's prefix again.
+  func nextCallOpening(call index: Int) -> String {
+    Self.text(separator + (nextCallPrefix ?? marker + namePrefix), call: index)
   }
 
   /// `text` for the call with index `index` in its turn.

@@ -124,14 +124,13 @@ struct ToolCallTextSplitter {
         }
       case .afterMarkedCall:
         // The next call (its separator and opening), the calls' closing, or text.
-        let next = ToolCallFormat.text(
-          format.separator + (format.nextCallPrefix ?? format.marker + format.namePrefix), call: callCount)
+        let next = format.nextCallOpening(call: callCount)
         let closing = format.closing
         if pending.utf8.starts(with: next.utf8) {
-          pending = String(pending.utf8.dropFirst(next.utf8.count))!
+          pending = String(decoding: pending.utf8.dropFirst(next.utf8.count), as: UTF8.self)
           state = .markedCall(prefix: "")
         } else if !closing.isEmpty, pending.utf8.starts(with: closing.utf8) {
-          pending = String(pending.utf8.dropFirst(closing.utf8.count))!
+          pending = String(decoding: pending.utf8.dropFirst(closing.utf8.count), as: UTF8.self)
           state = .text
         } else if next.utf8.starts(with: pending.utf8) || closing.utf8.starts(with: pending.utf8) {
           return pieces
@@ -222,16 +221,10 @@ struct ToolCallTextSplitter {
   /// The call at the start of `text` in `format`, after the fixed text `prefix`: its name, the
   /// arguments' prefix, its arguments and its suffix.
   static func call(
-    in text: Substring, after prefix: String, format: ToolCallFormat, index: Int, textMembers: [String: Set<String>] = [:]
+    in text: Substring, after prefix: String, format: ToolCallFormat, index: Int,
+    textMembers: [String: Set<String>] = [:]
   ) -> MarkedCall {
-    // Where `expected` ends, read from `start`: nil where the text differs, .some(nil) while
-    // the text is a beginning of it.
-    func fixed(_ expected: String, at start: String.Index) -> String.Index?? {
-      let rest = text.utf8[start...]
-      if rest.starts(with: expected.utf8) { return text.utf8.index(start, offsetBy: expected.utf8.count) }
-      return expected.utf8.starts(with: rest) ? .some(nil) : nil
-    }
-    guard let afterPrefix = fixed(prefix, at: text.startIndex) else { return .malformed }
+    guard let afterPrefix = end(of: prefix, in: text, at: text.startIndex) else { return .malformed }
     guard let nameStart = afterPrefix else { return .incomplete }
     let argumentsPrefix = ToolCallFormat.text(format.argumentsPrefix, call: index)
     let name: String
@@ -251,19 +244,28 @@ struct ToolCallTextSplitter {
       name = decoded
       nameEnd = end
     }
-    guard let afterArgumentsPrefix = fixed(argumentsPrefix, at: nameEnd) else { return .malformed }
+    guard let afterArgumentsPrefix = end(of: argumentsPrefix, in: text, at: nameEnd) else { return .malformed }
     guard let argumentsStart = afterArgumentsPrefix else { return .incomplete }
     if let tagged = format.taggedArguments {
       return taggedCall(
-        in: text, from: argumentsStart, name: name, tagged: tagged, suffix: ToolCallFormat.text(format.suffix, call: index),
+        in: text, from: argumentsStart, name: name, tagged: tagged,
+        suffix: ToolCallFormat.text(format.suffix, call: index),
         textMembers: textMembers[name] ?? [])
     }
     guard let argumentsEnd = endOfObject(in: text[argumentsStart...]) else { return .incomplete }
-    guard let afterSuffix = fixed(ToolCallFormat.text(format.suffix, call: index), at: argumentsEnd) else {
+    guard let afterSuffix = end(of: ToolCallFormat.text(format.suffix, call: index), in: text, at: argumentsEnd) else {
       return .malformed
     }
     guard let rest = afterSuffix else { return .incomplete }
     return .call(name: name, arguments: String(text[argumentsStart..<argumentsEnd]), rest: rest)
+  }
+
+  /// Where the fixed text `expected` ends when read in `text` from `start`: nil where the text
+  /// differs, .some(nil) while the text is a beginning of it.
+  private static func end(of expected: String, in text: Substring, at start: String.Index) -> String.Index?? {
+    let rest = text.utf8[start...]
+    if rest.starts(with: expected.utf8) { return text.utf8.index(start, offsetBy: expected.utf8.count) }
+    return expected.utf8.starts(with: rest) ? .some(nil) : nil
   }
 
   /// The rest of a call whose arguments are tagged members, from `start`: its members up to
@@ -274,17 +276,19 @@ struct ToolCallTextSplitter {
   ) -> MarkedCall {
     var members: [String] = []
     var position = start
-    let valueEnd = String(tagged.valueClosing.reversed().drop { $0.isWhitespace }.reversed())
+    let valueEnd = tagged.valueEnd
     while true {
-      let rest = text.utf8[position...]
-      if rest.starts(with: suffix.utf8) {
-        let arguments = "{" + members.joined(separator: ",") + "}"
-        return .call(name: name, arguments: arguments, rest: text.utf8.index(position, offsetBy: suffix.utf8.count))
+      let keyStart: String.Index
+      switch (end(of: suffix, in: text, at: position), end(of: tagged.keyOpening, in: text, at: position)) {
+      case (let afterSuffix??, _):
+        return .call(name: name, arguments: "{" + members.joined(separator: ",") + "}", rest: afterSuffix)
+      case (.some(nil), _), (_, .some(nil)): return .incomplete
+      case (nil, let start??): keyStart = start
+      case (nil, nil): return .malformed
       }
-      if suffix.utf8.starts(with: rest) || tagged.keyOpening.utf8.starts(with: rest) { return .incomplete }
-      guard rest.starts(with: tagged.keyOpening.utf8) else { return .malformed }
-      let keyStart = text.utf8.index(position, offsetBy: tagged.keyOpening.utf8.count)
-      let keyEnds = [tagged.keyClosing, tagged.jsonKeyClosing].compactMap { $0 }.compactMap { text[keyStart...].range(of: $0) }
+      let keyEnds = [tagged.keyClosing, tagged.jsonKeyClosing].compactMap { $0 }.compactMap {
+        text[keyStart...].range(of: $0)
+      }
       guard let keyEnd = keyEnds.min(by: { $0.lowerBound < $1.lowerBound }) else { return .incomplete }
       let key = String(text[keyStart..<keyEnd.lowerBound])
       let valueStart = keyEnd.upperBound
@@ -293,20 +297,21 @@ struct ToolCallTextSplitter {
       if !textMembers.contains(key), let first = text.utf8[valueStart...].first,
         [UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: "\"")].contains(first)
       {
-        guard let end = first == UInt8(ascii: "\"") ? endOfString(in: text[valueStart...]) : endOfObject(in: text[valueStart...])
+        guard
+          let end = first == UInt8(ascii: "\"")
+            ? endOfString(in: text[valueStart...]) : endOfObject(in: text[valueStart...])
         else { return .incomplete }
         searchFrom = end
       }
       guard let closing = text[searchFrom...].range(of: valueEnd) else { return .incomplete }
       let value = String(text[valueStart..<closing.lowerBound])
-      let afterValue = text.utf8[closing.upperBound...]
-      let restOfClosing = tagged.valueClosing.utf8.dropFirst(valueEnd.utf8.count)
-      guard afterValue.starts(with: restOfClosing) else {
-        return restOfClosing.starts(with: afterValue) ? .incomplete : .malformed
-      }
-      position = text.utf8.index(closing.upperBound, offsetBy: restOfClosing.count)
+      let restOfClosing = String(tagged.valueClosing.dropFirst(valueEnd.count))
+      guard let afterClosing = end(of: restOfClosing, in: text, at: closing.upperBound) else { return .malformed }
+      guard let afterClosing else { return .incomplete }
+      position = afterClosing
       let encodedKey = GeneratedContent(kind: .string(key)).jsonString
-      members.append(encodedKey + ":" + (textMembers.contains(key) ? GeneratedContent(kind: .string(value)).jsonString : value))
+      members.append(
+        encodedKey + ":" + (textMembers.contains(key) ? GeneratedContent(kind: .string(value)).jsonString : value))
     }
   }
 
