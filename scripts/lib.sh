@@ -2,10 +2,9 @@
 # Everything heavy (llama.cpp build, model files) lives in the user's cache, keyed by version,
 # so every clean checkout on the same machine reuses it.
 
-LLAMA_CPP_PYTHON_VERSION="0.3.36"
-LLAMA_CPP_SDIST_SHA256="832db0699007f1be95a7e41ef12e88926b02ba836461e36a36372db2760c1a2e"
-
 PROJECT_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# FOUNDATIONMODELS_VERSION, LLAMA_CPP_PYTHON_VERSION and LLAMA_CPP_SDIST_SHA256.
+source "$PROJECT_ROOT/VERSIONS"
 FM_CACHE_DIR="${FM_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/foundationmodels-linux}"
 LLAMA_KEY="llama-cpp-python-${LLAMA_CPP_PYTHON_VERSION}-${LLAMA_CPP_SDIST_SHA256:0:12}"
 LLAMA_PREFIX="$FM_CACHE_DIR/llama.cpp/$LLAMA_KEY"

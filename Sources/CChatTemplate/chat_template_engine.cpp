@@ -1,16 +1,16 @@
 // Wraps llama.cpp's Jinja engine (common/jinja in libllama-common) behind the C interface of
-// chat_template_engine.h. The headers are installed by scripts/build-llama next to llama.h;
-// the path is relative to this file, as in Sources/CLlama/shim.h.
-#if __has_include("../../.deps/llama/include/common/jinja/runtime.h")
+// chat_template_engine.h. The headers are installed by the set-up next to llama.h; the path is
+// relative to this file, as in Sources/CLlama/shim.h. Without them the file is one error that
+// names the set-up command, not a cascade of undeclared names.
+#if !__has_include("../../.deps/llama/include/common/jinja/runtime.h")
+#error "llama.cpp is not set up: run 'swift package --allow-network-connections all setup' once (it builds the pinned llama.cpp for this machine)"
+#else
 #include "../../.deps/llama/include/common/jinja/caps.h"
 #include "../../.deps/llama/include/common/jinja/lexer.h"
 #include "../../.deps/llama/include/common/jinja/parser.h"
 #include "../../.deps/llama/include/common/jinja/runtime.h"
 #include "../../.deps/llama/include/common/jinja/value.h"
 #include "../../.deps/llama/include/common/json.h"
-#else
-#error "llama.cpp's Jinja headers are missing from .deps/llama/include/common: run scripts/setup once (it builds and installs the pinned llama.cpp)"
-#endif
 
 #include "chat_template_engine.h"
 
@@ -132,3 +132,5 @@ extern "C" void fm_rendering_free(fm_rendering *rendering) {
 }
 
 extern "C" void fm_chat_template_free_string(char *string) { std::free(string); }
+
+#endif

@@ -108,7 +108,7 @@ private struct Run {
     #expect(
       run.standardError
         == "fm: error: model 'smollm2-135m' is not downloaded yet; fetch it with: fm models pull smollm2-135m"
-        + "  (or, in a checkout of this project: scripts/setup smollm2-135m)\n")
+        + "  (or, in a package that uses this one: swift package --allow-network-connections all setup smollm2-135m)\n")
   }
 
   @Test func pathOfAnUnknownModelListsTheCatalogueAndThePullCommand() async {

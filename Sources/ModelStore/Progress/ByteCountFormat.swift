@@ -1,7 +1,7 @@
 /// Formats byte counts the way model sizes are quoted: decimal units, three significant digits.
-enum ByteCountFormat {
+public enum ByteCountFormat {
   /// `98 MB`, `491 MB`, `1.1 GB`, `512 B`.
-  static func string(_ bytes: Int64) -> String {
+  public static func string(_ bytes: Int64) -> String {
     let units = ["B", "kB", "MB", "GB", "TB"]
     var value = Double(bytes)
     var unit = 0
