@@ -1,9 +1,45 @@
+import Foundation
+import JSON
+
 extension ChatTemplate {
+  /// The tool-call syntax of `template` (whose source is `source`): read from its text, and
+  /// where one family's templates write calls in more than one layout, from a call it renders.
+  static func toolSyntax(of source: String, rendering template: JinjaTemplate, bosToken: String, eosToken: String)
+    -> ToolSyntax
+  {
+    let syntax = toolSyntax(of: source)
+    guard syntax == .glm, let call = renderedCall(by: template, bosToken: bosToken, eosToken: eosToken) else {
+      return syntax
+    }
+    return call.contains("<tool_call>f<arg_key>x</arg_key><arg_value>") ? .glmCompact : .glm
+  }
+
+  /// What `template` renders for an assistant turn with one call, `f(x: "y")`, or nil where it raises.
+  private static func renderedCall(by template: JinjaTemplate, bosToken: String, eosToken: String) -> String? {
+    let tool: JSONValue = .object([
+      .init(key: "type", value: .string("function")),
+      .init(
+        key: "function",
+        value: .object([
+          .init(key: "name", value: .string("f")),
+          .init(key: "parameters", value: .object([.init(key: "type", value: .string("object"))])),
+        ])),
+    ])
+    let messages = [
+      ChatMessage(role: .user, content: "?"),
+      ChatMessage(role: .assistant, content: "", toolCalls: [.init(name: "f", argumentsJSON: #"{"x":"y"}"#, id: "a")]),
+    ]
+    let context = try? TemplateVariables.context(
+      messages: messages, tools: [tool], addGenerationPrompt: false, bosToken: bosToken, eosToken: eosToken, extra: [],
+      now: Date())
+    return context.flatMap { try? template.render($0).text }
+  }
+
   /// The tool-call syntax a template renders calls in, read from its text: the texts each
   /// family's template writes around a call, most specific first.
   static func toolSyntax(of source: String) -> ToolSyntax {
     func has(_ texts: String...) -> Bool { texts.allSatisfy(source.contains) }
-    if has("<｜tool▁calls▁begin｜>", "tool['type'] + '<｜tool▁sep｜>'") { return .deepSeekR1 }
+    if has("<｜tool▁calls▁begin｜>", "<｜tool▁sep｜>", "```json") { return .deepSeekR1 }
     if has("<｜tool▁calls▁begin｜>", "<｜tool▁sep｜>") { return .deepSeekV31 }
     if has("<|tool_calls_section_begin|>", "<|tool_call_argument_begin|>") { return .kimi }
     if has("<|START_ACTION|>", "tool_name") { return .commandR }
@@ -30,6 +66,7 @@ extension ChatTemplate {
     if has("<tool_call>", "tools"), !source.contains("<arg_key>"), !source.contains("<parameter=") { return .hermes }
     if has(#""parameters": dictionary of argument name"#) { return .llama3 }
     if has("[TOOL_CALLS][", "tools") { return .mistralNemo }
+    if has("[TOOL_CALLS]", "[CALL_ID]", "[ARGS]") { return .mistralCallID }
     if has("[TOOL_CALLS]", "[ARGS]") { return .mistralV7 }
     return .generic
   }

@@ -18,14 +18,16 @@ public struct ChatTemplate: Sendable, Equatable {
     /// The template describes tools and renders calls as `[TOOL_CALLS][{"name": …, "arguments":
     /// {…}, "id": …}]`, with 9-character call ids (Mistral Nemo).
     case mistralNemo
-    /// The template describes tools and renders calls as `[TOOL_CALLS]NAME[ARGS]{…}` (Mistral
-    /// Small 3, Devstral, Magistral).
+    /// The template describes tools and renders calls as `[TOOL_CALLS]NAME[ARGS]{…}` (Ministral
+    /// 3, Devstral, Magistral).
     case mistralV7
+    /// `[TOOL_CALLS]NAME[CALL_ID]ID[ARGS]{…}` (Mistral Small 3.2).
+    case mistralCallID
     /// `<|tool_call|>[{"name": …, "arguments": {…}}, …]` (Granite 3).
     case granite
     /// `<TOOLCALL>[{"name": …, "arguments": {…}}, …]</TOOLCALL>` (Nemotron Nano 2).
     case nemotron
-    /// `<tool_calls>[{"name": …, "arguments": {…}}, …]</tool_calls>` (Apriel).
+    /// `<tool_calls>[{"name": …, "arguments": {…}, "id": …}, …]</tool_calls>` (Apriel).
     case apriel
     /// ` functools[{"name": …, "arguments": {…}}, …]` (FireFunction v2).
     case fireFunction
@@ -44,8 +46,11 @@ public struct ChatTemplate: Sendable, Equatable {
     case kimi
     /// `<tool_call>\n<function=NAME>\n<parameter=KEY>\nVALUE\n</parameter>…` (Qwen3-Coder, Qwen3.5).
     case xmlFunction
-    /// `<tool_call>NAME\n<arg_key>KEY</arg_key>\n<arg_value>VALUE</arg_value>…` (GLM 4.5–4.7).
+    /// `<tool_call>NAME\n<arg_key>KEY</arg_key>\n<arg_value>VALUE</arg_value>…` (GLM 4.5–4.6).
     case glm
+    /// GLM's calls without line breaks, `<tool_call>NAME<arg_key>KEY</arg_key><arg_value>VALUE</arg_value>…</tool_call>`
+    /// (GLM 4.7 Flash, Spark 2.5, Laguna S 2.1): told apart from `glm` by rendering a call.
+    case glmCompact
     /// `<minimax:tool_call>\n<invoke name="NAME">\n<parameter name="KEY">VALUE</parameter>…` (MiniMax M2).
     case miniMax
     /// `<seed:tool_call>\n<function=NAME>\n<parameter=KEY>VALUE</parameter>…` (Seed-OSS).
@@ -104,9 +109,9 @@ public struct ChatTemplate: Sendable, Equatable {
     self.bosToken = bosToken
     self.eosToken = eosToken
     self.addsBeginningOfSequence = addsBeginningOfSequence
-    toolSyntax = Self.toolSyntax(of: source)
     reasoning = ReasoningSyntax(template: source)
     template = try JinjaTemplate(source: source)
+    toolSyntax = Self.toolSyntax(of: source, rendering: template, bosToken: bosToken, eosToken: eosToken)
   }
 
   public static func == (lhs: ChatTemplate, rhs: ChatTemplate) -> Bool {

@@ -42,7 +42,8 @@ struct ToolCallFamily: Sendable, CustomStringConvertible {
       thinking: "I look it up.\n</think>\n"),
     ToolCallFamily(
       template: "unsloth-Apriel-1.5.jinja", answerMarkers: ["<|assistant|>\n"],
-      write: { "<tool_calls>" + jsonArray($0) + "</tool_calls>" }, rendered: #"<tool_calls>[{"name": "getWeather""#),
+      write: { "<tool_calls>" + jsonArray($0, ids: true) + "</tool_calls>" },
+      rendered: #"<tool_calls>[{"name": "getWeather""#),
     ToolCallFamily(
       template: "fireworks-ai-llama-3-firefunction-v2.jinja",
       answerMarkers: ["<|start_header_id|>assistant<|end_header_id|>\n\n"], write: { " functools" + jsonArray($0) },
@@ -102,7 +103,7 @@ struct ToolCallFamily: Sendable, CustomStringConvertible {
       write: { calls in
         "<|tool_calls|>"
           + calls.enumerated().map {
-            "<|tool_call:begin|>\($0.offset)<|tool_call:name|>\($0.element.name)<|tool_call:args|>\($0.element.arguments)<|tool_call:end|>"
+            "<|tool_call:begin|>call00000\($0.offset)<|tool_call:name|>\($0.element.name)<|tool_call:args|>\($0.element.arguments)<|tool_call:end|>"
           }.joined() + "<|calls|>"
       }, rendered: "<|tool_call:name|>getWeather<|tool_call:args|>{\"city\": \"Paris\"}"),
     ToolCallFamily(
@@ -152,6 +153,14 @@ struct ToolCallFamily: Sendable, CustomStringConvertible {
           $0, opening: { "<tool_call>\($0)\n" }, member: { "<arg_key>\($0)</arg_key>\n<arg_value>\($1)</arg_value>\n" },
           closing: "</tool_call>")
       }, rendered: "<tool_call>getWeather\n<arg_key>city</arg_key>\n<arg_value>Paris</arg_value>"),
+    ToolCallFamily(
+      template: "GLM-4.7-Flash.jinja", answerMarkers: ["<|assistant|><think>"],
+      write: {
+        taggedCalls(
+          $0, separator: "", opening: { "<tool_call>\($0)" },
+          member: { "<arg_key>\($0)</arg_key><arg_value>\($1)</arg_value>" }, closing: "</tool_call>")
+      }, rendered: "<tool_call>getWeather<arg_key>city</arg_key><arg_value>Paris</arg_value>",
+      thinking: "I look it up.</think>"),
     ToolCallFamily(
       template: "MiniMax-M2.jinja", answerMarkers: ["]~b]ai\n<think>\n"],
       write: { calls in
@@ -233,8 +242,12 @@ struct ToolCallFamily: Sendable, CustomStringConvertible {
     "<｜tool▁calls▁begin｜>", "<｜tool▁call▁begin｜>", "<｜tool▁sep｜>", "<｜tool▁call▁end｜>", "<｜tool▁calls▁end｜>",
   ]
 
-  static func jsonArray(_ calls: [(name: String, arguments: String)]) -> String {
-    "[" + calls.map { #"{"name": "\#($0.name)", "arguments": \#($0.arguments)}"# }.joined(separator: ", ") + "]"
+  /// `ids`: each call with its id (`"id": "call00000"`), as Apriel's calls are written.
+  static func jsonArray(_ calls: [(name: String, arguments: String)], ids: Bool = false) -> String {
+    let written = calls.enumerated().map { index, call in
+      #"{"name": "\#(call.name)", "arguments": \#(call.arguments)"# + (ids ? #", "id": "call0000\#(index)"}"# : "}")
+    }
+    return "[" + written.joined(separator: ", ") + "]"
   }
 
   /// A scripted model of the family: it writes one of `calls` (each a turn's calls) until the

@@ -245,7 +245,14 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
     case .name(let inner, _), .arguments(let inner):
       inner.mask(logits)
     case .bareName(let bytes):
-      keepOnly(bareNameTokens(after: bytes), in: logits)
+      var allowed = bareNameTokens(after: bytes)
+      if let arguments = try? arguments(rightAfter: bytes) {
+        // What the arguments may begin with: their constraint's mask, taken on a copy.
+        var scratch = [Float](repeating: 0, count: logits.count)
+        scratch.withUnsafeMutableBufferPointer { arguments.mask($0) }
+        allowed += scratch.indices.filter { scratch[$0] > -.infinity }
+      }
+      keepOnly(allowed, in: logits)
     case .between(let bytes):
       let (next, closing, orTheEnd) = afterCall(bytes)
       fixed.keepOnly(fixed.allowed(continuing: [next, closing].compactMap { $0 }), orTheEnd: orTheEnd, in: logits)
@@ -359,15 +366,20 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
       }
       phase = .literal(argumentsPrefixTokens, then: .arguments(index))
     case .bareName(let bytes):
-      if let index = encodedNames.firstIndex(of: bytes), token == argumentsPrefixTokens[0] {
+      if let index = encodedNames.firstIndex(of: bytes), token == argumentsPrefixTokens.first {
         phase = try literal(Array(argumentsPrefixTokens.dropFirst()), then: .arguments(index))
         return
       }
       let name = bytes + model.piece(of: token)
-      guard !name.isEmpty, encodedNames.contains(where: { $0.starts(with: name) }) else {
+      if !name.isEmpty, encodedNames.contains(where: { $0.starts(with: name) }) {
+        phase = .bareName(name)
+      } else if let arguments = try arguments(rightAfter: bytes) {
+        argumentsAfterBareName = nil
+        try arguments.accept(token)
+        phase = arguments.mustEnd ? afterArguments() : .arguments(arguments)
+      } else {
         throw ToolCallConstraintError("no tool's name begins \(String(decoding: name, as: UTF8.self))")
       }
-      phase = .bareName(name)
     case .arguments(let inner):
       try inner.accept(token)
       if inner.mustEnd { phase = afterArguments() }
@@ -431,7 +443,7 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
       let name = bytes + piece
       if encodedNames.contains(where: { $0.starts(with: name) }) { allowed.append(id) }
     }
-    if encodedNames.contains(bytes) { allowed.append(Int(argumentsPrefixTokens[0])) }
+    if encodedNames.contains(bytes), let first = argumentsPrefixTokens.first { allowed.append(Int(first)) }
     bareNameTokens[bytes] = allowed
     return allowed
   }
@@ -506,6 +518,19 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
   private var callEndTokens: [Token] { ownFormCalls ? objectClosingTokens : suffixTokens }
   /// What closes the turn's calls after the one under way.
   private var closingAfterCalls: [Token] { ownFormCalls ? [] : closingTokens }
+
+  /// Where no fixed text comes between a bare name and the arguments (GLM 4.7's), the
+  /// constraint to the arguments of the tool whose whole name is `bytes`, which the next token
+  /// may begin; made once per name written.
+  private var argumentsAfterBareName: (name: [UInt8], constraint: any InferenceEngine.TokenConstraint)?
+
+  private func arguments(rightAfter bytes: [UInt8]) throws -> (any InferenceEngine.TokenConstraint)? {
+    guard argumentsPrefixBytes.isEmpty, let index = encodedNames.firstIndex(of: bytes) else { return nil }
+    if let made = argumentsAfterBareName, made.name == bytes { return made.constraint }
+    let constraint = try argumentsConstraint(of: index)
+    argumentsAfterBareName = (bytes, constraint)
+    return constraint
+  }
 
   /// A constraint to the arguments of the tool `index`.
   /// - Throws: `LanguageModelError.unsupportedGenerationGuide` when its schema cannot be enforced.

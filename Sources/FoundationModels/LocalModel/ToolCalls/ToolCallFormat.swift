@@ -34,7 +34,8 @@ struct ToolCallFormat: Sendable, Equatable {
   /// After the last call (`]`, `<｜tool▁calls▁end｜>`); empty where the turn just ends.
   var closing = ""
   /// Whether the name is written bare, not as a JSON string: the name's end is where the
-  /// arguments' prefix begins.
+  /// arguments' prefix begins, or where there is none, where the arguments (their first member
+  /// or the call's suffix) begin.
   var bareNames = false
   /// Whether a turn has at most one call (Llama 3's templates render no more).
   var singleCall = false
@@ -74,23 +75,31 @@ struct ToolCallFormat: Sendable, Equatable {
     marker: "<|python_tag|>", namePrefix: "{\"name\": ", argumentsPrefix: ", \"parameters\": ", suffix: "}",
     singleCall: true, ownFormInEveryRound: true)
 
-  /// Mistral Nemo's `[TOOL_CALLS][{"name": …, "arguments": {…}}]`, a call per marker.
+  /// Mistral Nemo's `[TOOL_CALLS][{"name": …, "arguments": {…}, "id": "call00000"}, …]`: the
+  /// turn's calls in one array, each with its nine-character id.
   static let mistralNemo = ToolCallFormat(
-    marker: "[TOOL_CALLS]", namePrefix: "[{\"name\": ", argumentsPrefix: ", \"arguments\": ", suffix: "}]")
+    marker: "[TOOL_CALLS]", namePrefix: "[{\"name\": ", argumentsPrefix: ", \"arguments\": ",
+    suffix: ", \"id\": \"{id}\"}", separator: ", ", nextCallPrefix: "{\"name\": ", closing: "]")
 
-  /// Mistral v7's `[TOOL_CALLS]NAME[ARGS]{…}` (Mistral Small 3, Devstral, Magistral), a call
-  /// per marker.
+  /// Mistral v7's `[TOOL_CALLS]NAME[ARGS]{…}` (Ministral 3, Devstral, Magistral), a call per
+  /// marker.
   static let mistralV7 = ToolCallFormat(
     marker: "[TOOL_CALLS]", namePrefix: "", argumentsPrefix: "[ARGS]", suffix: "", bareNames: true,
+    readsOwnForm: false)
+
+  /// Mistral Small 3.2's `[TOOL_CALLS]NAME[CALL_ID]call00000[ARGS]{…}`, a call per marker.
+  static let mistralCallID = ToolCallFormat(
+    marker: "[TOOL_CALLS]", namePrefix: "", argumentsPrefix: "[CALL_ID]{id}[ARGS]", suffix: "", bareNames: true,
     readsOwnForm: false)
 
   /// A marker, then a JSON array of `{"name": …, "arguments": {…}}` objects, then `end`:
   /// Granite 3's `<|tool_call|>[…]`, Nemotron Nano 2's `<TOOLCALL>[…]</TOOLCALL>`, Apriel's
   /// `<tool_calls>[…]</tool_calls>`, FireFunction's ` functools[…]`.
-  static func jsonArray(after marker: String, end: String = "") -> ToolCallFormat {
+  /// `ids`: each call ends with its id (`, "id": "call00000"`), as Apriel's template writes it.
+  static func jsonArray(after marker: String, end: String = "", ids: Bool = false) -> ToolCallFormat {
     ToolCallFormat(
-      marker: marker, namePrefix: "[{\"name\": ", argumentsPrefix: ", \"arguments\": ", suffix: "}",
-      separator: ", ", nextCallPrefix: "{\"name\": ", closing: "]" + end)
+      marker: marker, namePrefix: "[{\"name\": ", argumentsPrefix: ", \"arguments\": ",
+      suffix: ids ? ", \"id\": \"{id}\"}" : "}", separator: ", ", nextCallPrefix: "{\"name\": ", closing: "]" + end)
   }
 
   /// Command R7B's `<|START_ACTION|>[{"tool_call_id": "0", "tool_name": …, "parameters": {…}}, …]<|END_ACTION|>`.
@@ -139,6 +148,14 @@ struct ToolCallFormat: Sendable, Equatable {
     bareNames: true, readsOwnForm: false,
     taggedArguments: TaggedArguments(
       keyOpening: "<arg_key>", keyClosing: "</arg_key>\n<arg_value>", valueClosing: "</arg_value>\n"))
+
+  /// GLM 4.7 Flash's calls, as `glm` without line breaks: `<tool_call>NAME<arg_key>KEY</arg_key><arg_value>VALUE</arg_value>…</tool_call>`
+  /// (also Spark 2.5 and Laguna S 2.1). The name ends where its first member or the call's end begins.
+  static let glmCompact = ToolCallFormat(
+    marker: "<tool_call>", namePrefix: "", argumentsPrefix: "", suffix: "</tool_call>", bareNames: true,
+    readsOwnForm: false,
+    taggedArguments: TaggedArguments(
+      keyOpening: "<arg_key>", keyClosing: "</arg_key><arg_value>", valueClosing: "</arg_value>"))
 
   /// MiniMax M2's `<minimax:tool_call>\n<invoke name="NAME">\n<parameter name="KEY">VALUE</parameter>\n…</invoke>\n`,
   /// an invoke per call, then `</minimax:tool_call>`.
@@ -189,11 +206,11 @@ struct ToolCallFormat: Sendable, Equatable {
     nextCallPrefix: "{\"", closing: "]<|tools_suffix|>", bareNames: true, readsOwnForm: false)
 
   /// Solar Open's `<|tool_calls|><|tool_call:begin|>ID<|tool_call:name|>NAME<|tool_call:args|>{…}<|tool_call:end|>…<|calls|>`,
-  /// the id the call's index in its turn.
+  /// the id ten lowercase letters and digits, as its template asks.
   static let solar = ToolCallFormat(
-    marker: "<|tool_calls|>", namePrefix: "<|tool_call:begin|>{#}<|tool_call:name|>",
+    marker: "<|tool_calls|>", namePrefix: "<|tool_call:begin|>{id10}<|tool_call:name|>",
     argumentsPrefix: "<|tool_call:args|>",
-    suffix: "<|tool_call:end|>", nextCallPrefix: "<|tool_call:begin|>{#}<|tool_call:name|>", closing: "<|calls|>",
+    suffix: "<|tool_call:end|>", nextCallPrefix: "<|tool_call:begin|>{id10}<|tool_call:name|>", closing: "<|calls|>",
     bareNames: true, readsOwnForm: false)
 
   /// GigaChat 3.1's `<|function_call|>{"name": …, "arguments": {…}}`, one per turn.
@@ -219,9 +236,10 @@ struct ToolCallFormat: Sendable, Equatable {
     case .llama3: .llama3
     case .mistralNemo: .mistralNemo
     case .mistralV7: .mistralV7
+    case .mistralCallID: .mistralCallID
     case .granite: .jsonArray(after: "<|tool_call|>")
     case .nemotron: .jsonArray(after: "<TOOLCALL>", end: "</TOOLCALL>")
-    case .apriel: .jsonArray(after: "<tool_calls>", end: "</tool_calls>")
+    case .apriel: .jsonArray(after: "<tool_calls>", end: "</tool_calls>", ids: true)
     case .fireFunction: .jsonArray(after: " functools")
     case .commandR: .commandR
     case .functionary: .functionary
@@ -230,6 +248,7 @@ struct ToolCallFormat: Sendable, Equatable {
     case .kimi: .kimi
     case .xmlFunction: .xmlFunction
     case .glm: .glm
+    case .glmCompact: .glmCompact
     case .miniMax: .miniMax
     case .seed: .seed
     case .miniMaxM1: .miniMaxM1
@@ -258,13 +277,23 @@ struct ToolCallFormat: Sendable, Equatable {
     Self.text(separator + (nextCallPrefix ?? marker + namePrefix), call: index)
   }
 
-  /// `text` for the call with index `index` in its turn.
+  /// `text` for the call with index `index` in its turn: `{#}` is the index, `{id}` and `{id10}`
+  /// call ids made of it, nine lowercase letters and digits as Mistral's templates require
+  /// (`call00000`) and ten as Solar Open's asks (`call000000`).
   static func text(_ text: String, call index: Int) -> String {
-    text.contains("{#}") ? text.replacingOccurrences(of: "{#}", with: String(index)) : text
+    guard text.contains("{") else { return text }
+    func id(_ length: Int) -> String { "call" + String(String(index).suffix(length - 4)).leftPadded(to: length - 4) }
+    return text.replacingOccurrences(of: "{#}", with: String(index)).replacingOccurrences(of: "{id}", with: id(9))
+      .replacingOccurrences(of: "{id10}", with: id(10))
   }
 
   /// A tool's name as a call writes it: a JSON string, quotes included.
   static func encodedName(_ name: String) -> [UInt8] {
     Array(GeneratedContent(kind: .string(name)).jsonString.utf8)
   }
+}
+
+extension String {
+  /// The string with zeros before it up to `length` characters.
+  fileprivate func leftPadded(to length: Int) -> String { String(repeating: "0", count: max(0, length - count)) + self }
 }

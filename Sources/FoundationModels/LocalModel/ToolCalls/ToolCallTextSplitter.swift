@@ -230,9 +230,16 @@ struct ToolCallTextSplitter {
     let name: String
     let nameEnd: String.Index
     if format.bareNames {
-      guard let marker = text[nameStart...].range(of: argumentsPrefix) else { return .incomplete }
-      name = String(text[nameStart..<marker.lowerBound])
-      nameEnd = marker.lowerBound
+      // The name ends where the arguments' prefix begins, or where there is none, where the
+      // first member or the suffix does.
+      let ends =
+        argumentsPrefix.isEmpty
+        ? [format.taggedArguments?.keyOpening, ToolCallFormat.text(format.suffix, call: index)].compactMap { $0 }
+        : [argumentsPrefix]
+      let found = ends.compactMap { text[nameStart...].range(of: $0)?.lowerBound }
+      guard let end = found.min() else { return .incomplete }
+      name = String(text[nameStart..<end])
+      nameEnd = end
     } else {
       guard let first = text.utf8[nameStart...].first else { return .incomplete }
       guard first == UInt8(ascii: "\""), let end = endOfString(in: text[nameStart...]) else {
