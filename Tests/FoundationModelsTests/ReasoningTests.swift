@@ -1,6 +1,6 @@
-@_spi(Engine) import FoundationModels
 import FMTestSupport
 import Foundation
+@_spi(Engine) import FoundationModels
 import InferenceEngine
 import Testing
 
@@ -9,7 +9,9 @@ import Testing
 /// A thinking model's output: thinking becomes reasoning entries, never answer text; guided
 /// output starts after it; the reasoning level reaches the template's switch or is refused.
 @Suite struct ReasoningTests {
-  static let vocabulary = ["<think>", "</think>", "Hello", " there", "Let", " me", " see", "{\"", "\":", "\",\"", "\"", "name", "Rex", "}"]
+  static let vocabulary = [
+    "<think>", "</think>", "Hello", " there", "Let", " me", " see", "{\"", "\":", "\",\"", "\"", "name", "Rex", "}",
+  ]
 
   static func thinkingModel(_ reply: String) throws -> SystemLanguageModel {
     SystemLanguageModel(
@@ -73,6 +75,29 @@ import Testing
     let session = LanguageModelSession(model: model)
     let response = try await session.respond(to: "Hi", contextOptions: ContextOptions(reasoningLevel: .custom("off")))
     #expect(response.content == "Hello there")
+  }
+
+  /// Gemma 4's thought channel, `<|channel>thought\n`…`<channel|>`, is reasoning, switched on
+  /// through `enable_thinking` (off, its prompt closes the channel).
+  @Test func gemma4sThoughtChannelIsReasoning() async throws {
+    let model = SystemLanguageModel(
+      tokenModel: ScriptedTokenModel.answering(
+        tokens: ["<|channel>", "<channel|>", "thought", "Hello", " there", "Let", " me", " see"],
+        answerMarkers: ["<|turn>model\n"]
+      ) { _ in ["<|channel>thought\nLet me see.<channel|>Hello there"] },
+      chatTemplate: try ChatTemplateFiles.source("google-gemma-4-31B-it.jinja"))
+    let session = LanguageModelSession(model: model)
+    let response = try await session.respond(to: "Hi", contextOptions: ContextOptions(reasoningLevel: .deep))
+    #expect(response.content == "Hello there")
+    let thoughts = session.transcript.compactMap { entry -> String? in
+      guard case .reasoning(let reasoning) = entry else { return nil }
+      return reasoning.segments.compactMap { if case .text(let text) = $0 { text.content } else { nil } }.joined()
+    }
+    #expect(thoughts == ["Let me see."])
+    let request = LanguageModelExecutorGenerationRequest(
+      id: UUID(), transcript: Transcript(entries: [.prompt(.init(segments: [.text(.init(content: "Hi"))]))]),
+      enabledTools: [], generationOptions: GenerationOptions(), contextOptions: ContextOptions(), metadata: [:])
+    #expect(try await model.renderedPrompt(for: request).text.hasSuffix("<|channel>thought\n<channel|>"))
   }
 
   @Test func aReasoningLevelOnAModelThatDoesNotThinkIsRefused() async throws {

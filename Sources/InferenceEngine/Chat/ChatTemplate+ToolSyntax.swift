@@ -50,6 +50,7 @@ extension ChatTemplate {
     if has("set HYTK = ':opensource'", "'<tool_calls{}>'.format(HYTK)", "'<arg_key{}>'.format(HYTK)") {
       return .hunyuan
     }
+    if has("'<|tool_call>call:'", "<|\"|>") { return .gemma4 }
     if has("dsml_token", "｜DSML｜") {
       return .dsml(source.contains("dsml_token + 'function_calls>") ? "function_calls" : "tool_calls")
     }

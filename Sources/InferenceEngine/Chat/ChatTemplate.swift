@@ -72,6 +72,8 @@ public struct ChatTemplate: Sendable, Equatable {
     case gigaChat
     /// `<tool_calls:opensource>` around GLM-like calls with `:opensource` tags (Hunyuan 3).
     case hunyuan
+    /// `<|tool_call>call:NAME{KEY:VALUE,…}<tool_call|>`, strings in `<|"|>` quotes (Gemma 4).
+    case gemma4
     /// The template knows no tools, or calls them in a form not read here:
     /// `GenericToolFormat` writes them into the conversation.
     case generic

@@ -2,7 +2,8 @@
 /// switch the template reads to turn thinking on or set its effort.
 ///
 /// Read from the template source: `<think>`…`</think>` (Qwen3, DeepSeek-R1, SmolLM3, GLM,
-/// Granite, …), `[THINK]`…`[/THINK]` (Mistral's reasoning models) and gpt-oss's harmony
+/// Granite, …), `[THINK]`…`[/THINK]` (Mistral's reasoning models), Gemma 4's
+/// `<|channel>thought\n`…`<channel|>` and gpt-oss's harmony
 /// channels: `<|channel|>analysis<|message|>`…`<|end|>`, then `<|start|>assistant` and the answer
 /// in `<|channel|>final<|message|>` (or a call).
 public struct ReasoningSyntax: Sendable, Equatable {
@@ -34,6 +35,9 @@ public struct ReasoningSyntax: Sendable, Equatable {
       continuation = "<|start|>assistant"
       answerHeader = "<|channel|>final<|message|>"
       messageKey = "thinking"
+    } else if source.contains("<|channel>thought") {
+      // Gemma 4's thought channel.
+      (opening, closing) = ("<|channel>thought\n", "<channel|>")
     } else if source.contains("</think>") {
       (opening, closing) = ("<think>", "</think>")
     } else if source.contains("[/THINK]") {

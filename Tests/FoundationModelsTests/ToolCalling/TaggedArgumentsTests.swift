@@ -41,14 +41,16 @@ struct CodeTool: Tool {
     "<tool_call>\n<function=saveNote>\n" + members + "</function>\n</tool_call>"
   }
 
-  static func respond(calling calls: [String], tool: some Tool) async throws -> LanguageModelSession {
+  static func respond(calling calls: [String], tool: some Tool, family: ToolCallFamily = qwen3Coder) async throws
+    -> LanguageModelSession
+  {
     let scripted = ScriptedTokenModel.answering(
       tokens: ["<tool_call>", "</tool_call>", "<parameter=", "</parameter>", "line", "high", "low"],
-      contextLength: 16384,
-      answerMarkers: qwen3Coder.answerMarkers
+      control: family.control, contextLength: 16384,
+      answerMarkers: family.answerMarkers
     ) { conversation in conversation.contains("Sunny in Paris") ? ["Saved."] : calls }
     let model = SystemLanguageModel(
-      tokenModel: scripted, contextSize: 16384, chatTemplate: try ChatTemplateFiles.source(qwen3Coder.template))
+      tokenModel: scripted, contextSize: 16384, chatTemplate: try ChatTemplateFiles.source(family.template))
     let session = LanguageModelSession(model: model, tools: [tool])
     _ = try await session.respond(to: "Note it.", options: GenerationOptions(samplingMode: .greedy))
     return session
@@ -87,6 +89,28 @@ struct CodeTool: Tool {
     #expect(note.text == "hi")
     #expect(note.urgency == "low")
     #expect(note.copies == 2)
+  }
+
+  /// Gemma 4's members: a comma between two, a string's value between `<|"|>` quotes (a comma
+  /// inside it is text), a number closed by nothing. A required member left out, a value not
+  /// among the choices and a number written as a word cannot be written.
+  @Test func gemma4sMembersAreSeparatedAndItsNumbersNeedNoClosing() async throws {
+    let gemma = try #require(ToolCallFamily.tagged.first { $0.template.hasPrefix("google-gemma-4") })
+    let quote = "<|\"|>"
+    func note(_ members: String) -> String { "<|tool_call>call:saveNote{" + members + "}<tool_call|>" }
+    let tool = NoteTool()
+    _ = try await Self.respond(
+      calling: [
+        note("text:\(quote)hi, there\(quote)"),
+        note("text:\(quote)hi, there\(quote),urgency:\(quote)medium\(quote)"),
+        note("text:\(quote)hi, there\(quote),urgency:\(quote)low\(quote),copies:two"),
+        note("text:\(quote)hi, there\(quote),urgency:\(quote)low\(quote),copies:2"),
+      ], tool: tool, family: gemma)
+    let notes = tool.notes.withLock { $0 }
+    #expect(notes.count == 1)
+    #expect(notes.first?.text == "hi, there")
+    #expect(notes.first?.urgency == "low")
+    #expect(notes.first?.copies == 2)
   }
 
   /// A pattern cannot be kept on raw text: the tool is refused with a clear error, not called

@@ -154,6 +154,10 @@ struct ToolCallFamily: Sendable, CustomStringConvertible {
           closing: "</tool_call>")
       }, rendered: "<tool_call>getWeather\n<arg_key>city</arg_key>\n<arg_value>Paris</arg_value>"),
     ToolCallFamily(
+      template: "google-gemma-4-31B-it.jinja", control: ["<|tool_call>", "<tool_call|>", "<|\"|>"],
+      answerMarkers: ["<|channel>thought\n<channel|>", "<tool_response|>"], write: gemma4Calls,
+      rendered: "<|tool_call>call:getWeather{city:<|\"|>Paris<|\"|>}<tool_call|>"),
+    ToolCallFamily(
       template: "GLM-4.7-Flash.jinja", answerMarkers: ["<|assistant|><think>"],
       write: {
         taggedCalls(
@@ -236,6 +240,18 @@ struct ToolCallFamily: Sendable, CustomStringConvertible {
             "<｜DSML｜parameter name=\"\($0)\" string=\"\($2)\">\($1)</｜DSML｜parameter>\n"
           } + "</｜DSML｜invoke>\n"
       }.joined() + "</｜DSML｜\(block)>"
+  }
+
+  /// Gemma 4's calls: `<|tool_call>call:NAME{KEY:VALUE,…}<tool_call|>`, a string in `<|"|>` quotes.
+  static func gemma4Calls(_ calls: [(name: String, arguments: String)]) -> String {
+    calls.map { call in
+      var members: [String] = []
+      _ = typedMembers(call.arguments) { key, value, isString in
+        members.append(key + ":" + (isString ? "<|\"|>\(value)<|\"|>" : value))
+        return ""
+      }
+      return "<|tool_call>call:\(call.name){" + members.joined(separator: ",") + "}<tool_call|>"
+    }.joined()
   }
 
   static let deepSeekMarkers = [

@@ -4,7 +4,10 @@ import InferenceEngine
 /// Constrains a call's arguments written as tagged members, as Qwen3-Coder's and GLM's
 /// templates write them (`ToolCallFormat.TaggedArguments`), up to the end of the call:
 ///
-///     ( keyOpening NAME keyClosing VALUE valueClosing )* suffix
+///     ( keyOpening NAME keyClosing VALUE valueClosing ) ( memberSeparator … )* suffix
+///
+/// (none at all where the tool takes no members). Where nothing closes a JSON value (Gemma 4's),
+/// the next member or the call's end may follow it once it is whole.
 ///
 /// Each member is one of the tool's declared properties, at most once, and the call ends only
 /// once every required one is written. A string's value is its raw text, which runs up to the
@@ -61,7 +64,16 @@ final class TaggedArgumentsConstraint: InferenceEngine.TokenConstraint, @uncheck
   /// The value's closing tag as `textEnd` finds it, and the rest after it.
   private let textEndTokens: [Token]
   private let textEndRest: [Token]
+  /// The value's closing tag where it is one control token (Gemma 4's `<|"|>`), which
+  /// `textEnd` cannot see in a piece's text.
+  private let textEndControl: Token?
+  /// What closes a string's value chosen among its enumerated values (after the value), and a
+  /// JSON value: empty where nothing does.
   private let valueClosingTokens: [Token]
+  private let jsonClosingTokens: [Token]
+  /// Per set of members written, the tokens that begin the next member or the call's end after
+  /// a JSON value nothing closes.
+  private var followingTokens: (written: Set<Int>, tokens: Set<Int>)?
   /// Per member, the tokens of its shortest value and the value's closing; filled on first use.
   private var shortestValues: [Int: [Token]] = [:]
   private var written = Set<Int>()
@@ -82,12 +94,17 @@ final class TaggedArgumentsConstraint: InferenceEngine.TokenConstraint, @uncheck
     vocabulary = GuidedVocabularyCache.vocabulary(for: model)
     fixed = FixedTextTokens(
       model: model,
-      texts: [syntax.keyOpening, syntax.keyClosing, syntax.valueClosing, syntax.jsonKeyClosing ?? "", suffix])
+      texts: [
+        syntax.keyOpening, syntax.keyClosing, syntax.valueClosing, syntax.jsonKeyClosing ?? "",
+        syntax.jsonValueClosing ?? "", syntax.memberSeparator, suffix,
+      ])
     let end = syntax.valueEnd
     textEnd = MarkerScanner.shared(marker: end, vocabulary: vocabulary)
     textEndTokens = fixed.tokens(end)
+    textEndControl = textEndTokens.count == 1 && model.piece(of: textEndTokens[0]).isEmpty ? textEndTokens[0] : nil
     textEndRest = fixed.tokens(String(syntax.valueClosing.dropFirst(end.count)))
     valueClosingTokens = fixed.tokens(syntax.valueClosing)
+    jsonClosingTokens = fixed.tokens(syntax.valueClosing(json: true))
     phase = choosing()
   }
 
@@ -145,15 +162,26 @@ final class TaggedArgumentsConstraint: InferenceEngine.TokenConstraint, @uncheck
   }
 
   /// The next member's opening, or, once every required member is written, the end.
-  private func choosing() -> Phase {
+  private func choosing() -> Phase { .fixed(bytes: [], alternatives: choices()) }
+
+  private func choices() -> [(text: [UInt8], then: Next)] {
     var alternatives: [(text: [UInt8], then: Next)] = []
+    let separator = written.isEmpty ? "" : syntax.memberSeparator
     for (index, member) in members.enumerated() where !written.contains(index) {
-      alternatives.append((Array(opening(of: member).utf8), .value(index)))
+      alternatives.append((Array((separator + opening(of: member)).utf8), .value(index)))
     }
     if members.indices.allSatisfy({ written.contains($0) || !members[$0].isRequired }) {
       alternatives.append((suffix, .done))
     }
-    return .fixed(bytes: [], alternatives: alternatives)
+    return alternatives
+  }
+
+  /// The tokens that begin the next member or the call's end, after a JSON value nothing closes.
+  private func following() -> Set<Int> {
+    if let known = followingTokens, known.written == written { return known.tokens }
+    let tokens = Set(fixed.allowed(continuing: choices().map(\.text)))
+    followingTokens = (written, tokens)
+    return tokens
   }
 
   private func enter(_ next: Next) throws -> Phase {
@@ -184,7 +212,7 @@ final class TaggedArgumentsConstraint: InferenceEngine.TokenConstraint, @uncheck
     case .fixed(let bytes, let alternatives):
       Self.remaining(alternatives, after: bytes).count == 1
         ? fixed.tokens(Self.remaining(alternatives, after: bytes)[0]) : []
-    case .json(let inner): inner.mustEnd ? valueClosingTokens : inner.forcedTokens()
+    case .json(let inner): inner.mustEnd ? jsonClosingTokens : inner.forcedTokens()
     case .text, .done: []
     }
   }
@@ -196,15 +224,17 @@ final class TaggedArgumentsConstraint: InferenceEngine.TokenConstraint, @uncheck
     case .literal(let tokens, _):
       for index in 0..<logits.count where index != Int(tokens[0]) { logits[index] = -.infinity }
     case .text(let state):
+      let control = textEndControl.map(Int.init)
       for token in textEnd.completions(from: state).overshooting + textlessTokens + vocabulary.endOfSequenceTokens
-      where token < logits.count {
+      where token < logits.count && token != control {
         logits[token] = -.infinity
       }
     case .json(let inner):
-      let closing = Int(valueClosingTokens[0])
-      let kept = closing < logits.count ? logits[closing] : 0
+      // Once the value is whole, what closes it, or where nothing does, what follows it.
+      let next = inner.isComplete ? jsonClosingTokens.first.map { [Int($0)] } ?? Array(following()) : []
+      let kept = next.map { $0 < logits.count ? logits[$0] : 0 }
       inner.mask(logits)
-      if inner.isComplete, closing < logits.count { logits[closing] = kept }
+      for (token, value) in zip(next, kept) where token < logits.count { logits[token] = value }
     case .done:
       for index in 0..<logits.count { logits[index] = -.infinity }
       for token in vocabulary.endOfSequenceTokens where token < logits.count { logits[token] = 0 }
@@ -226,6 +256,10 @@ final class TaggedArgumentsConstraint: InferenceEngine.TokenConstraint, @uncheck
       guard token == tokens[0] else { throw ToolCallConstraintError("token \(token) is not the arguments' fixed text") }
       phase = tokens.count > 1 ? .literal(Array(tokens.dropFirst()), then: next) : try enter(next)
     case .text(let state):
+      if token == textEndControl {
+        phase = textEndRest.isEmpty ? choosing() : .literal(textEndRest, then: .choosing)
+        return
+      }
       let (next, completedAt) = textEnd.advance(state, over: model.piece(of: token))
       guard let completedAt else {
         phase = .text(state: next)
@@ -236,11 +270,15 @@ final class TaggedArgumentsConstraint: InferenceEngine.TokenConstraint, @uncheck
       }
       phase = textEndRest.isEmpty ? choosing() : .literal(textEndRest, then: .choosing)
     case .json(let inner):
-      if inner.isComplete, token == valueClosingTokens[0] {
+      if inner.isComplete, let closing = jsonClosingTokens.first, token == closing {
         phase =
-          valueClosingTokens.count > 1 ? .literal(Array(valueClosingTokens.dropFirst()), then: .choosing) : choosing()
+          jsonClosingTokens.count > 1 ? .literal(Array(jsonClosingTokens.dropFirst()), then: .choosing) : choosing()
+      } else if inner.isComplete, jsonClosingTokens.isEmpty, following().contains(Int(token)) {
+        phase = choosing()
+        try accept(token)
       } else {
         try inner.accept(token)
+        if inner.mustEnd, jsonClosingTokens.isEmpty { phase = choosing() }
       }
     case .done:
       guard model.isEndOfGeneration(token) else { throw ToolCallConstraintError("the call has ended") }
@@ -261,7 +299,7 @@ final class TaggedArgumentsConstraint: InferenceEngine.TokenConstraint, @uncheck
       return fixed.tokens(left.min { $0.count < $1.count } ?? []) + closing(after: then)
     case .literal(let tokens, let then): return tokens + closing(after: then)
     case .text: return textEndTokens + textEndRest + closing(after: .choosing)
-    case .json(let inner): return inner.tokensToClose() + valueClosingTokens + closing(after: .choosing)
+    case .json(let inner): return inner.tokensToClose() + jsonClosingTokens + closing(after: .choosing)
     }
   }
 
@@ -277,9 +315,11 @@ final class TaggedArgumentsConstraint: InferenceEngine.TokenConstraint, @uncheck
   /// The required members not yet written (besides the one under way), then the suffix.
   private func requiredMembersAndSuffix(besides current: Int? = nil) -> [Token] {
     var tokens: [Token] = []
+    var separated = !written.isEmpty || current != nil
     for (index, member) in members.enumerated() where member.isRequired && !written.contains(index) && index != current
     {
-      tokens += fixed.tokens(opening(of: member)) + shortestValue(of: index)
+      tokens += fixed.tokens((separated ? syntax.memberSeparator : "") + opening(of: member)) + shortestValue(of: index)
+      separated = true
     }
     return tokens + fixed.tokens(suffix)
   }
@@ -294,7 +334,7 @@ final class TaggedArgumentsConstraint: InferenceEngine.TokenConstraint, @uncheck
       case .choices(let choices):
         model.tokenize(choices.min { $0.utf8.count < $1.utf8.count } ?? "", parseSpecial: false) + valueClosingTokens
       case .json(let schema):
-        SchemaConstraint(schema: schema, automata: automata, model: model).tokensToClose() + valueClosingTokens
+        SchemaConstraint(schema: schema, automata: automata, model: model).tokensToClose() + jsonClosingTokens
       }
     shortestValues[index] = tokens
     return tokens

@@ -48,17 +48,23 @@ struct ToolCallFormat: Sendable, Equatable {
   /// `suffix` ends the members: `TaggedArgumentsConstraint`).
   var taggedArguments: TaggedArguments? = nil
 
-  /// Arguments as tagged members: `keyOpening NAME keyClosing VALUE valueClosing` each, a
-  /// string's value its raw text, any other value JSON (after `jsonKeyClosing` where the tag
-  /// says which: DeepSeek's `string="false"`).
+  /// Arguments as tagged members: `keyOpening NAME keyClosing VALUE valueClosing` each,
+  /// `memberSeparator` between two, a string's value its raw text, any other value JSON (after
+  /// `jsonKeyClosing` where the tag says which: DeepSeek's `string="false"`; and closed by
+  /// `jsonValueClosing` where that differs, Gemma 4's JSON value by nothing at all).
   struct TaggedArguments: Sendable, Equatable {
     let keyOpening: String
     let keyClosing: String
     let valueClosing: String
     var jsonKeyClosing: String? = nil
+    var jsonValueClosing: String? = nil
+    var memberSeparator = ""
 
     /// The closing of a member's key, for a string's raw value or for JSON.
     func keyClosing(json: Bool) -> String { json ? jsonKeyClosing ?? keyClosing : keyClosing }
+
+    /// The closing of a member's value, for a string's raw value or for JSON.
+    func valueClosing(json: Bool) -> String { json ? jsonValueClosing ?? valueClosing : valueClosing }
 
     /// The value's closing tag without the white space after it: where a raw value ends.
     var valueEnd: String { String(valueClosing.reversed().drop { $0.isWhitespace }.reversed()) }
@@ -229,6 +235,17 @@ struct ToolCallFormat: Sendable, Equatable {
       keyOpening: "<arg_key:opensource>", keyClosing: "</arg_key:opensource>\n<arg_value:opensource>",
       valueClosing: "</arg_value:opensource>\n"))
 
+  /// Gemma 4's `<|tool_call>call:NAME{KEY:VALUE,…}<tool_call|>`, a call after another: a
+  /// string's value its raw text between `<|"|>` quotes, any other value JSON (Gemma writes
+  /// nested objects' keys bare and their strings in `<|"|>` quotes; here they are JSON, which
+  /// its template renders back in its own form).
+  static let gemma4 = ToolCallFormat(
+    marker: "<|tool_call>call:", namePrefix: "", argumentsPrefix: "{", suffix: "}<tool_call|>", bareNames: true,
+    readsOwnForm: false,
+    taggedArguments: TaggedArguments(
+      keyOpening: "", keyClosing: ":<|\"|>", valueClosing: "<|\"|>", jsonKeyClosing: ":", jsonValueClosing: "",
+      memberSeparator: ","))
+
   /// The format of calls for a template's tool syntax: the generic format's is `hermes`.
   static func of(_ syntax: ChatTemplate.ToolSyntax) -> ToolCallFormat {
     switch syntax {
@@ -258,6 +275,7 @@ struct ToolCallFormat: Sendable, Equatable {
     case .solar: .solar
     case .gigaChat: .gigaChat
     case .hunyuan: .hunyuan
+    case .gemma4: .gemma4
     }
   }
 
@@ -267,6 +285,7 @@ struct ToolCallFormat: Sendable, Equatable {
     [
       marker, namePrefix, argumentsPrefix, suffix, separator, nextCallPrefix ?? "", closing,
       taggedArguments?.keyOpening ?? "", taggedArguments?.keyClosing ?? "", taggedArguments?.valueClosing ?? "",
+      taggedArguments?.memberSeparator ?? "",
       taggedArguments?.jsonKeyClosing ?? "",
     ].filter { !$0.isEmpty }
   }

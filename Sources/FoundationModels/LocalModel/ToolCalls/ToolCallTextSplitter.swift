@@ -283,10 +283,10 @@ struct ToolCallTextSplitter {
   ) -> MarkedCall {
     var members: [String] = []
     var position = start
-    let valueEnd = tagged.valueEnd
     while true {
       let keyStart: String.Index
-      switch (end(of: suffix, in: text, at: position), end(of: tagged.keyOpening, in: text, at: position)) {
+      let opening = (members.isEmpty ? "" : tagged.memberSeparator) + tagged.keyOpening
+      switch (end(of: suffix, in: text, at: position), end(of: opening, in: text, at: position)) {
       case (let afterSuffix??, _):
         return .call(name: name, arguments: "{" + members.joined(separator: ",") + "}", rest: afterSuffix)
       case (.some(nil), _), (_, .some(nil)): return .incomplete
@@ -299,9 +299,11 @@ struct ToolCallTextSplitter {
       guard let keyEnd = keyEnds.min(by: { $0.lowerBound < $1.lowerBound }) else { return .incomplete }
       let key = String(text[keyStart..<keyEnd.lowerBound])
       let valueStart = keyEnd.upperBound
+      let json = !textMembers.contains(key)
       // A JSON object, array or string ends with its JSON (a closing tag may be inside it).
       var searchFrom = valueStart
-      if !textMembers.contains(key), let first = text.utf8[valueStart...].first,
+      var whole = false
+      if json, let first = text.utf8[valueStart...].first,
         [UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: "\"")].contains(first)
       {
         guard
@@ -309,13 +311,30 @@ struct ToolCallTextSplitter {
             ? endOfString(in: text[valueStart...]) : endOfObject(in: text[valueStart...])
         else { return .incomplete }
         searchFrom = end
+        whole = true
       }
-      guard let closing = text[searchFrom...].range(of: valueEnd) else { return .incomplete }
-      let value = String(text[valueStart..<closing.lowerBound])
-      let restOfClosing = String(tagged.valueClosing.dropFirst(valueEnd.count))
-      guard let afterClosing = end(of: restOfClosing, in: text, at: closing.upperBound) else { return .malformed }
-      guard let afterClosing else { return .incomplete }
-      position = afterClosing
+      let closing = tagged.valueClosing(json: json)
+      let value: String
+      if closing.isEmpty {
+        // Nothing closes the value: a number or a literal runs up to the next member or the end.
+        if !whole {
+          let ends = [tagged.memberSeparator, suffix].filter { !$0.isEmpty }.compactMap {
+            text[valueStart...].range(of: $0)?.lowerBound
+          }
+          guard let end = ends.min() else { return .incomplete }
+          searchFrom = end
+        }
+        value = String(text[valueStart..<searchFrom])
+        position = searchFrom
+      } else {
+        let valueEnd = String(closing.reversed().drop { $0.isWhitespace }.reversed())
+        guard let found = text[searchFrom...].range(of: valueEnd) else { return .incomplete }
+        value = String(text[valueStart..<found.lowerBound])
+        let restOfClosing = String(closing.dropFirst(valueEnd.count))
+        guard let afterClosing = end(of: restOfClosing, in: text, at: found.upperBound) else { return .malformed }
+        guard let afterClosing else { return .incomplete }
+        position = afterClosing
+      }
       let encodedKey = GeneratedContent(kind: .string(key)).jsonString
       members.append(
         encodedKey + ":" + (textMembers.contains(key) ? GeneratedContent(kind: .string(value)).jsonString : value))
