@@ -85,11 +85,12 @@ final class LocalEngine: Sendable {
         constraint = calls
         // The splitter reads the output as the constraint let it be written.
         let textMembers =
-          format.taggedArguments == nil
-          ? [:]
-          : Dictionary(
-            request.enabledToolDefinitions.map { ($0.name, TaggedArgumentsConstraint.textMembers(of: $0.parameters)) },
-            uniquingKeysWith: { first, _ in first })
+          format.taggedArguments.map { tagged in
+            Dictionary(
+              request.enabledToolDefinitions.map {
+                ($0.name, TaggedArgumentsConstraint.textMembers(of: $0.parameters, rawStrings: tagged.rawStrings))
+              }, uniquingKeysWith: { first, _ in first })
+          } ?? [:]
         splitter = ToolCallTextSplitter(opening: calls.ownFormOpening, format: format, textMembers: textMembers)
       }
       if let thinking, let answerConstraint = constraint {

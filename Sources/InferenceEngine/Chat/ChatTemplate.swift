@@ -74,6 +74,8 @@ public struct ChatTemplate: Sendable, Equatable {
     case hunyuan
     /// `<|tool_call>call:NAME{KEY:VALUE,…}<tool_call|>`, strings in `<|"|>` quotes (Gemma 4).
     case gemma4
+    /// `<|tool_call_start|>[NAME(KEY=VALUE, …), …]<|tool_call_end|>`, Python-style (LFM2.5).
+    case lfm2
     /// The template knows no tools, or calls them in a form not read here:
     /// `GenericToolFormat` writes them into the conversation.
     case generic

@@ -113,6 +113,24 @@ struct CodeTool: Tool {
     #expect(notes.first?.copies == 2)
   }
 
+  /// LFM2's Python-style members are JSON, strings double-quoted: a quote or a comma inside a
+  /// string is its text, and an enumerated string is one of its values.
+  @Test func lfm2sMembersAreJSON() async throws {
+    let lfm2 = try #require(ToolCallFamily.tagged.first { $0.template.hasPrefix("LFM2") })
+    func note(_ members: String) -> String { "<|tool_call_start|>[saveNote(" + members + ")]<|tool_call_end|>" }
+    let tool = NoteTool()
+    _ = try await Self.respond(
+      calling: [
+        note(#"text="say \"hi\", then go", urgency="medium""#),
+        note(#"text="say \"hi\", then go", urgency="low", copies=2"#),
+      ], tool: tool, family: lfm2)
+    let notes = tool.notes.withLock { $0 }
+    #expect(notes.count == 1)
+    #expect(notes.first?.text == #"say "hi", then go"#)
+    #expect(notes.first?.urgency == "low")
+    #expect(notes.first?.copies == 2)
+  }
+
   /// A pattern cannot be kept on raw text: the tool is refused with a clear error, not called
   /// with a value that breaks it.
   @Test func aStringPatternIsRefused() async throws {

@@ -35,6 +35,8 @@ import Testing
     "ibm-granite-granite-3.3-2B-Instruct.jinja": "renders no earlier calls, only their outputs",
     "deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja":
       "renders a turn's calls only where its content is None; a call turn's content is given as an empty string, as transformers users give it, so its calls are left out",
+    "LFM2.5-8B-A1B.jinja":
+      "renders strings single-quoted and unescaped (`city='Paris'`); the format writes every value as JSON (`city=\"Paris\"`), so that a quote inside a string cannot end it",
     "MiniMax-M3.jinja":
       "MiniMax M3's `]<]minimax[>[`-prefixed calls, whose members' tags are named for them (`<city>Paris</city>`), are not read yet: the template is taken for Hermes'",
   ]

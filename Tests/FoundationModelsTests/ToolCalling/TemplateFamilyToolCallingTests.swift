@@ -158,6 +158,20 @@ struct ToolCallFamily: Sendable, CustomStringConvertible {
       answerMarkers: ["<|channel>thought\n<channel|>", "<tool_response|>"], write: gemma4Calls,
       rendered: "<|tool_call>call:getWeather{city:<|\"|>Paris<|\"|>}<tool_call|>"),
     ToolCallFamily(
+      template: "LFM2.5-8B-A1B.jinja", control: ["<|tool_call_start|>", "<|tool_call_end|>"],
+      answerMarkers: ["<|im_start|>assistant\n"],
+      write: { calls in
+        "<|tool_call_start|>["
+          + calls.map { call in
+            var members: [String] = []
+            _ = typedMembers(call.arguments) { key, value, isString in
+              members.append(key + "=" + (isString ? GeneratedContent(kind: .string(value)).jsonString : value))
+              return ""
+            }
+            return call.name + "(" + members.joined(separator: ", ") + ")"
+          }.joined(separator: ", ") + "]<|tool_call_end|>"
+      }, rendered: "<|tool_call_start|>[getWeather(city='Paris')"),
+    ToolCallFamily(
       template: "GLM-4.7-Flash.jinja", answerMarkers: ["<|assistant|><think>"],
       write: {
         taggedCalls(

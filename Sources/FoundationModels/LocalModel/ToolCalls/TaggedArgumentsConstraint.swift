@@ -59,8 +59,9 @@ final class TaggedArgumentsConstraint: InferenceEngine.TokenConstraint, @uncheck
   private let automata: SchemaAutomata
   private let vocabulary: Vocabulary
   private let fixed: FixedTextTokens
-  /// Finds the end of a raw value: its closing tag, white space after it left out.
-  private let textEnd: MarkerScanner
+  /// Finds the end of a raw value: its closing tag, white space after it left out (nil where
+  /// values are JSON, and nothing closes them).
+  private let textEnd: MarkerScanner?
   /// The value's closing tag as `textEnd` finds it, and the rest after it.
   private let textEndTokens: [Token]
   private let textEndRest: [Token]
@@ -99,7 +100,7 @@ final class TaggedArgumentsConstraint: InferenceEngine.TokenConstraint, @uncheck
         syntax.jsonValueClosing ?? "", syntax.memberSeparator, suffix,
       ])
     let end = syntax.valueEnd
-    textEnd = MarkerScanner.shared(marker: end, vocabulary: vocabulary)
+    textEnd = end.isEmpty ? nil : MarkerScanner.shared(marker: end, vocabulary: vocabulary)
     textEndTokens = fixed.tokens(end)
     textEndControl = textEndTokens.count == 1 && model.piece(of: textEndTokens[0]).isEmpty ? textEndTokens[0] : nil
     textEndRest = fixed.tokens(String(syntax.valueClosing.dropFirst(end.count)))
@@ -108,10 +109,11 @@ final class TaggedArgumentsConstraint: InferenceEngine.TokenConstraint, @uncheck
     phase = choosing()
   }
 
-  /// The members of a tool's arguments, from its schema.
+  /// The members of a tool's arguments, from its schema: with `rawStrings`, a string's value is
+  /// its raw text (or one of its enumerated values), else every value is JSON.
   /// - Throws: `LanguageModelError.unsupportedGenerationGuide` for a schema that is no object of
   ///   declared properties, or a string guide raw text cannot keep.
-  static func members(of schema: GenerationSchema) throws -> [Member] {
+  static func members(of schema: GenerationSchema, rawStrings: Bool = true) throws -> [Member] {
     let document = try schema.lowered.document.get()
     func resolved(_ node: SchemaNode) -> SchemaNode {
       if case .ref(let name) = node, let target = document.definitions[name] { return resolved(target) }
@@ -135,7 +137,9 @@ final class TaggedArgumentsConstraint: InferenceEngine.TokenConstraint, @uncheck
         default: nil
         }
       let value: Member.Value
-      if let strings {
+      if !rawStrings {
+        value = .json(try CompiledSchema(SchemaDocument(root: node, definitions: document.definitions)))
+      } else if let strings {
         value = .choices(strings)
       } else if case .string(let constraints) = node {
         guard constraints == StringConstraints() else {
@@ -150,8 +154,8 @@ final class TaggedArgumentsConstraint: InferenceEngine.TokenConstraint, @uncheck
   }
 
   /// The names of a tool's members whose values are strings, written raw.
-  static func textMembers(of schema: GenerationSchema) -> Set<String> {
-    let members = (try? members(of: schema)) ?? []
+  static func textMembers(of schema: GenerationSchema, rawStrings: Bool = true) -> Set<String> {
+    let members = (try? members(of: schema, rawStrings: rawStrings)) ?? []
     return Set(members.filter { if case .json = $0.value { false } else { true } }.map(\.name))
   }
 
@@ -225,7 +229,8 @@ final class TaggedArgumentsConstraint: InferenceEngine.TokenConstraint, @uncheck
       for index in 0..<logits.count where index != Int(tokens[0]) { logits[index] = -.infinity }
     case .text(let state):
       let control = textEndControl.map(Int.init)
-      for token in textEnd.completions(from: state).overshooting + textlessTokens + vocabulary.endOfSequenceTokens
+      let overshooting = textEnd?.completions(from: state).overshooting ?? []
+      for token in overshooting + textlessTokens + vocabulary.endOfSequenceTokens
       where token < logits.count && token != control {
         logits[token] = -.infinity
       }
@@ -260,6 +265,7 @@ final class TaggedArgumentsConstraint: InferenceEngine.TokenConstraint, @uncheck
         phase = textEndRest.isEmpty ? choosing() : .literal(textEndRest, then: .choosing)
         return
       }
+      guard let textEnd else { throw ToolCallConstraintError("a value here is JSON, not raw text") }
       let (next, completedAt) = textEnd.advance(state, over: model.piece(of: token))
       guard let completedAt else {
         phase = .text(state: next)

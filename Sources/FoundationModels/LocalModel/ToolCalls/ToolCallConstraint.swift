@@ -540,7 +540,8 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
         schema: try tools[index].parameters.lowered.compiledSchema(), automata: automata, model: model)
     }
     return TaggedArgumentsConstraint(
-      members: try TaggedArgumentsConstraint.members(of: tools[index].parameters), syntax: tagged,
+      members: try TaggedArgumentsConstraint.members(of: tools[index].parameters, rawStrings: tagged.rawStrings),
+      syntax: tagged,
       suffix: ToolCallFormat.text(format.suffix, call: callCount), automata: automata, model: model)
   }
 

@@ -59,6 +59,9 @@ struct ToolCallFormat: Sendable, Equatable {
     var jsonKeyClosing: String? = nil
     var jsonValueClosing: String? = nil
     var memberSeparator = ""
+    /// Whether a string's value is its raw text; where not, every value is JSON (LFM2's
+    /// Python-style arguments, whose strings are then double-quoted).
+    var rawStrings = true
 
     /// The closing of a member's key, for a string's raw value or for JSON.
     func keyClosing(json: Bool) -> String { json ? jsonKeyClosing ?? keyClosing : keyClosing }
@@ -246,6 +249,15 @@ struct ToolCallFormat: Sendable, Equatable {
       keyOpening: "", keyClosing: ":<|\"|>", valueClosing: "<|\"|>", jsonKeyClosing: ":", jsonValueClosing: "",
       memberSeparator: ","))
 
+  /// LFM2's Python-style calls, `<|tool_call_start|>[NAME(KEY=VALUE, …), …]<|tool_call_end|>`:
+  /// every value JSON, which reads as Python but for `true`, `false` and `null` (its template
+  /// renders strings back single-quoted and booleans as `True` and `False`).
+  static let lfm2 = ToolCallFormat(
+    marker: "<|tool_call_start|>[", namePrefix: "", argumentsPrefix: "(", suffix: ")", separator: ", ",
+    nextCallPrefix: "", closing: "]<|tool_call_end|>", bareNames: true, readsOwnForm: false,
+    taggedArguments: TaggedArguments(
+      keyOpening: "", keyClosing: "=", valueClosing: "", memberSeparator: ", ", rawStrings: false))
+
   /// The format of calls for a template's tool syntax: the generic format's is `hermes`.
   static func of(_ syntax: ChatTemplate.ToolSyntax) -> ToolCallFormat {
     switch syntax {
@@ -276,6 +288,7 @@ struct ToolCallFormat: Sendable, Equatable {
     case .gigaChat: .gigaChat
     case .hunyuan: .hunyuan
     case .gemma4: .gemma4
+    case .lfm2: .lfm2
     }
   }
 
