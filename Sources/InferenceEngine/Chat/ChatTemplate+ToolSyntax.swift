@@ -52,6 +52,7 @@ extension ChatTemplate {
     }
     if has("'<|tool_call>call:'", "<|\"|>") { return .gemma4 }
     if has("\"<|tool_call_start|>[\"", "tool_calls") { return .lfm2 }
+    if has("'<function name=\"'", "'<param name=\"'") { return .miniCPM }
     if has("dsml_token", "｜DSML｜") {
       return .dsml(source.contains("dsml_token + 'function_calls>") ? "function_calls" : "tool_calls")
     }

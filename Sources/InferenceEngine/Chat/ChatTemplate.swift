@@ -76,6 +76,8 @@ public struct ChatTemplate: Sendable, Equatable {
     case gemma4
     /// `<|tool_call_start|>[NAME(KEY=VALUE, …), …]<|tool_call_end|>`, Python-style (LFM2.5).
     case lfm2
+    /// `<function name="NAME"><param name="KEY">VALUE</param>…</function>` (MiniCPM 5).
+    case miniCPM
     /// The template knows no tools, or calls them in a form not read here:
     /// `GenericToolFormat` writes them into the conversation.
     case generic

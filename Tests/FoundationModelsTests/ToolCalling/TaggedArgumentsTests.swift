@@ -48,7 +48,9 @@ struct CodeTool: Tool {
       tokens: ["<tool_call>", "</tool_call>", "<parameter=", "</parameter>", "line", "high", "low"],
       control: family.control, contextLength: 16384,
       answerMarkers: family.answerMarkers
-    ) { conversation in conversation.contains("Sunny in Paris") ? ["Saved."] : calls }
+    ) { conversation in
+      conversation.contains("Sunny in Paris") ? [family.thinking + "Saved."] : calls.map { family.thinking + $0 }
+    }
     let model = SystemLanguageModel(
       tokenModel: scripted, contextSize: 16384, chatTemplate: try ChatTemplateFiles.source(family.template))
     let session = LanguageModelSession(model: model, tools: [tool])
@@ -129,6 +131,18 @@ struct CodeTool: Tool {
     #expect(notes.first?.text == #"say "hi", then go"#)
     #expect(notes.first?.urgency == "low")
     #expect(notes.first?.copies == 2)
+  }
+
+  /// MiniCPM 5 wraps a value with a line break or `<` in CDATA, which is not part of the value.
+  @Test func aCDATAWrapperIsNotPartOfTheValue() async throws {
+    let miniCPM = try #require(ToolCallFamily.tagged.first { $0.template.hasPrefix("openbmb-MiniCPM5") })
+    let tool = NoteTool()
+    _ = try await Self.respond(
+      calling: [
+        #"<function name="saveNote"><param name="text"><![CDATA[a < b"#
+          + "\nline two]]></param><param name=\"urgency\">low</param></function>"
+      ], tool: tool, family: miniCPM)
+    #expect(tool.notes.withLock { $0.first?.text } == "a < b\nline two")
   }
 
   /// A pattern cannot be kept on raw text: the tool is refused with a clear error, not called

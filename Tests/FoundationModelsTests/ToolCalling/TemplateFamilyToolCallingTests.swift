@@ -172,6 +172,14 @@ struct ToolCallFamily: Sendable, CustomStringConvertible {
           }.joined(separator: ", ") + "]<|tool_call_end|>"
       }, rendered: "<|tool_call_start|>[getWeather(city='Paris')"),
     ToolCallFamily(
+      template: "openbmb-MiniCPM5-1B.jinja", answerMarkers: ["<|im_start|>assistant\n"],
+      write: {
+        taggedCalls(
+          $0, opening: { "<function name=\"\($0)\">" }, member: { "<param name=\"\($0)\">\($1)</param>" },
+          closing: "</function>")
+      }, rendered: "<function name=\"getWeather\"><param name=\"city\">Paris</param></function>",
+      thinking: "<think>I look it up.</think>\n\n"),
+    ToolCallFamily(
       template: "GLM-4.7-Flash.jinja", answerMarkers: ["<|assistant|><think>"],
       write: {
         taggedCalls(

@@ -62,6 +62,9 @@ struct ToolCallFormat: Sendable, Equatable {
     /// Whether a string's value is its raw text; where not, every value is JSON (LFM2's
     /// Python-style arguments, whose strings are then double-quoted).
     var rawStrings = true
+    /// Whether a raw value may be wrapped in `<![CDATA[`…`]]>`, which is not part of it
+    /// (MiniCPM 5's, for a value with `<`, `&` or a line break).
+    var cdata = false
 
     /// The closing of a member's key, for a string's raw value or for JSON.
     func keyClosing(json: Bool) -> String { json ? jsonKeyClosing ?? keyClosing : keyClosing }
@@ -249,6 +252,14 @@ struct ToolCallFormat: Sendable, Equatable {
       keyOpening: "", keyClosing: ":<|\"|>", valueClosing: "<|\"|>", jsonKeyClosing: ":", jsonValueClosing: "",
       memberSeparator: ","))
 
+  /// MiniCPM 5's `<function name="NAME"><param name="KEY">VALUE</param>…</function>`, a line
+  /// between calls; a value may be wrapped in CDATA.
+  static let miniCPM = ToolCallFormat(
+    marker: "<function name=\"", namePrefix: "", argumentsPrefix: "\">", suffix: "</function>", separator: "\n",
+    bareNames: true, readsOwnForm: false,
+    taggedArguments: TaggedArguments(
+      keyOpening: "<param name=\"", keyClosing: "\">", valueClosing: "</param>", cdata: true))
+
   /// LFM2's Python-style calls, `<|tool_call_start|>[NAME(KEY=VALUE, …), …]<|tool_call_end|>`:
   /// every value JSON, which reads as Python but for `true`, `false` and `null` (its template
   /// renders strings back single-quoted and booleans as `True` and `False`).
@@ -289,6 +300,7 @@ struct ToolCallFormat: Sendable, Equatable {
     case .hunyuan: .hunyuan
     case .gemma4: .gemma4
     case .lfm2: .lfm2
+    case .miniCPM: .miniCPM
     }
   }
 

@@ -336,8 +336,12 @@ struct ToolCallTextSplitter {
         position = afterClosing
       }
       let encodedKey = GeneratedContent(kind: .string(key)).jsonString
+      var text = value
+      if tagged.cdata, text.hasPrefix("<![CDATA["), text.hasSuffix("]]>") {
+        text = String(text.dropFirst("<![CDATA[".count).dropLast("]]>".count))
+      }
       members.append(
-        encodedKey + ":" + (textMembers.contains(key) ? GeneratedContent(kind: .string(value)).jsonString : value))
+        encodedKey + ":" + (textMembers.contains(key) ? GeneratedContent(kind: .string(text)).jsonString : value))
     }
   }
 
