@@ -99,7 +99,7 @@ final class TaggedArgumentsConstraint: InferenceEngine.TokenConstraint, @uncheck
         syntax.keyOpening, syntax.keyClosing, syntax.valueClosing, syntax.jsonKeyClosing ?? "",
         syntax.jsonValueClosing ?? "", syntax.memberSeparator, suffix,
       ])
-    let end = syntax.valueEnd
+    let end = syntax.valueEnd()
     textEnd = end.isEmpty ? nil : MarkerScanner.shared(marker: end, vocabulary: vocabulary)
     textEndTokens = fixed.tokens(end)
     textEndControl = textEndTokens.count == 1 && model.piece(of: textEndTokens[0]).isEmpty ? textEndTokens[0] : nil

@@ -72,8 +72,11 @@ struct ToolCallFormat: Sendable, Equatable {
     /// The closing of a member's value, for a string's raw value or for JSON.
     func valueClosing(json: Bool) -> String { json ? jsonValueClosing ?? valueClosing : valueClosing }
 
-    /// The value's closing tag without the white space after it: where a raw value ends.
-    var valueEnd: String { String(valueClosing.reversed().drop { $0.isWhitespace }.reversed()) }
+    /// The value's closing tag without the white space after it: where a raw value (or with
+    /// `json`, a JSON one) ends.
+    func valueEnd(json: Bool = false) -> String {
+      String(valueClosing(json: json).reversed().drop { $0.isWhitespace }.reversed())
+    }
   }
 
   /// Qwen2.5's and Hermes' `<tool_call>` block, a call per block, a line break between them.

@@ -327,7 +327,7 @@ struct ToolCallTextSplitter {
         value = String(text[valueStart..<searchFrom])
         position = searchFrom
       } else {
-        let valueEnd = String(closing.reversed().drop { $0.isWhitespace }.reversed())
+        let valueEnd = tagged.valueEnd(json: json)
         guard let found = text[searchFrom...].range(of: valueEnd) else { return .incomplete }
         value = String(text[valueStart..<found.lowerBound])
         let restOfClosing = String(closing.dropFirst(valueEnd.count))
@@ -336,12 +336,11 @@ struct ToolCallTextSplitter {
         position = afterClosing
       }
       let encodedKey = GeneratedContent(kind: .string(key)).jsonString
-      var text = value
-      if tagged.cdata, text.hasPrefix("<![CDATA["), text.hasSuffix("]]>") {
-        text = String(text.dropFirst("<![CDATA[".count).dropLast("]]>".count))
+      var raw = value
+      if tagged.cdata, raw.hasPrefix("<![CDATA["), raw.hasSuffix("]]>") {
+        raw = String(raw.dropFirst("<![CDATA[".count).dropLast("]]>".count))
       }
-      members.append(
-        encodedKey + ":" + (textMembers.contains(key) ? GeneratedContent(kind: .string(text)).jsonString : value))
+      members.append(encodedKey + ":" + (json ? value : GeneratedContent(kind: .string(raw)).jsonString))
     }
   }
 
