@@ -10,6 +10,9 @@ enum CommandRegistry {
       MenuCommand.self,
       ServeCommand.self,
       ModelsCommand.self,
+      TokenCountCommand.self,
+      AvailableCommand.self,
+      QuotaUsageCommand.self,
     ]
   }
 }

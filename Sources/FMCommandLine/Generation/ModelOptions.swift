@@ -7,7 +7,7 @@ struct ModelOptions {
     .option(
       "--model", "-m", value: "NAME|PATH",
       help:
-        "model name (see 'fm models'), hf:OWNER/REPO[:QUANT] or GGUF path; default \(ModelCatalog.defaultChatModel.name)"),
+        "model name (see 'fm models'), hf:OWNER/REPO[:QUANT] or GGUF path; default (also 'system') \(ModelCatalog.defaultChatModel.name)"),
     .option("--context-size", value: "N", help: "tokens per session (default 4096)"),
     chatTemplateOption,
     .option("--temperature", "-t", value: "T", help: "sampling temperature 0...1 (default: the model's default)"),
@@ -15,6 +15,11 @@ struct ModelOptions {
     .option("--seed", value: "N", help: "seed for top-k / top-p sampling"),
     .option("--max-tokens", value: "N", help: "stop after N generated tokens"),
   ]
+
+  /// The options that choose the model, without sampling: for commands that generate nothing.
+  static var modelOptions: [CommandLineOption] {
+    options.filter { ["--model", "--context-size", "--chat-template-file"].contains($0.key) }
+  }
 
   var model: SystemLanguageModel
   var generation: GenerationOptions
@@ -24,7 +29,7 @@ struct ModelOptions {
   init(_ arguments: ParsedArguments, environment: [String: String]) throws {
     let contextSize = try arguments.value("--context-size").map { try Self.positiveInt($0, "--context-size") }
     let template = try Self.chatTemplate(arguments)
-    if let name = arguments.value("--model") {
+    if let name = try AppleModelName.resolve(arguments.value("--model")) {
       model = SystemLanguageModel(name: name, contextSize: contextSize, chatTemplate: template)
     } else if contextSize != nil || template != nil {
       model = SystemLanguageModel(

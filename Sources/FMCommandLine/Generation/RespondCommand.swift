@@ -42,15 +42,22 @@ enum RespondCommand: Subcommand {
 
 /// Where a one-shot prompt comes from: the arguments, standard input, or both.
 enum PromptInput {
+  /// The prompt: standard input (when it is not a terminal) before the arguments.
+  /// - Throws: `UsageError` when there is none.
   static func read(_ positionals: [String], context: CommandContext) throws -> String {
+    let parts = pieces(positionals)
+    guard !parts.isEmpty else { throw UsageError("no prompt: give one as an argument or on standard input") }
+    return parts.joined(separator: "\n\n")
+  }
+
+  /// Standard input's text (when it is not a terminal and holds any), then the arguments.
+  static func pieces(_ positionals: [String]) -> [String] {
     var parts: [String] = []
     if isatty(STDIN_FILENO) == 0 {
       let piped = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
       if !piped.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { parts.append(piped) }
     }
-    parts.append(contentsOf: positionals)
-    guard !parts.isEmpty else { throw UsageError("no prompt: give one as an argument or on standard input") }
-    return parts.joined(separator: "\n\n")
+    return parts + positionals
   }
 }
 

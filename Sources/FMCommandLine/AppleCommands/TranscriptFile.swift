@@ -1,0 +1,18 @@
+import Foundation
+import FoundationModels
+
+/// A transcript read from a file (`--load-transcript`): FoundationModels' JSON form of a
+/// `Transcript`, or an `fm chat` save, whose transcript it holds.
+enum TranscriptFile {
+  /// - Throws: `UsageError` for a file that is missing or neither.
+  static func read(_ path: String) throws -> Transcript {
+    guard let data = FileManager.default.contents(atPath: path) else {
+      throw UsageError("cannot read --load-transcript \(path)")
+    }
+    if let transcript = try? JSONDecoder().decode(Transcript.self, from: data) { return transcript }
+    if let save = try? JSONDecoder().decode(ChatSaveFile.self, from: data), save.format == ChatSaveFile.formatName {
+      return save.transcript
+    }
+    throw UsageError("--load-transcript \(path) is neither a transcript's JSON nor an fm chat save")
+  }
+}

@@ -1,0 +1,106 @@
+import FMTestSupport
+import Foundation
+import FoundationModels
+import ModelStore
+import Synchronization
+import Testing
+
+@testable import FMCommandLine
+
+/// Apple's `fm` command lines of macOS 27 that ours runs unchanged: `token-count`, `available`,
+/// `quota-usage`, and the model names `system` and `pcc`.
+@Suite struct AppleCommandTests {
+  let model = ["--model", TestModels.smolLM2Path]
+
+  /// The count `fm token-count ARGUMENTS` prints into a pipe: a bare integer.
+  func count(_ arguments: [String], environment: [String: String] = [:]) throws -> Int {
+    let result = try FMBinary.run(["token-count"] + arguments, environment: environment)
+    #expect(result.status == 0, "\(result.standardError)")
+    #expect(result.standardOutput.wholeMatch(of: /\d+\n/) != nil, "\(result.standardOutput.debugDescription)")
+    return try #require(Int(result.standardOutput.trimmingCharacters(in: .newlines)))
+  }
+
+  @Test func tokenCountPrintsABareIntegerIntoAPipeAndCountsEverySegment() throws {
+    let prompt = try count(["The quick brown fox jumps over the lazy dog."] + model)
+    #expect(prompt > 0)
+    #expect(try count(["-q", "The quick brown fox jumps over the lazy dog."] + model) == prompt)
+    // A further segment and longer instructions take more of the context.
+    let followUp = try count(["-i", "You are concise", "--text", "Describe", "Follow up"] + model)
+    let more = try count(["-i", "You are concise", "--text", "Describe", "--text", "in detail", "Follow up"] + model)
+    #expect(more > followUp)
+    let longer = try count(
+      ["-i", "You are concise, and you answer in one short sentence.", "--text", "Describe", "Follow up"] + model)
+    #expect(longer > followUp)
+    // `system` is the default model: FM_MODEL's.
+    #expect(
+      try count(
+        ["-m", "system", "The quick brown fox jumps over the lazy dog."],
+        environment: ["FM_MODEL": TestModels.smolLM2Path])
+        == prompt)
+  }
+
+  /// A loaded transcript is context the prompt follows, counted with it.
+  @Test func tokenCountCountsALoadedTranscript() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let transcript = Transcript(entries: [
+      .instructions(.init(segments: [.text(.init(content: "You are a poet."))], toolDefinitions: [])),
+      .prompt(.init(segments: [.text(.init(content: "A line about the sea."))])),
+      .response(.init(assetIDs: [], segments: [.text(.init(content: "The sea keeps every secret it is told."))])),
+    ])
+    let file = directory.url.appendingPathComponent("transcript.json")
+    try JSONEncoder().encode(transcript).write(to: file)
+    let alone = try count(["Another."] + model)
+    let following = try count(["--load-transcript", file.path, "Another."] + model)
+    #expect(following > alone)
+    let bad = try FMBinary.run(["token-count", "--load-transcript", "/nonexistent.json", "x"] + model)
+    #expect(bad.status == 64)
+    #expect(bad.standardError.contains("--load-transcript"))
+  }
+
+  @Test func tokenCountOnATerminalSaysTokenCount() async throws {
+    let printed = Mutex("")
+    let terminal = TextOutput(isTerminal: true, colorEnabled: false) { text in printed.withLock { $0 += text } }
+    let errors = CapturedOutput()
+    let context = CommandContext(
+      environment: [:], standardOutput: terminal, standardError: errors.output, modelStore: ModelStore())
+    let code = await FMTool.run(["token-count", "Hello there."] + model, context: context)
+    #expect(code == .success, "\(errors.text)")
+    #expect(printed.withLock { $0 }.wholeMatch(of: /Token count: \d+\n/) != nil)
+  }
+
+  @Test func anImageIsRefusedWithAClearError() throws {
+    let result = try FMBinary.run(["token-count", "--image", "cat.png", "What is this?"] + model)
+    #expect(result.status == 64)
+    #expect(result.standardError.contains("images"))
+  }
+
+  @Test func availableSaysWhatCanRun() throws {
+    let system = try FMBinary.run(["available"], environment: ["FM_MODEL": TestModels.smolLM2Path])
+    #expect(system.status == 0)
+    #expect(
+      system.standardOutput == "System model available\nError: PCC inference is not available in this context.\n")
+    let pcc = try FMBinary.run(["available", "--model", "pcc"])
+    #expect(pcc.status != 0)
+    #expect(pcc.standardOutput == "Error: PCC inference is not available in this context.\n")
+    let missing = try TemporaryDirectory()
+    defer { missing.remove() }
+    let absent = try FMBinary.run(
+      ["available", "-m", "smollm2-135m"], environment: ["FM_MODELS_DIR": missing.url.path])
+    #expect(absent.status == 1)
+    #expect(absent.standardOutput.contains("fm models pull smollm2-135m"))
+  }
+
+  @Test func quotaUsageIsNotApplicable() throws {
+    let result = try FMBinary.run(["quota-usage"])
+    #expect(result.status == 0)
+    #expect(result.standardOutput == "Not applicable\n")
+  }
+
+  @Test func pccAnswersAsApplesDoesWhereItIsUnavailable() throws {
+    let result = try FMBinary.run(["respond", "-m", "pcc", "What is Swift?"])
+    #expect(result.status == 1)
+    #expect(result.standardError.contains("PCC inference is not available in this context."))
+    #expect(result.standardOutput.isEmpty)
+  }
+}
