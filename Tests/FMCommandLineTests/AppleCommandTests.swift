@@ -97,6 +97,70 @@ import Testing
     #expect(result.standardOutput == "Not applicable\n")
   }
 
+  @Test func respondGreedyWithoutStreamingPrintsTheSameAnswerTwice() throws {
+    let arguments = ["respond", "--greedy", "--no-stream", "--max-tokens", "24", "Say hello in three words."] + model
+    let first = try FMBinary.run(arguments)
+    let second = try FMBinary.run(arguments)
+    #expect(first.status == 0, "\(first.standardError)")
+    #expect(first.standardOutput == second.standardOutput)
+    let clash = try FMBinary.run(["respond", "-g", "--sampling", "top-k:3", "Hi"] + model)
+    #expect(clash.status == 64)
+  }
+
+  @Test func contentTaggingAnswersWithATagList() throws {
+    let result = try FMBinary.run(
+      ["respond", "--use-case", "content-tagging", "Apple shipped a CLI for on-device AI."] + model)
+    #expect(result.status == 0, "\(result.standardError)")
+    let tag = "[a-z0-9]+( [a-z0-9]+){0,3}"
+    let list = try Regex("\(tag)(, \(tag)){0,9}\n")
+    #expect(result.standardOutput.wholeMatch(of: list) != nil, "\(result.standardOutput.debugDescription)")
+    let bad = try FMBinary.run(["respond", "--use-case", "poetry", "Hi"] + model)
+    #expect(bad.status == 64)
+  }
+
+  @Test func respondWithASchemaAnswersWithJSONThatSatisfiesIt() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let schema = directory.url.appendingPathComponent("movie.json")
+    try Data(
+      #"""
+      {"type": "object", "properties": {"title": {"type": "string", "maxLength": 40},
+       "year": {"type": "integer", "minimum": 1900, "maximum": 2030}}, "required": ["title", "year"]}
+      """#.utf8
+    ).write(to: schema)
+    let result = try FMBinary.run(["respond", "--schema", schema.path, "Give me a classic sci-fi film."] + model)
+    #expect(result.status == 0, "\(result.standardError)")
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+    #expect((object["title"] as? String).map { $0.count <= 40 } == true)
+    #expect((object["year"] as? Int).map { (1900...2030).contains($0) } == true)
+  }
+
+  /// A saved transcript loads back: the next answer continues it, and `--text` segments are
+  /// the prompt's.
+  @Test func aSavedTranscriptLoadsBack() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let first = directory.url.appendingPathComponent("first.json").path
+    let second = directory.url.appendingPathComponent("second.json").path
+    let saved = try FMBinary.run(
+      ["respond", "-g", "--max-tokens", "12", "--save-transcript", first, "--text", "Be brief.", "Hi"] + model)
+    #expect(saved.status == 0, "\(saved.standardError)")
+    let transcript = try JSONDecoder().decode(Transcript.self, from: Data(contentsOf: URL(fileURLWithPath: first)))
+    let prompts = transcript.compactMap { entry -> String? in
+      guard case .prompt(let prompt) = entry else { return nil }
+      return prompt.segments.compactMap { if case .text(let text) = $0 { text.content } else { nil } }.joined()
+    }
+    #expect(prompts.count == 1)
+    #expect(prompts.first?.contains("Hi") == true && prompts.first?.contains("Be brief.") == true)
+    let continued = try FMBinary.run(
+      ["respond", "-g", "--max-tokens", "12", "--load-transcript", first, "--save-transcript", second, "Again?"]
+        + model)
+    #expect(continued.status == 0, "\(continued.standardError)")
+    let longer = try JSONDecoder().decode(Transcript.self, from: Data(contentsOf: URL(fileURLWithPath: second)))
+    #expect(longer.filter { if case .prompt = $0 { true } else { false } }.count == 2)
+  }
+
   @Test func pccAnswersAsApplesDoesWhereItIsUnavailable() throws {
     let result = try FMBinary.run(["respond", "-m", "pcc", "What is Swift?"])
     #expect(result.status == 1)

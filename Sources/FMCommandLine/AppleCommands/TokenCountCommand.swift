@@ -31,13 +31,9 @@ enum TokenCountCommand: Subcommand {
     if let image = arguments.value("--image") {
       throw UsageError("--image \(image): no local model reads images")
     }
-    var entries = try arguments.value("--load-transcript").map { Array(try TranscriptFile.read($0)) } ?? []
-    if let instructions = arguments.value("--instructions") {
-      entries.removeAll { if case .instructions = $0 { true } else { false } }
-      entries.insert(
-        .instructions(Transcript.Instructions(segments: [.text(.init(content: instructions))], toolDefinitions: [])),
-        at: 0)
-    }
+    var entries = TranscriptFile.entries(
+      try arguments.value("--load-transcript").map { Array(try TranscriptFile.read($0)) } ?? [],
+      instructions: arguments.value("--instructions"))
     let texts = PromptInput.pieces(arguments.positionals) + (arguments.values["--text"] ?? [])
     if !texts.isEmpty {
       entries.append(.prompt(Transcript.Prompt(segments: texts.map { .text(.init(content: $0)) })))

@@ -15,4 +15,19 @@ enum TranscriptFile {
     }
     throw UsageError("--load-transcript \(path) is neither a transcript's JSON nor an fm chat save")
   }
+
+  /// `entries` with `instructions` (when given) in place of their own.
+  static func entries(_ entries: [Transcript.Entry], instructions: String?) -> [Transcript.Entry] {
+    guard let instructions else { return entries }
+    let instructionsEntry = Transcript.Entry.instructions(
+      Transcript.Instructions(segments: [.text(.init(content: instructions))], toolDefinitions: []))
+    return [instructionsEntry] + entries.filter { if case .instructions = $0 { false } else { true } }
+  }
+
+  /// Writes `transcript` as JSON at `path` (`--save-transcript`), atomically.
+  static func write(_ transcript: Transcript, to path: String) throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    try encoder.encode(transcript).write(to: URL(fileURLWithPath: path), options: .atomic)
+  }
 }

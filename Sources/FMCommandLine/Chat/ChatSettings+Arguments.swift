@@ -8,7 +8,9 @@ extension ChatSettings {
     // ModelOptions validates the shared model flags the same way for every command.
     let shared = try ModelOptions(arguments, environment: environment)
     self = saved ?? ChatSettings(model: ModelCatalog.defaultChatModelName(environment: environment))
-    if let model = arguments.value("--model") { self.model = model }
+    if let model = arguments.value("--model") {
+      self.model = try AppleModelName.resolve(model) ?? ModelCatalog.defaultChatModelName(environment: environment)
+    }
     if let template = try ModelOptions.chatTemplate(arguments) { chatTemplate = template }
     if let size = arguments.value("--context-size") {
       contextSize = try ModelOptions.positiveInt(size, "--context-size")
@@ -18,6 +20,8 @@ extension ChatSettings {
     if let sampling = arguments.value("--sampling") {
       let seed = arguments.value("--seed").flatMap { UInt64($0) }
       self.sampling = try SamplingSetting(parsing: sampling, seed: seed)
+    } else if arguments.flag("--greedy") {
+      sampling = SamplingSetting(mode: .greedy, description: "greedy")
     } else if arguments.value("--seed") != nil {
       throw UsageError("--seed needs --sampling top-k:K or top-p:P")
     }

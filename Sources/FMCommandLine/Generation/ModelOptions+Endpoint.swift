@@ -40,15 +40,21 @@ extension ModelOptions {
     return model
   }
 
-  /// A session on the command's model: the server's with `--endpoint`, else the local one.
+  /// A session on the command's model: the server's with `--endpoint`, else the local one;
+  /// continuing `transcript` where one is given (with `instructions` in place of its own).
   func session(
-    _ arguments: ParsedArguments, environment: [String: String], tools: [any Tool] = [], instructions: String?
+    _ arguments: ParsedArguments, environment: [String: String], tools: [any Tool] = [], instructions: String?,
+    transcript: Transcript? = nil
   )
     async throws -> LanguageModelSession
   {
-    if let remote = try await Self.remoteModel(arguments, environment: environment) {
-      return LanguageModelSession(model: remote, tools: tools, instructions: instructions)
+    let remote = try await Self.remoteModel(arguments, environment: environment)
+    if let transcript {
+      let entries = Transcript(entries: TranscriptFile.entries(Array(transcript), instructions: instructions))
+      if let remote { return LanguageModelSession(model: remote, tools: tools, transcript: entries) }
+      return LanguageModelSession(model: model, tools: tools, transcript: entries)
     }
+    if let remote { return LanguageModelSession(model: remote, tools: tools, instructions: instructions) }
     return LanguageModelSession(model: model, tools: tools, instructions: instructions)
   }
 }

@@ -12,6 +12,7 @@ struct ModelOptions {
     chatTemplateOption,
     .option("--temperature", "-t", value: "T", help: "sampling temperature 0...1 (default: the model's default)"),
     .option("--sampling", value: "MODE", help: "greedy | top-k:K | top-p:P | system (default: system)"),
+    .flag("--greedy", "-g", help: "greedy sampling (--sampling greedy)"),
     .option("--seed", value: "N", help: "seed for top-k / top-p sampling"),
     .option("--max-tokens", value: "N", help: "stop after N generated tokens"),
   ]
@@ -24,25 +25,31 @@ struct ModelOptions {
   var model: SystemLanguageModel
   var generation: GenerationOptions
 
-  /// Reads the shared options.
+  /// Reads the shared options; the model is made for `useCase` with `guardrails`.
   /// - Throws: `UsageError` for malformed values.
-  init(_ arguments: ParsedArguments, environment: [String: String]) throws {
+  init(
+    _ arguments: ParsedArguments, environment: [String: String], useCase: SystemLanguageModel.UseCase = .general,
+    guardrails: SystemLanguageModel.Guardrails = .default
+  ) throws {
     let contextSize = try arguments.value("--context-size").map { try Self.positiveInt($0, "--context-size") }
     let template = try Self.chatTemplate(arguments)
-    if let name = try AppleModelName.resolve(arguments.value("--model")) {
-      model = SystemLanguageModel(name: name, contextSize: contextSize, chatTemplate: template)
-    } else if contextSize != nil || template != nil {
-      model = SystemLanguageModel(
-        name: ModelCatalog.defaultChatModelName(environment: environment), contextSize: contextSize,
-        chatTemplate: template)
-    } else {
+    let named = try AppleModelName.resolve(arguments.value("--model"))
+    if named == nil, contextSize == nil, template == nil, useCase == .general, guardrails == .default {
       model = .default
+    } else {
+      model = SystemLanguageModel(
+        name: named ?? ModelCatalog.defaultChatModelName(environment: environment), contextSize: contextSize,
+        useCase: useCase, guardrails: guardrails, chatTemplate: template)
     }
     let seed = try arguments.value("--seed").map { value -> UInt64 in
       guard let seed = UInt64(value) else { throw UsageError("--seed needs a non-negative integer, not '\(value)'") }
       return seed
     }
-    let sampling = try arguments.value("--sampling").map { try SamplingSetting(parsing: $0, seed: seed) } ?? .system
+    var sampling = try arguments.value("--sampling").map { try SamplingSetting(parsing: $0, seed: seed) } ?? .system
+    if arguments.flag("--greedy") {
+      guard arguments.value("--sampling") == nil else { throw UsageError("--greedy and --sampling choose one sampling") }
+      sampling = SamplingSetting(mode: .greedy, description: "greedy")
+    }
     let temperature = try arguments.value("--temperature").map { value -> Double in
       guard let number = Double(value), (0...1).contains(number) else {
         throw UsageError("--temperature needs a number from 0 to 1, not '\(value)'")

@@ -30,27 +30,44 @@ enum GenerateCommand: Subcommand {
 
   static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
     guard let path = arguments.value("--schema") else { throw UsageError("'fm generate' needs --schema FILE") }
-    guard let data = FileManager.default.contents(atPath: path) else {
-      throw UsageError("cannot read schema file '\(path)'")
-    }
-    let schema = try GenerationSchema(
-      jsonSchema: String(decoding: data, as: UTF8.self),
-      generatesUndeclaredProperties: arguments.flag("--open-objects"))
+    let schema = try schema(at: path, openObjects: arguments.flag("--open-objects"))
     let settings = try ModelOptions(arguments, environment: context.environment)
     let prompt = try PromptInput.read(arguments.positionals, context: context)
     let session = try await settings.session(
       arguments, environment: context.environment, instructions: arguments.value("--instructions"))
-    let stream = arguments.flag("--stream")
+    let response = try await answer(
+      prompt, schema: schema, session: session, options: settings.generation,
+      includeSchemaInPrompt: !arguments.flag("--no-schema-in-prompt"), stream: arguments.flag("--stream"),
+      context: context)
+    if arguments.flag("--verbose") { context.standardError.line(UsageLine.describe(response)) }
+    return .success
+  }
+
+  /// The JSON Schema file at `path`.
+  /// - Throws: `UsageError` when it cannot be read; the schema's own errors when it is not one.
+  static func schema(at path: String, openObjects: Bool) throws -> GenerationSchema {
+    guard let data = FileManager.default.contents(atPath: path) else {
+      throw UsageError("cannot read schema file '\(path)'")
+    }
+    return try GenerationSchema(
+      jsonSchema: String(decoding: data, as: UTF8.self), generatesUndeclaredProperties: openObjects)
+  }
+
+  /// Generates JSON of `schema` for `prompt` and prints it: streamed as growing partial objects
+  /// with `stream`, else whole at the end, with progress on a terminal's standard error.
+  static func answer(
+    _ prompt: String, schema: GenerationSchema, session: LanguageModelSession, options: GenerationOptions,
+    includeSchemaInPrompt: Bool, stream: Bool, context: CommandContext
+  ) async throws -> LanguageModelSession.Response<GeneratedContent> {
     let response = try await InterruptSignal.cancellingOnInterrupt {
       let responses = session.streamResponse(
-        to: prompt, schema: schema, includeSchemaInPrompt: !arguments.flag("--no-schema-in-prompt"),
-        options: settings.generation)
+        to: prompt, schema: schema, includeSchemaInPrompt: includeSchemaInPrompt, options: options)
       if stream {
         var live = LiveText(output: context.standardOutput)
         for try await snapshot in responses { live.show(snapshot.rawContent.jsonString) }
         return try await responses.collect()
       }
-      let progress = GenerationProgress(maximumTokens: settings.generation.maximumResponseTokens)
+      let progress = GenerationProgress(maximumTokens: options.maximumResponseTokens)
       let spinner = ProgressSpinner(output: context.standardError) { progress.message }
       do {
         for try await snapshot in responses { progress.update(snapshot.rawContent.jsonString) }
@@ -63,7 +80,6 @@ enum GenerateCommand: Subcommand {
       }
     }
     if !stream { context.standardOutput.line(response.rawContent.jsonString) }
-    if arguments.flag("--verbose") { context.standardError.line(UsageLine.describe(response)) }
-    return .success
+    return response
   }
 }
