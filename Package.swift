@@ -113,7 +113,7 @@ let package = Package(
     .target(name: "RemoteModel", dependencies: ["FoundationModels", "GuidedDecoding", "JSON"], swiftSettings: librarySettings),
     // `fm serve`: an HTTP/1.1 server on POSIX sockets and the OpenAI-compatible routes on the local model.
     .target(name: "FMServer", dependencies: ["FoundationModels", "InferenceEngine", "JSON"], swiftSettings: librarySettings),
-    .target(name: "FMCommandLine", dependencies: ["FoundationModels", "RemoteModel", "ModelStore", "FMServer"], swiftSettings: librarySettings),
+    .target(name: "FMCommandLine", dependencies: ["FoundationModels", "RemoteModel", "ModelStore", "FMServer", "JSON"], swiftSettings: librarySettings),
     .executableTarget(name: "fm", dependencies: ["FMCommandLine"]),
     .executableTarget(name: "setup-models", dependencies: ["ModelStore"], path: "Tools/setup-models"),
     .plugin(

@@ -11,6 +11,7 @@ enum CommandRegistry {
       ServeCommand.self,
       ModelsCommand.self,
       TokenCountCommand.self,
+      SchemaCommand.self,
       AvailableCommand.self,
       QuotaUsageCommand.self,
     ]

@@ -161,6 +161,64 @@ import Testing
     #expect(longer.filter { if case .prompt = $0 { true } else { false } }.count == 2)
   }
 
+  /// The schema `fm schema object ARGUMENTS` prints.
+  func schema(_ arguments: [String]) throws -> [String: Any] {
+    let result = try FMBinary.run(["schema", "object"] + arguments)
+    #expect(result.status == 0, "\(result.standardError)")
+    return try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+  }
+
+  /// Apple's examples: the schema lists the properties in order, all required, and feeds
+  /// `fm respond --schema` as it is.
+  @Test func schemaObjectBuildsASchemaThatRespondFollows() throws {
+    let movie = try FMBinary.run(
+      ["schema", "object", "--name", "Movie", "--string", "title", "--integer", "year", "--boolean", "rewatchable"])
+    #expect(movie.status == 0, "\(movie.standardError)")
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(movie.standardOutput.utf8)) as? [String: Any])
+    #expect(object["title"] as? String == "Movie")
+    #expect(object["x-order"] as? [String] == ["title", "year", "rewatchable"])
+    #expect(object["required"] as? [String] == ["title", "year", "rewatchable"])
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let file = directory.url.appendingPathComponent("movie.json")
+    try Data(movie.standardOutput.utf8).write(to: file)
+    let answer = try FMBinary.run(["respond", "--schema", file.path, "Give me a classic sci-fi film."] + model)
+    #expect(answer.status == 0, "\(answer.standardError)")
+    let film = try #require(try JSONSerialization.jsonObject(with: Data(answer.standardOutput.utf8)) as? [String: Any])
+    #expect(film["title"] is String && film["year"] is Int && film["rewatchable"] is Bool)
+    // The members come in the schema's order.
+    let keys = ["\"title\"", "\"year\"", "\"rewatchable\""].compactMap {
+      answer.standardOutput.range(of: $0)?.lowerBound
+    }
+    #expect(keys.count == 3 && keys == keys.sorted())
+  }
+
+  @Test func schemaObjectNestsObjectsAndAppliesModifiersToThePropertyBefore() throws {
+    let address = try FMBinary.run(["schema", "object", "--name", "Address", "--string", "zip"])
+    let restaurant = try schema([
+      "--name", "Restaurant", "--string", "title", "--object", "address", "--schema", address.standardOutput,
+    ])
+    let properties = try #require(restaurant["properties"] as? [String: Any])
+    let nested = try #require(properties["address"] as? [String: Any])
+    #expect(nested["x-order"] as? [String] == ["zip"])
+    let person = try schema([
+      "--name", "Person", "--description", "A person", "--string", "name", "--description", "Full name",
+      "--string", "tags", "--array", "--optional", "--string", "address.street", "--integer", "address.number",
+      "--anyOf", "id", "--schema", #"{"type": "string"}"#, "--schema", #"{"type": "integer"}"#,
+    ])
+    #expect(person["description"] as? String == "A person")
+    #expect(person["required"] as? [String] == ["name", "address", "id"])
+    let members = try #require(person["properties"] as? [String: Any])
+    #expect((members["name"] as? [String: Any])?["description"] as? String == "Full name")
+    #expect((members["tags"] as? [String: Any])?["type"] as? String == "array")
+    let made = try #require(members["address"] as? [String: Any])
+    #expect(made["x-order"] as? [String] == ["street", "number"])
+    #expect(((members["id"] as? [String: Any])?["anyOf"] as? [Any])?.count == 2)
+    for wrong in [["--name", "X", "--array"], ["--string", "a"], ["--name", "X", "--string", "a", "--string", "a"]] {
+      #expect(try FMBinary.run(["schema", "object"] + wrong).status == 64, "\(wrong)")
+    }
+  }
+
   @Test func pccAnswersAsApplesDoesWhereItIsUnavailable() throws {
     let result = try FMBinary.run(["respond", "-m", "pcc", "What is Swift?"])
     #expect(result.status == 1)

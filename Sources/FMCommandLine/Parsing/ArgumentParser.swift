@@ -38,9 +38,11 @@ struct ArgumentParser: Sendable {
           throw UsageError("option '\(name)' of '\(command)' needs a value")
         }
         parsed.values[option.key, default: []].append(value)
+        parsed.given.append(.init(key: option.key, value: value))
       } else {
         guard inlineValue == nil else { throw UsageError("option '\(name)' of '\(command)' takes no value") }
         parsed.flags.insert(option.key)
+        parsed.given.append(.init(key: option.key, value: nil))
       }
     }
     return parsed

@@ -8,6 +8,15 @@ struct ParsedArguments: Sendable, Equatable {
   var positionals: [String] = []
   /// Whether `--help` or `-h` was given.
   var wantsHelp = false
+  /// Every option and flag in command-line order, for commands where the order means something
+  /// (`fm schema object`'s modifiers apply to the property before them).
+  var given: [Given] = []
+
+  /// An option with its value, or a flag (no value).
+  struct Given: Sendable, Equatable {
+    let key: String
+    let value: String?
+  }
 
   /// Whether the flag with this key was given.
   func flag(_ key: String) -> Bool { flags.contains(key) }
