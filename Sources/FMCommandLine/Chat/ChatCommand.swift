@@ -29,19 +29,20 @@ enum ChatCommand: Subcommand {
       ),
       .option(
         "--summarize-at", value: "PERCENT", help: "summarise once the context is this full (default: on overflow)"),
-      .option("--resume", value: "FILE", help: "continue a chat saved with /save"),
+      .option(
+        "--resume", "-r", value: "NAME|FILE",
+        help: "continue the saved session NAME (saving it after every turn), or a chat saved with /save FILE"),
+      .flag("--continue", help: "continue the most recently saved session"),
       .option("--session", value: "NAME", help: "continue the named chat and save it after every turn"),
       .flag("--no-history", help: "do not read or write the line history"),
       .flag("--verbose", "-v", help: "print token counts and speed after each reply on standard error"),
     ]
 
   static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
-    let sessionFile = try arguments.value("--session").map {
-      try sessionURL(named: $0, environment: context.environment)
-    }
+    let (sessionFile, resumeFile) = try sessionFiles(arguments, environment: context.environment)
     var saved: ChatSaveFile?
-    if let path = arguments.value("--resume") {
-      saved = try ChatSaveFile.read(from: URL(fileURLWithPath: path))
+    if let resumeFile {
+      saved = try ChatSaveFile.read(from: resumeFile)
     } else if let sessionFile, FileManager.default.fileExists(atPath: sessionFile.path) {
       saved = try ChatSaveFile.read(from: sessionFile)
     }
@@ -126,12 +127,30 @@ enum ChatCommand: Subcommand {
     try await request.pull(into: context.modelStore, progressTo: context.standardError)
   }
 
-  /// `$XDG_STATE_HOME/fm/sessions/NAME.json`.
-  /// - Throws: `UsageError` for a name that is not a plain file name.
-  static func sessionURL(named name: String, environment: [String: String]) throws -> URL {
-    guard !name.isEmpty, !name.contains("/"), !name.hasPrefix(".") else {
-      throw UsageError("--session needs a plain name (letters, digits, - and _), not '\(name)'")
+  /// The session the chat saves after every turn (`--session NAME`, `--resume NAME`,
+  /// `--continue`), and the file it resumes from where that is another (`--resume FILE`).
+  /// - Throws: `UsageError` for a session name that is not a plain name, a session that does not
+  ///   exist, or `--continue` with none saved.
+  static func sessionFiles(_ arguments: ParsedArguments, environment: [String: String]) throws -> (
+    session: URL?, resume: URL?
+  ) {
+    if let name = arguments.value("--session") {
+      return (try ChatSessions.url(named: name, environment: environment), nil)
     }
-    return StateDirectory.url(environment: environment).appendingPathComponent("sessions/\(name).json")
+    if let resume = arguments.value("--resume") {
+      if ChatSessions.isPath(resume) { return (nil, URL(fileURLWithPath: resume)) }
+      let url = try ChatSessions.url(named: resume, environment: environment)
+      guard FileManager.default.fileExists(atPath: url.path) else {
+        throw UsageError("no saved session '\(resume)' (see /history in fm chat)")
+      }
+      return (url, nil)
+    }
+    if arguments.flag("--continue") {
+      guard let newest = ChatSessions.saved(environment: environment).first else {
+        throw UsageError("--continue: no session is saved yet")
+      }
+      return (try ChatSessions.url(named: newest.name, environment: environment), nil)
+    }
+    return (nil, nil)
   }
 }

@@ -83,6 +83,11 @@ final class ChatConversation {
       settings.instructions = instructions
       clear()
       return instructions == nil ? "Instructions removed; new chat started." : "Instructions set; new chat started."
+    case .model(let name):
+      guard model is SystemLanguageModel else { return "The server's model is chosen with --endpoint." }
+      settings.model = name
+      rebuildModel()
+      return "model \(name)"
     case .temperature(let temperature):
       settings.temperature = temperature
       return "temperature \(temperature.map { String($0) } ?? "default")"

@@ -24,8 +24,12 @@ enum ChatHelp {
       /regen                       answer the last prompt again
       /summarize                   summarise the conversation now to free the context
       /read FILE [QUESTION]        send a file's text (with an optional question)
-      /save FILE                   save the chat (transcript, settings, model) as JSON
-      /load FILE                   continue a saved chat ('fm chat --resume FILE' at start)
+      /model NAME                  continue the chat on another model (fetched if needed)
+      /instructions [TEXT]         show the instructions, or set them (a new chat)
+      /save [NAME|FILE]            save the chat as session NAME (saved after every turn from then
+                                   on; without NAME, this chat's session or a new one), or as FILE
+      /load NAME|FILE              continue a saved session or file ('fm chat --resume' at start)
+      /history                     the saved sessions, newest first ('fm chat --continue' resumes it)
       /help, /?                    this help
       /bye                         leave (or Ctrl+D)
 
@@ -35,7 +39,8 @@ enum ChatHelp {
     After each reply: tokens of the prompt and the reply, and "Context Window: used/size tokens".
     When the context is full the chat is summarised and continues.
     At start ('fm chat --help'): --model, --instructions, --sampling, --temperature, --max-tokens,
-      --context-size, --guardrails, --summarize-at, --verbose, --resume FILE, --session NAME
-      (saved after every turn), --no-history; 'fm chat "PROMPT"' or piped input answers once.
+      --context-size, --guardrails, --summarize-at, --verbose, --resume NAME|FILE, --continue,
+      --session NAME (saved after every turn), --no-history; 'fm chat "PROMPT"' or piped input
+      answers once. Sessions are kept in $XDG_STATE_HOME/fm/sessions (~/.local/state/fm/sessions).
     """
 }

@@ -13,6 +13,16 @@ extension ChatREPL {
     case .set(let change):
       output.line(output.styled(conversation.apply(change), .dim))
       if case .instructions = change { await printContextWindow() }
+      if case .model = change {
+        if let local = conversation.model as? SystemLanguageModel {
+          do {
+            try await ChatCommand.fetchIfMissing(local, named: conversation.settings.model, context: context)
+          } catch {
+            notes.line(notes.styled("Error: ", .red) + ChatErrorText.describe(error))
+          }
+        }
+        await printContextWindow(loading: true)
+      }
       saveSession()
     case .show(let topic):
       await show(topic)
@@ -38,14 +48,34 @@ extension ChatREPL {
       await send([question, text].compactMap { $0 }.joined(separator: "\n\n"))
     case .save(let path):
       do {
-        try conversation.saveFile.write(to: URL(fileURLWithPath: path))
-        output.line(output.styled("Saved to \(path).", .dim))
+        let environment = context.environment
+        let file: URL
+        if let path, ChatSessions.isPath(path) {
+          file = URL(fileURLWithPath: path)
+        } else {
+          // A session by name, saved after every turn from now on.
+          let known = path == nil ? sessionFile : nil
+          file = try known ?? ChatSessions.url(named: path ?? ChatSessions.newName(), environment: environment)
+          sessionFile = file
+        }
+        try conversation.saveFile.write(to: file)
+        output.line(output.styled("Saved to \(file.path).", .dim))
       } catch {
         notes.line(notes.styled("Error: ", .red) + ChatErrorText.describe(error))
       }
+    case .history:
+      let sessions = ChatSessions.saved(environment: context.environment)
+      if sessions.isEmpty { output.line(output.styled("No saved sessions yet (/save NAME saves this one).", .dim)) }
+      for session in sessions {
+        output.line(
+          "\(session.name)  \(output.styled(session.saved.formatted(date: .abbreviated, time: .shortened), .dim))")
+      }
     case .load(let path):
       do {
-        conversation.restore(try ChatSaveFile.read(from: URL(fileURLWithPath: path)))
+        let file =
+          ChatSessions.isPath(path)
+          ? URL(fileURLWithPath: path) : try ChatSessions.url(named: path, environment: context.environment)
+        conversation.restore(try ChatSaveFile.read(from: file))
         let messages = conversation.transcript.filter { if case .instructions = $0 { false } else { true } }.count
         let loaded = "Loaded \(path): \(conversation.settings.model), \(ChatStatusLine.count(messages, "message"))."
         output.line(output.styled(loaded, .dim))

@@ -8,8 +8,8 @@ final class ChatREPL {
   let context: CommandContext
   let reader: TerminalLineReader
   let turn: ChatTurn
-  /// Where the chat is saved after every turn (`--session`), if anywhere.
-  let sessionFile: URL?
+  /// Where the chat is saved after every turn (`--session`, `--resume NAME`, `/save`), if anywhere.
+  var sessionFile: URL?
   private var block = MultilineBlock()
 
   init(

@@ -13,13 +13,19 @@ enum SlashCommand: Equatable, Sendable {
   case clear
   case regenerate
   case read(path: String, prompt: String?)
-  case save(path: String)
+  /// `/save NAME|FILE`, or `/save` alone: the chat's session (a new name where it has none).
+  case save(path: String?)
+  /// `/load NAME|FILE`: a saved session by name, or a file.
   case load(path: String)
   case summarize
+  /// `/history`: the saved sessions.
+  case history
 
   /// A change made by `/set`.
   enum SettingChange: Equatable, Sendable {
     case instructions(String?)
+    /// `/model NAME` (also `/set model NAME`).
+    case model(String)
     case temperature(Double?)
     case sampling(SamplingSetting)
     case maximumResponseTokens(Int?)
@@ -62,11 +68,17 @@ enum SlashCommand: Equatable, Sendable {
       let question = rest.dropFirst(path.count).trimmingCharacters(in: .whitespaces)
       return .read(path: path, prompt: question.isEmpty ? nil : question)
     case "/save":
-      guard words.count == 1 else { throw UsageError("usage: /save FILE") }
-      return .save(path: words[0])
+      guard words.count <= 1 else { throw UsageError("usage: /save [NAME|FILE]") }
+      return .save(path: words.first)
     case "/load":
-      guard words.count == 1 else { throw UsageError("usage: /load FILE") }
+      guard words.count == 1 else { throw UsageError("usage: /load NAME|FILE") }
       return .load(path: words[0])
+    case "/history": return .history
+    case "/instructions":
+      return rest.isEmpty ? .show(.instructions) : .set(.instructions(rest))
+    case "/model":
+      guard words.count == 1 else { throw UsageError("usage: /model NAME") }
+      return .set(.model(words[0]))
     default:
       throw UsageError(
         "unknown command '\(name)'; type /help for the commands (start with a space to send text beginning with /)")
@@ -81,6 +93,9 @@ enum SlashCommand: Equatable, Sendable {
     switch name {
     case "instructions", "system":
       return .instructions(value.isEmpty || value.lowercased() == "none" ? nil : value)
+    case "model":
+      guard words.count == 1 else { throw UsageError("usage: /set model NAME") }
+      return .model(words[0])
     case "temperature":
       if isDefault { return .temperature(nil) }
       guard let number = Double(value), (0...1).contains(number) else {

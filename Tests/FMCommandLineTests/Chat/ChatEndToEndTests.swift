@@ -85,6 +85,44 @@ import Testing
     #expect(try resumed.waitForExit() == 0)
   }
 
+  /// Apple's `fm chat` sessions: `/save NAME` keeps the chat by name, `/history` lists it,
+  /// `--continue` and `-r NAME` resume it, `/model` and `/instructions` change the chat.
+  @Test(.enabled(if: modelIsPresent))
+  func sessionsAreSavedByNameListedAndResumed() throws {
+    defer { state.remove() }
+    let terminal = try chat(["--max-tokens", "4", "--sampling", "greedy"])
+    var mark = try terminal.waitFor(">>> ")
+    terminal.send("Hello there.\r")
+    mark = try terminal.waitFor("Context Window: ", after: mark)
+    terminal.send("/save work\r")
+    mark = try terminal.waitFor("Saved to", after: mark)
+    terminal.send("/history\r")
+    mark = try terminal.waitFor("work  ", after: mark)
+    terminal.send("/instructions Be brief.\r")
+    mark = try terminal.waitFor("Instructions set", after: mark)
+    terminal.send("/instructions\r")
+    mark = try terminal.waitFor("Be brief.", after: mark)
+    terminal.send("/model \(TestModels.smolLM2Path)\r")
+    mark = try terminal.waitFor("model \(TestModels.smolLM2Path)", after: mark)
+    mark = try terminal.waitFor("Context Window: ", after: mark)
+    mark = try terminal.waitFor(">>> ", after: mark)
+    terminal.send("/bye\r")
+    #expect(try terminal.waitForExit() == 0)
+    // The session was saved after /save and every change since: the new instructions.
+    for arguments in [["--continue"], ["-r", "work"], ["--resume", "work"]] {
+      let resumed = try chat(arguments)
+      mark = try resumed.waitFor(">>> ")
+      resumed.send("/show instructions\r")
+      mark = try resumed.waitFor("Be brief.", after: mark)
+      mark = try resumed.waitFor(">>> ", after: mark)
+      resumed.send("\u{4}")
+      #expect(try resumed.waitForExit() == 0, "\(arguments): \(resumed.output)")
+    }
+    let missing = try FMBinary.run(["chat", "--resume", "nosuch"], environment: environment)
+    #expect(missing.status == 64)
+    #expect(missing.standardError.contains("no saved session 'nosuch'"))
+  }
+
   /// The number in the last `reply [N tokens]` of `output`.
   static func replyTokens(in output: String) -> Int? {
     output.matches(of: /reply \[(\d+) tokens?\]/).last.flatMap { Int($0.1) }

@@ -99,8 +99,8 @@ import Testing
   }
 
   @Test func sessionFilesLiveInTheStateDirectory() throws {
-    let url = try ChatCommand.sessionURL(named: "work", environment: ["XDG_STATE_HOME": "/state"])
+    let url = try ChatSessions.url(named: "work", environment: ["XDG_STATE_HOME": "/state"])
     #expect(url.path == "/state/fm/sessions/work.json")
-    #expect(throws: UsageError.self) { try ChatCommand.sessionURL(named: "../x", environment: [:]) }
+    #expect(throws: UsageError.self) { try ChatSessions.url(named: "../x", environment: [:]) }
   }
 }

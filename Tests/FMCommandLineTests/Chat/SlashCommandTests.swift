@@ -10,7 +10,11 @@ import Testing
     ("/show tokens", .show(.tokens)), ("/show transcript", .show(.transcript)), ("/save a.json", .save(path: "a.json")),
     ("/load a.json", .load(path: "a.json")), ("/read notes.txt", .read(path: "notes.txt", prompt: nil)),
     ("/read notes.txt what is this?", .read(path: "notes.txt", prompt: "what is this?")),
-    ("  /bye", nil), ("hello", nil),
+    ("/save", .save(path: nil)), ("/save work", .save(path: "work")), ("/load work", .load(path: "work")),
+    ("/history", .history), ("/instructions", .show(.instructions)),
+    ("/instructions Be brief.", .set(.instructions("Be brief."))),
+    ("/model smollm2-135m", .set(.model("smollm2-135m"))),
+    ("/set model gemma3-270m", .set(.model("gemma3-270m"))), ("  /bye", nil), ("hello", nil),
   ])
   func commands(line: String, command: SlashCommand?) throws {
     #expect(try SlashCommand.parse(line) == command)
@@ -48,7 +52,8 @@ import Testing
 
   @Test(arguments: [
     "/frobnicate", "/usr/bin/env is a path", "/set temperature 2", "/set sampling top-k", "/set sampling greedy seed 3",
-    "/set sampling top-p 1.5", "/set guardrails off", "/set colour red", "/show everything", "/save", "/load a b",
+    "/set sampling top-p 1.5", "/set guardrails off", "/set colour red", "/show everything", "/save a b", "/load a b",
+    "/model",
     "/read",
   ])
   func mistakesGetAOneLineHint(line: String) {
@@ -70,7 +75,8 @@ import Testing
     for word in [
       "/set instructions", "/set temperature", "greedy", "top-k", "top-p", "seed", "/set max-tokens",
       "/set context-size",
-      "/set guardrails", "/set summarize-at", "/set think", "/set verbose", "/show info", "/show parameters", "/show instructions",
+      "/set guardrails", "/set summarize-at", "/set think", "/set verbose", "/show info", "/show parameters",
+      "/show instructions",
       "/show tokens", "/show transcript", "/clear", "/regen", "/summarize", "/read", "/save", "/load", "/help", "/bye",
       "\"\"\"", "--resume", "--session", "--no-history", "Ctrl+C", "Ctrl+D", "Ctrl+L", "Context Window",
     ] {
