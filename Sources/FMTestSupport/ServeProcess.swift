@@ -9,13 +9,15 @@ public final class ServeProcess: @unchecked Sendable {
   public let baseURL: URL
   private let process: Process
 
-  /// Starts `fm serve` with `arguments` (model and options; `--port 0` is added) and waits
-  /// until it listens.
+  /// Starts `fm serve` with `arguments` (model and options; `--port 0` is added, or with
+  /// `socket`, `--socket socket`) and waits until it listens.
   /// - Throws: when the binary is missing, or it exits or prints no URL within `readyWithin`.
-  public static func start(_ arguments: [String], readyWithin: TimeInterval = 120) throws -> ServeProcess {
+  public static func start(_ arguments: [String], socket: String? = nil, readyWithin: TimeInterval = 120) throws
+    -> ServeProcess
+  {
     let process = Process()
     process.executableURL = try FMBinary.url()
-    process.arguments = ["serve"] + arguments + ["--port", "0"]
+    process.arguments = ["serve"] + arguments + (socket.map { ["--socket", $0] } ?? ["--port", "0"])
     var environment = ProcessInfo.processInfo.environment
     environment["NO_COLOR"] = "1"
     process.environment = environment
@@ -30,9 +32,12 @@ public final class ServeProcess: @unchecked Sendable {
       if data.isEmpty { Thread.sleep(forTimeInterval: 0.05) }
       text += String(decoding: data, as: UTF8.self)
     }
-    guard let range = text.range(of: "http://"),
-      let url = URL(string: String(text[range.lowerBound...].prefix { !$0.isWhitespace }))
-    else {
+    // On a socket, the URL's host is any name: the connection goes to the socket.
+    let announced =
+      socket == nil
+      ? text.range(of: "http://").map { String(text[$0.lowerBound...].prefix { !$0.isWhitespace }) }
+      : text.contains("unix:") ? "http://localhost" : nil
+    guard let announced, let url = URL(string: announced) else {
       if process.isRunning { process.terminate() }
       throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "fm serve printed no URL: \(text)"])
     }

@@ -35,6 +35,44 @@ struct OpenAIClientTests {
   }
 }
 
+/// Apple's `fm serve --socket PATH`: the `openai` client over the Unix-domain socket (its
+/// `httpx2` or `httpx` transport with `uds=`), the model named `system`, `/health` with each model's
+/// availability; the socket file is gone after the shutdown.
+@Suite(.enabled(if: TestServer.modelIsPresent && PythonOpenAI.isInstalled))
+struct UnixSocketServeTests {
+  static let check = #"""
+    import sys, openai
+    try:  # the HTTP library the installed openai is built on: httpx2 (openai 3), else httpx
+        import httpx2 as httpx
+    except ImportError:
+        import httpx
+    http = httpx.Client(transport=httpx.HTTPTransport(uds=sys.argv[1]))
+    health = http.get("http://localhost/health").json()
+    assert health["status"] == "ok", health
+    models = {model["id"]: model for model in health["models"]}
+    assert models["system"]["available"] and not models["pcc"]["available"], health
+    assert models["pcc"]["reason"] == "PCC inference is not available in this context.", health
+    client = openai.OpenAI(base_url="http://localhost/v1", api_key="none", http_client=http, max_retries=0)
+    reply = client.chat.completions.create(
+        model="system", messages=[{"role": "user", "content": "Hi"}], max_tokens=8)
+    assert reply.choices[0].message.content is not None, reply
+    print("ok")
+    """#
+
+  @Test func theOpenAIClientWorksOverTheSocket() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let socket = directory.url.appendingPathComponent("fm.sock").path
+    let server = try ServeProcess.start([TestModels.smolLM2Path, "--context", "2048"], socket: socket)
+    let result = try OpenAIClientTests.python(["-c", Self.check, socket])
+    #expect(result.status == 0, "\(result.output)")
+    #expect(server.terminate() == 0)
+    #expect(!FileManager.default.fileExists(atPath: socket))
+    let both = try FMBinary.run(["serve", "--socket", socket, "--port", "9"])
+    #expect(both.status == 64)
+  }
+}
+
 /// Whether `python3` can import the `openai` package (`scripts/setup` installs it for tests).
 enum PythonOpenAI {
   static let isInstalled: Bool = (try? OpenAIClientTests.python(["-c", "import openai"]).status) == 0

@@ -10,14 +10,15 @@ enum ServeCommand: Subcommand {
   static let abstract = "Serve the model over HTTP with OpenAI's chat-completions API."
   static let synopsis = "[MODEL]"
   static let discussion = """
-    Listens on http://127.0.0.1:8080 (--host, --port; --port 0 picks a free port) and prints
-    the URL. Endpoints: GET /health, GET /v1/models, POST /v1/chat/completions (streaming and
+    Listens on http://127.0.0.1:8080 (--host, --port; --port 0 picks a free port), or on a
+    Unix-domain socket with --socket PATH, and prints where. Endpoints: GET /health, GET /v1/models, POST /v1/chat/completions (streaming and
     not; response_format json_object and json_schema by constrained decoding; tools with
     tool_choice auto, none, required or a named function — the calls are returned, never run),
     POST /tokenize, /detokenize, /apply-template, GET /metrics (Prometheus). A parameter the
     server cannot honour is a 400 that names it. MODEL is a name from 'fm models' or
     hf:OWNER/REPO[:QUANT] (fetched when missing) or a GGUF path; clients name it by that name
-    (a path's file name without .gguf).
+    (a path's file name without .gguf), or 'system', as with Apple's fm serve. /health lists
+    the models with whether each is available and why not.
     --parallel requests generate at once and up to --queue more wait; past that, 503 with
     Retry-After. With --api-key (or FM_API_KEY) every endpoint but /health needs
     'Authorization: Bearer KEY'. Ctrl+C or SIGTERM stops accepting, lets requests in flight
@@ -26,6 +27,7 @@ enum ServeCommand: Subcommand {
   static let options: [CommandLineOption] = [
     .option("--host", value: "ADDRESS", help: "address to listen on (default 127.0.0.1)"),
     .option("--port", "-p", value: "N", help: "port to listen on (default 8080; 0 picks a free one)"),
+    .option("--socket", value: "PATH", help: "listen on a Unix-domain socket at PATH instead of --host/--port"),
     .option("--api-key", value: "KEY", help: "require 'Authorization: Bearer KEY' (or FM_API_KEY)"),
     .option("--parallel", value: "N", help: "chat completions generating at once (default 1)"),
     .option("--queue", value: "N", help: "chat completions waiting for a slot before 503 (default 16)"),
@@ -40,6 +42,9 @@ enum ServeCommand: Subcommand {
   static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
     guard arguments.positionals.count <= 1 else {
       throw UsageError("'fm serve' takes one MODEL, not \(arguments.positionals.count)")
+    }
+    if arguments.value("--socket") != nil, arguments.value("--host") != nil || arguments.value("--port") != nil {
+      throw UsageError("--socket listens instead of --host and --port: give one or the other")
     }
     let name = arguments.positionals.first ?? ModelCatalog.defaultChatModelName(environment: context.environment)
     let port = try arguments.value("--port").map { value -> Int in
@@ -69,15 +74,20 @@ enum ServeCommand: Subcommand {
     try await ProgressSpinner.during("loading \(name)…", output: context.standardError) { try await served.load() }
     let server: HTTPServer
     do {
-      server = try HTTPServer(
-        host: arguments.value("--host") ?? "127.0.0.1", port: port ?? 8080,
-        responder: OpenAIServer(model: served, configuration: configuration))
+      let responder = OpenAIServer(model: served, configuration: configuration)
+      if let socket = arguments.value("--socket") {
+        server = try HTTPServer(socketPath: socket, responder: responder)
+      } else {
+        server = try HTTPServer(
+          host: arguments.value("--host") ?? "127.0.0.1", port: port ?? 8080, responder: responder)
+      }
     } catch let error as ServerStartError {
       throw UsageError(error.description)
     }
     let stop = StopSignals()
     server.start()
-    context.standardOutput.line("fm serve: \(served.id) on http://\(server.host):\(server.port)")
+    let address = server.socketPath.map { "unix:\($0)" } ?? "http://\(server.host):\(server.port)"
+    context.standardOutput.line("fm serve: \(served.id) on \(address)")
     await stop.wait()
     context.standardError.line("fm serve: shutting down")
     let finished = await server.shutDown(gracePeriod: gracePeriod)

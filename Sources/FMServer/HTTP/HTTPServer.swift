@@ -8,9 +8,11 @@ import Synchronization
 /// Shutdown is graceful: the listener closes, idle connections are closed, and requests in
 /// flight (streams included) may finish within a grace period.
 public final class HTTPServer: Sendable {
-  /// The port it listens on.
+  /// The port it listens on (0 on a Unix-domain socket).
   public let port: Int
   public let host: String
+  /// The Unix-domain socket it listens on, if it listens on one.
+  public let socketPath: String?
   private let listener: SocketListener
   private let limits: HTTPLimits
   private let responder: any HTTPResponder
@@ -28,6 +30,19 @@ public final class HTTPServer: Sendable {
     listener = try SocketListener(host: host, port: port)
     self.host = host
     self.port = listener.port
+    socketPath = nil
+    self.limits = limits
+    self.responder = responder
+  }
+
+  /// Binds a Unix-domain socket at `socketPath` (removed when the server shuts down); `start()`
+  /// begins accepting.
+  /// - Throws: `ServerStartError` when it cannot be bound.
+  public init(socketPath: String, limits: HTTPLimits = HTTPLimits(), responder: any HTTPResponder) throws {
+    listener = try SocketListener(unixPath: socketPath)
+    host = "localhost"
+    port = 0
+    self.socketPath = socketPath
     self.limits = limits
     self.responder = responder
   }

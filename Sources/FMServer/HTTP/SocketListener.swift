@@ -1,11 +1,51 @@
 import Foundation
 import Glibc
 
-/// A listening IPv4 TCP socket.
+/// A listening socket: IPv4 TCP, or a Unix-domain socket at a path.
 final class SocketListener: Sendable {
   let descriptor: Int32
-  /// The port it listens on (the one the system chose when asked for port 0).
+  /// The port it listens on (the one the system chose when asked for port 0); 0 for a
+  /// Unix-domain socket.
   let port: Int
+  /// The Unix-domain socket's path, removed when the listener closes.
+  let path: String?
+
+  /// Binds a Unix-domain socket at `path` and listens. A socket file left there by a server
+  /// that is gone is replaced; any other file there is an error.
+  /// - Throws: `ServerStartError` naming the path and the system's reason.
+  init(unixPath path: String) throws {
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    let bytes = Array(path.utf8)
+    let capacity = MemoryLayout.size(ofValue: address.sun_path)
+    guard !bytes.isEmpty, bytes.count < capacity else {
+      throw ServerStartError("the socket path must have 1 to \(capacity - 1) bytes: \(path)")
+    }
+    var status = stat()
+    if lstat(path, &status) == 0 {
+      guard status.st_mode & S_IFMT == S_IFSOCK else {
+        throw ServerStartError("cannot listen on \(path): a file that is not a socket is there")
+      }
+      unlink(path)
+    }
+    withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
+    let descriptor = socket(
+      AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+    guard descriptor >= 0 else { throw ServerStartError("cannot create a socket: \(String(cString: strerror(errno)))") }
+    let bound = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+      }
+    }
+    guard bound == 0, listen(descriptor, 128) == 0 else {
+      let reason = String(cString: strerror(errno))
+      Glibc.close(descriptor)
+      throw ServerStartError("cannot listen on \(path): \(reason)")
+    }
+    self.descriptor = descriptor
+    self.port = 0
+    self.path = path
+  }
 
   /// Binds `host` (an IPv4 address or a name that resolves to one) and `port`, and listens.
   /// - Throws: `ServerStartError` naming the address and the system's reason.
@@ -45,6 +85,7 @@ final class SocketListener: Sendable {
     }
     self.descriptor = descriptor
     self.port = Int(UInt16(bigEndian: bound.sin_port))
+    self.path = nil
   }
 
   /// The next connection, waiting at most `timeout` seconds; nil when none came.
@@ -58,7 +99,10 @@ final class SocketListener: Sendable {
     return connection
   }
 
-  func close() { _ = Glibc.close(descriptor) }
+  func close() {
+    _ = Glibc.close(descriptor)
+    if let path { unlink(path) }
+  }
 }
 
 /// Why the server could not start (the address is taken, the host does not resolve).

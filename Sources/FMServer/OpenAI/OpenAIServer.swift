@@ -71,7 +71,7 @@ public final class OpenAIServer: HTTPResponder {
     }
     switch request.path {
     case "/health":
-      try await sendJSON(#"{"status":"ok"}"#, to: writer)
+      try await sendJSON(health.compactText, to: writer)
     case "/v1/models":
       let entry = JSONValue.object([
         member("id", .string(model.id)), member("object", .string("model")), member("created", .number(.zero)),
@@ -96,11 +96,34 @@ public final class OpenAIServer: HTTPResponder {
     return 200
   }
 
+  /// `/health`: llama-server's `status`, and the models as Apple's `fm serve` lists them, each
+  /// with whether it is available and why not: the served model (also `system`) and Private
+  /// Cloud Compute, which no Linux process can reach.
+  private var health: JSONValue {
+    func entry(_ id: String, reason: String?) -> JSONValue {
+      .object([
+        member("id", .string(id)), member("available", .bool(reason == nil)),
+        member("reason", reason.map(JSONValue.string) ?? .null),
+      ])
+    }
+    return .object([
+      member("status", .string("ok")),
+      member(
+        "models",
+        .array([
+          entry(model.id, reason: nil), entry("system", reason: nil),
+          entry("pcc", reason: "PCC inference is not available in this context."),
+        ])),
+    ])
+  }
+
   private func chatCompletion(_ request: HTTPRequest, writer: ResponseWriter) async throws {
     let completion = try ChatCompletionRequest(body: request.body)
-    guard completion.model == model.id else {
+    // `system`, the name of Apple's on-device model, is the served model, as in Apple's `fm serve`.
+    guard completion.model == model.id || completion.model == "system" else {
       throw APIError(
-        .notFound, "The model '\(completion.model)' does not exist; this server serves '\(model.id)'",
+        .notFound,
+        "The model '\(completion.model)' does not exist; this server serves '\(model.id)' (also named 'system')",
         param: "model", code: "model_not_found")
     }
     do {
