@@ -17,7 +17,7 @@ struct CommandContext: Sendable {
 
   /// The context of the running `fm` process.
   static func process() -> CommandContext {
-    let environment = ProcessInfo.processInfo.environment
+    let environment = DefaultModelFile.applying(to: ProcessInfo.processInfo.environment)
     return CommandContext(
       environment: environment,
       standardOutput: .fileDescriptor(STDOUT_FILENO, environment: environment),

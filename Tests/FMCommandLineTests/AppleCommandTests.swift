@@ -219,6 +219,20 @@ import Testing
     }
   }
 
+  /// `fm chat --set-default-model` makes the model every later command's system model.
+  @Test func aSetDefaultModelIsEveryCommandsSystemModel() throws {
+    let state = try TemporaryDirectory()
+    defer { state.remove() }
+    let environment = ["XDG_STATE_HOME": state.url.path, "FM_MODEL": ""]
+    let set = try FMBinary.run(
+      ["chat", "--set-default-model", "--max-tokens", "4", "--no-history", "Hi"] + model, environment: environment)
+    #expect(set.status == 0, "\(set.standardError)")
+    #expect(set.standardError.contains("default model"))
+    #expect(try count(["Hello there."], environment: environment) == count(["Hello there."] + model))
+    let available = try FMBinary.run(["available"], environment: environment)
+    #expect(available.standardOutput.hasPrefix("System model available\n"))
+  }
+
   @Test func pccAnswersAsApplesDoesWhereItIsUnavailable() throws {
     let result = try FMBinary.run(["respond", "-m", "pcc", "What is Swift?"])
     #expect(result.status == 1)

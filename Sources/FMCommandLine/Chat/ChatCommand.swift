@@ -33,12 +33,23 @@ enum ChatCommand: Subcommand {
         "--resume", "-r", value: "NAME|FILE",
         help: "continue the saved session NAME (saving it after every turn), or a chat saved with /save FILE"),
       .flag("--continue", help: "continue the most recently saved session"),
+      .flag("--set-default-model", help: "make --model the default model of every fm command from now on"),
       .option("--session", value: "NAME", help: "continue the named chat and save it after every turn"),
       .flag("--no-history", help: "do not read or write the line history"),
       .flag("--verbose", "-v", help: "print token counts and speed after each reply on standard error"),
     ]
 
   static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
+    if arguments.flag("--set-default-model") {
+      guard let model = arguments.value("--model") else { throw UsageError("--set-default-model needs --model NAME") }
+      if let name = try AppleModelName.resolve(model) {
+        try DefaultModelFile.write(name, environment: context.environment)
+        context.standardError.line("fm: \(name) is the default model from now on")
+      } else {
+        try? FileManager.default.removeItem(at: DefaultModelFile.url(environment: context.environment))
+        context.standardError.line("fm: the default model is \(ModelCatalog.defaultChatModel.name) again")
+      }
+    }
     let (sessionFile, resumeFile) = try sessionFiles(arguments, environment: context.environment)
     var saved: ChatSaveFile?
     if let resumeFile {
