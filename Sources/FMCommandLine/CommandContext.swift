@@ -18,6 +18,7 @@ struct CommandContext: Sendable {
   /// The context of the running `fm` process.
   static func process() -> CommandContext {
     let environment = DefaultModelFile.applying(to: ProcessInfo.processInfo.environment)
+    TerminalAppearance.load(environment: environment)
     return CommandContext(
       environment: environment,
       standardOutput: .fileDescriptor(STDOUT_FILENO, environment: environment),

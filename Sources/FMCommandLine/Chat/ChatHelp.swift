@@ -30,6 +30,7 @@ enum ChatHelp {
                                    on; without NAME, this chat's session or a new one), or as FILE
       /load NAME|FILE              continue a saved session or file ('fm chat --resume' at start)
       /history                     the saved sessions, newest first ('fm chat --continue' resumes it)
+      /appearance dark|light|auto  colours for a dark or light terminal (auto reads COLORFGBG)
       /help, /?                    this help
       /bye                         leave (or Ctrl+D)
 

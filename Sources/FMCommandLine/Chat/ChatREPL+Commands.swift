@@ -63,6 +63,14 @@ extension ChatREPL {
       } catch {
         notes.line(notes.styled("Error: ", .red) + ChatErrorText.describe(error))
       }
+    case .appearance(let appearance):
+      do {
+        try TerminalAppearance.save(appearance, environment: context.environment)
+        output.line(
+          output.styled("Appearance \(appearance.rawValue) (\(TerminalAppearance.current.rawValue) colours).", .dim))
+      } catch {
+        notes.line(notes.styled("Error: ", .red) + ChatErrorText.describe(error))
+      }
     case .history:
       let sessions = ChatSessions.saved(environment: context.environment)
       if sessions.isEmpty { output.line(output.styled("No saved sessions yet (/save NAME saves this one).", .dim)) }

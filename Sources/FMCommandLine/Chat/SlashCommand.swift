@@ -20,6 +20,8 @@ enum SlashCommand: Equatable, Sendable {
   case summarize
   /// `/history`: the saved sessions.
   case history
+  /// `/appearance dark|light|auto`: colours for the terminal's background.
+  case appearance(TerminalAppearance)
 
   /// A change made by `/set`.
   enum SettingChange: Equatable, Sendable {
@@ -74,6 +76,11 @@ enum SlashCommand: Equatable, Sendable {
       guard words.count == 1 else { throw UsageError("usage: /load NAME|FILE") }
       return .load(path: words[0])
     case "/history": return .history
+    case "/appearance":
+      guard words.count == 1, let appearance = TerminalAppearance(rawValue: words[0].lowercased()) else {
+        throw UsageError("usage: /appearance dark|light|auto")
+      }
+      return .appearance(appearance)
     case "/instructions":
       return rest.isEmpty ? .show(.instructions) : .set(.instructions(rest))
     case "/model":

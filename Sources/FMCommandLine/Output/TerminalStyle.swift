@@ -11,13 +11,16 @@ enum TerminalStyle: Sendable {
     "\u{1B}[\(code)m\(text)\u{1B}[0m"
   }
 
-  private var code: String {
-    switch self {
+  /// The SGR code for the terminal's appearance: on a light background, darker green and an
+  /// orange for yellow, which is hard to read on white.
+  var code: String {
+    let light = TerminalAppearance.current == .light
+    return switch self {
     case .bold: "1"
     case .dim: "2"
     case .red: "31"
-    case .green: "32"
-    case .yellow: "33"
+    case .green: light ? "38;5;28" : "32"
+    case .yellow: light ? "38;5;130" : "33"
     }
   }
 }
