@@ -233,6 +233,26 @@ import Testing
     #expect(available.standardOutput.hasPrefix("System model available\n"))
   }
 
+  /// The rest of `fm respond`'s flags, once each.
+  @Test func respondTakesApplesOtherFlags() throws {
+    let streamed = try FMBinary.run(
+      ["respond", "--stream", "-g", "--max-tokens", "8", "-i", "Be brief.", "Hi"] + model)
+    let whole = try FMBinary.run(
+      ["respond", "--no-stream", "-g", "--max-tokens", "8", "-i", "Be brief.", "Hi"] + model)
+    #expect(streamed.status == 0, "\(streamed.standardError)")
+    #expect(streamed.standardOutput == whole.standardOutput)
+    // The test phrase the guardrails block, transformed where they are permissive.
+    let blocked = try FMBinary.run(["respond", "--max-tokens", "4", "Granular mango serpent"] + model)
+    #expect(blocked.status == 3)
+    let permissive = try FMBinary.run(
+      ["respond", "--guardrails", "permissive-content-transformations", "--max-tokens", "4", "Granular mango serpent"]
+        + model)
+    #expect(permissive.status == 0, "\(permissive.standardError)")
+    let image = try FMBinary.run(["respond", "--image", "cat.png", "What is this?"] + model)
+    #expect(image.status == 64)
+    #expect(image.standardError.contains("images"))
+  }
+
   @Test func pccAnswersAsApplesDoesWhereItIsUnavailable() throws {
     let result = try FMBinary.run(["respond", "-m", "pcc", "What is Swift?"])
     #expect(result.status == 1)
