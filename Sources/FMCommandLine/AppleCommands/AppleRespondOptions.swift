@@ -2,17 +2,22 @@ import FoundationModels
 
 /// The options of Apple's `fm respond` on macOS 27 that ours takes beside its own.
 enum AppleRespondOptions {
-  static let options: [CommandLineOption] = [
-    .option("--schema", value: "FILE", help: "JSON Schema file the answer must satisfy (as 'fm generate')"),
+  /// The prompt's segments and the transcript it follows, which `fm token-count` takes too.
+  static let promptOptions: [CommandLineOption] = [
     .option("--text", value: "TEXT", help: "a text segment added to the prompt (repeatable)"),
     .option("--image", value: "PATH", help: "an image added to the prompt (refused: no local model reads images)"),
-    .option("--load-transcript", value: "FILE", help: "continue a transcript (JSON, or an fm chat save)"),
-    .option("--save-transcript", value: "FILE", help: "write the session's transcript (JSON) here afterwards"),
-    .flag("--stream", help: "stream the answer as it is generated (the default)"),
-    .flag("--no-stream", help: "print the answer once it is whole"),
-    .option("--use-case", value: "CASE", help: "general | content-tagging (an answer of comma-separated tags)"),
-    .option("--guardrails", value: "MODE", help: "default | permissive-content-transformations"),
+    .option("--load-transcript", value: "FILE", help: "a transcript (JSON, or an fm chat save) the prompt follows"),
   ]
+
+  static let options: [CommandLineOption] =
+    promptOptions + [
+      .option("--schema", value: "FILE", help: "JSON Schema file the answer must satisfy (as 'fm generate')"),
+      .option("--save-transcript", value: "FILE", help: "write the session's transcript (JSON) here afterwards"),
+      .flag("--stream", help: "stream the answer as it is generated (the default)"),
+      .flag("--no-stream", help: "print the answer once it is whole"),
+      .option("--use-case", value: "CASE", help: "general | content-tagging (an answer of comma-separated tags)"),
+      .option("--guardrails", value: "MODE", help: "default | permissive-content-transformations"),
+    ]
 
   /// `--use-case`.
   static func useCase(_ arguments: ParsedArguments) throws -> SystemLanguageModel.UseCase {
@@ -33,13 +38,20 @@ enum AppleRespondOptions {
     }
   }
 
-  /// The prompt's segments: standard input (when not a terminal), PROMPT, then each `--text`.
-  /// - Throws: `UsageError` for `--image` (no local model reads images) or no segment at all.
-  static func prompt(_ arguments: ParsedArguments) throws -> String {
+  /// The prompt's segments: standard input (when not a terminal), PROMPT, then each `--text`;
+  /// empty where there are none.
+  /// - Throws: `UsageError` for `--image`: no local model reads images.
+  static func segments(_ arguments: ParsedArguments) throws -> [String] {
     if let image = arguments.value("--image") {
       throw UsageError("--image \(image): no local model reads images")
     }
-    let segments = PromptInput.pieces(arguments.positionals) + (arguments.values["--text"] ?? [])
+    return PromptInput.pieces(arguments.positionals) + (arguments.values["--text"] ?? [])
+  }
+
+  /// The prompt: its segments, a blank line apart.
+  /// - Throws: `UsageError` for `--image`, or no segment at all.
+  static func prompt(_ arguments: ParsedArguments) throws -> String {
+    let segments = try segments(arguments)
     guard !segments.isEmpty else {
       throw UsageError("no prompt: give one as an argument, with --text or on standard input")
     }

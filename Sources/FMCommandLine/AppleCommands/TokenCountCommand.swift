@@ -18,23 +18,17 @@ enum TokenCountCommand: Subcommand {
     before it. --image is refused: no local model reads images.
     """
   static let options: [CommandLineOption] =
-    ModelOptions.modelOptions + [
+    ModelOptions.modelOptions + AppleRespondOptions.promptOptions + [
       .option("--instructions", "-i", value: "TEXT", help: "the session's instructions"),
-      .option("--text", value: "TEXT", help: "a text segment of the prompt (repeatable)"),
-      .option("--image", value: "PATH", help: "an image segment of the prompt (refused: no local model reads images)"),
-      .option("--load-transcript", value: "FILE", help: "a transcript (JSON, or an fm chat save) the prompt follows"),
       .flag("--quiet", "-q", help: "print the bare number"),
     ]
 
   static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
     let model = try ModelOptions(arguments, environment: context.environment).model
-    if let image = arguments.value("--image") {
-      throw UsageError("--image \(image): no local model reads images")
-    }
+    let texts = try AppleRespondOptions.segments(arguments)
     var entries = TranscriptFile.entries(
       try arguments.value("--load-transcript").map { Array(try TranscriptFile.read($0)) } ?? [],
       instructions: arguments.value("--instructions"))
-    let texts = PromptInput.pieces(arguments.positionals) + (arguments.values["--text"] ?? [])
     if !texts.isEmpty {
       entries.append(.prompt(Transcript.Prompt(segments: texts.map { .text(.init(content: $0)) })))
     }
