@@ -32,7 +32,7 @@ enum ChatHelp {
       /history                     the saved sessions, newest first ('fm chat --continue' resumes it)
       /appearance dark|light|auto  colours for a dark or light terminal (auto reads COLORFGBG)
       /help, /?                    this help
-      /bye                         leave (or Ctrl+D)
+      /bye, exit                   leave (or Ctrl+D)
 
     Keys: Enter sends; \"\"\" starts and ends a multi-line message; pasted text never sends by itself.
       Up/Down history · Left/Right, Ctrl+A/E move · Ctrl+K/U/W delete to end/start/word

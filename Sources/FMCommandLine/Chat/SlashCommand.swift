@@ -48,6 +48,8 @@ enum SlashCommand: Equatable, Sendable {
   ///
   /// - Throws: `UsageError` with a one-line hint for an unknown command or bad arguments.
   static func parse(_ line: String) throws -> SlashCommand? {
+    // Apple's `fm chat` also ends on the bare word.
+    if line.trimmingCharacters(in: .whitespaces) == "exit" { return .bye }
     guard line.hasPrefix("/") else { return nil }
     let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
     let name = trimmed.prefix { !$0.isWhitespace }

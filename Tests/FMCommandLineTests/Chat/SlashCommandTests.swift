@@ -15,7 +15,7 @@ import Testing
     ("/instructions Be brief.", .set(.instructions("Be brief."))),
     ("/model smollm2-135m", .set(.model("smollm2-135m"))),
     ("/set model gemma3-270m", .set(.model("gemma3-270m"))), ("/appearance light", .appearance(.light)),
-    ("/appearance AUTO", .appearance(.auto)), ("  /bye", nil), ("hello", nil),
+    ("/appearance AUTO", .appearance(.auto)), ("exit", .bye), ("exit now", nil), ("  /bye", nil), ("hello", nil),
   ])
   func commands(line: String, command: SlashCommand?) throws {
     #expect(try SlashCommand.parse(line) == command)
