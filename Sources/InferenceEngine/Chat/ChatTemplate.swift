@@ -203,7 +203,8 @@ public struct ChatTemplate: Sendable, Equatable {
   ) throws -> JSONValue {
     try TemplateVariables.context(
       messages: messages, tools: tools, noTools: noTools, stringArguments: template.takesStringArguments,
-      reasoningKey: reasoning?.messageKey ?? TemplateVariables.reasoningKey, addGenerationPrompt: addGenerationPrompt,
+      reasoningKey: reasoning?.messageKey ?? TemplateVariables.reasoningKey,
+      toolResponsesInTurn: TemplateVariables.readsToolResponsesInTurn(source), addGenerationPrompt: addGenerationPrompt,
       bosToken: bosToken, eosToken: eosToken, extra: variables, now: now)
   }
 

@@ -28,14 +28,12 @@ enum TemplateVariables {
 
   static func context(
     messages: [ChatMessage], tools: [JSONValue], noTools: NoTools = .none, stringArguments: Bool = false,
-    reasoningKey: String = reasoningKey, addGenerationPrompt: Bool, bosToken: String, eosToken: String,
-    extra: [JSONValue.Member], now: Date
+    reasoningKey: String = reasoningKey, toolResponsesInTurn: Bool = false, addGenerationPrompt: Bool,
+    bosToken: String, eosToken: String, extra: [JSONValue.Member], now: Date
   ) throws -> JSONValue {
+    let messages = try messages.map { try message($0, stringArguments: stringArguments, reasoningKey: reasoningKey) }
     var members: [JSONValue.Member] = [
-      .init(
-        key: "messages",
-        value: .array(
-          try messages.map { try message($0, stringArguments: stringArguments, reasoningKey: reasoningKey) })),
+      .init(key: "messages", value: .array(toolResponsesInTurn ? withToolResponsesInTurn(messages) : messages)),
       .init(key: "add_generation_prompt", value: .bool(addGenerationPrompt)),
       .init(key: "bos_token", value: .string(bosToken)),
       .init(key: "eos_token", value: .string(eosToken)),

@@ -157,6 +157,11 @@ struct ToolCallFamily: Sendable, CustomStringConvertible {
       template: "google-gemma-4-31B-it.jinja", control: ["<|tool_call>", "<tool_call|>", "<|\"|>"],
       answerMarkers: ["<|channel>thought\n<channel|>", "<tool_response|>"], write: gemma4Calls,
       rendered: "<|tool_call>call:getWeather{city:<|\"|>Paris<|\"|>}<tool_call|>"),
+    // Gemma 4's first template reads the outputs from the assistant's turn (`tool_responses`).
+    ToolCallFamily(
+      template: "google-gemma-4-31B-it-interleaved.jinja", control: ["<|tool_call>", "<tool_call|>", "<|\"|>"],
+      answerMarkers: ["<|channel>thought\n<channel|>", "<tool_response|>"], write: gemma4Calls,
+      rendered: "<tool_call|><|tool_response>response:getWeather{value:<|\"|>Sunny in Paris<|\"|>}<tool_response|>"),
     ToolCallFamily(
       template: "LFM2.5-8B-A1B.jinja", control: ["<|tool_call_start|>", "<|tool_call_end|>"],
       answerMarkers: ["<|im_start|>assistant\n"],
