@@ -14,6 +14,10 @@ enum ServeCommand: Subcommand {
     Unix-domain socket with --socket PATH, and prints where. Endpoints: GET /health, GET /v1/models, POST /v1/chat/completions (streaming and
     not; response_format json_object and json_schema by constrained decoding; tools with
     tool_choice auto, none, required or a named function — the calls are returned, never run),
+    OpenAI's Responses API (POST /v1/responses, GET and DELETE /v1/responses/ID, GET
+    /v1/responses/ID/input_items; stored responses continue with previous_response_id on the
+    slot that holds their cache, kept up to --store-max and --store-max-mb, oldest dropped
+    first, and across restarts with --store-dir),
     POST /tokenize, /detokenize, /apply-template, GET /metrics (Prometheus). A parameter the
     server cannot honour is a 400 that names it. MODEL is a name from 'fm models' or
     hf:OWNER/REPO[:QUANT] (fetched when missing) or a GGUF path; clients name it by that name
@@ -34,6 +38,9 @@ enum ServeCommand: Subcommand {
     .option("--context", value: "N", help: "tokens per request, prompt and answer (default 4096)"),
     ModelOptions.chatTemplateOption,
     .option("--cors", value: "ORIGIN", help: "allow browser calls from ORIGIN ('*' for any); off by default"),
+    .option("--store-dir", value: "DIR", help: "keep /v1/responses' stored responses in DIR across restarts"),
+    .option("--store-max", value: "N", help: "stored responses kept, oldest dropped first (default 1000)"),
+    .option("--store-max-mb", value: "N", help: "megabytes of stored responses kept (default 256)"),
   ]
 
   /// Seconds requests in flight may take to finish after SIGINT or SIGTERM.
@@ -63,6 +70,7 @@ enum ServeCommand: Subcommand {
     }
     let apiKey = arguments.value("--api-key") ?? context.environment["FM_API_KEY"].flatMap { $0.isEmpty ? nil : $0 }
     let configuration = ServerConfiguration(apiKey: apiKey, corsOrigin: arguments.value("--cors"))
+    let store = try responseStore(arguments, context: context)
 
     // One llama.cpp context with a sequence per request that may generate at once: their
     // tokens are decoded together (continuous batching), and a returning conversation finds
@@ -74,7 +82,7 @@ enum ServeCommand: Subcommand {
     try await ProgressSpinner.during("loading \(name)…", output: context.standardError) { try await served.load() }
     let server: HTTPServer
     do {
-      let responder = OpenAIServer(model: served, configuration: configuration)
+      let responder = OpenAIServer(model: served, configuration: configuration, responseStore: store)
       if let socket = arguments.value("--socket") {
         server = try HTTPServer(socketPath: socket, responder: responder)
       } else {
@@ -95,6 +103,25 @@ enum ServeCommand: Subcommand {
       context.standardError.line("fm serve: requests still running after \(Int(gracePeriod)) s were dropped")
     }
     return .success
+  }
+
+  /// Where `/v1/responses` keeps responses: in memory, or also in `--store-dir`, whose
+  /// unreadable files are reported and skipped.
+  static func responseStore(_ arguments: ParsedArguments, context: CommandContext) throws -> ResponseStore {
+    var limits = ResponseStore.Limits()
+    if let count = arguments.value("--store-max") { limits.count = try ModelOptions.positiveInt(count, "--store-max") }
+    if let megabytes = arguments.value("--store-max-mb") {
+      limits.bytes = try ModelOptions.positiveInt(megabytes, "--store-max-mb") << 20
+    }
+    guard let directory = arguments.value("--store-dir") else { return ResponseStore(limits: limits) }
+    let store: ResponseStore
+    do {
+      store = try ResponseStore(directory: URL(fileURLWithPath: directory), limits: limits)
+    } catch {
+      throw UsageError("--store-dir \(directory) cannot be used: \(error.localizedDescription)")
+    }
+    for problem in store.problems { context.standardError.line("fm serve: \(problem)") }
+    return store
   }
 
   /// The id clients name the model by: a catalogue name or an `hf:` reference as it is, a path

@@ -103,8 +103,3 @@ struct ChatCompletionChunks {
     ])
   }
 }
-
-/// One object member.
-func member(_ key: String, _ value: JSONValue) -> JSONValue.Member {
-  JSONValue.Member(key: key, value: value)
-}

@@ -13,7 +13,6 @@ struct ChatCompletionRequest: Sendable {
   var options: GenerationOptions
   var stream: Bool
   var includeUsage: Bool
-  /// Texts that end the answer where they appear (not returned).
   var stop: [String]
   /// `chat_template_kwargs`: the chat template's own variables, as llama-server takes them.
   var templateVariables: JSONValue?
@@ -60,7 +59,13 @@ struct ChatCompletionRequest: Sendable {
     if !stop.isEmpty, schema != nil {
       throw APIError.unsupported("stop", "stop sequences would cut JSON output short; use one or the other")
     }
-    options = try Self.generationOptions(&fields)
+    options = try SamplingFields.options(&fields)
+    let maxTokens = try SamplingFields.maximumTokens(&fields, "max_tokens")
+    let maxCompletionTokens = try SamplingFields.maximumTokens(&fields, "max_completion_tokens")
+    if let maxTokens, let maxCompletionTokens, maxTokens != maxCompletionTokens {
+      throw APIError.invalid("'max_tokens' and 'max_completion_tokens' differ; give one", param: "max_tokens")
+    }
+    options.maximumResponseTokens = maxCompletionTokens ?? maxTokens
     options.toolCallingMode = toolChoice
     guard let messages = try fields.array("messages") else {
       throw APIError.invalid("'messages' is required", param: "messages")
@@ -71,33 +76,28 @@ struct ChatCompletionRequest: Sendable {
     try fields.rejectUnknown()
   }
 
-  /// The request the model's executor answers.
-  ///
-  /// The response format's schema constrains the decoding and is not added to the prompt,
-  /// unlike a session's default (`includeSchemaInPrompt: true`): an OpenAI-compatible server's
-  /// prompt is the messages the client sent (llama-server and vLLM do the same), so
-  /// `prompt_tokens` counts them and a client that wants the model to read the schema puts it
-  /// in a message. The schema would also cost every request its tokens twice over: evaluated
-  /// with the prompt, then attended to by every token generated.
-  var executorRequest: LanguageModelExecutorGenerationRequest {
-    LanguageModelExecutorGenerationRequest(
-      id: UUID(), transcript: transcript, enabledTools: enabledTools, schema: schema, generationOptions: options,
-      contextOptions: ContextOptions(includeSchemaInPrompt: false, reasoningLevel: reasoningLevel),
-      metadata: ChatTemplateVariables.metadata(templateVariables))
+  /// The turn the request asks for.
+  var turn: TurnRequest {
+    TurnRequest(
+      transcript: transcript, enabledTools: enabledTools, schema: schema, options: options, stop: stop,
+      templateVariables: templateVariables, reasoningLevel: reasoningLevel)
   }
 
   /// `reasoning_effort` as a reasoning level: `none` turns thinking off, `minimal` and `low` are
   /// light, `medium` moderate, `high` deep. A model that does not think refuses any (400).
   static func reasoningLevel(_ fields: inout JSONFields) throws -> ContextOptions.ReasoningLevel? {
-    guard let effort = try fields.string("reasoning_effort") else { return nil }
+    try fields.string("reasoning_effort").map { try reasoningLevel(effort: $0, param: "reasoning_effort") }
+  }
+
+  /// The reasoning level of an effort named in the member `param`.
+  static func reasoningLevel(effort: String, param: String) throws -> ContextOptions.ReasoningLevel {
     switch effort {
     case "none": return .custom("off")
     case "minimal", "low": return .light
     case "medium": return .moderate
     case "high": return .deep
     default:
-      throw APIError.invalid(
-        "'reasoning_effort' must be none, minimal, low, medium or high, not '\(effort)'", param: "reasoning_effort")
+      throw APIError.invalid("'\(param)' must be none, minimal, low, medium or high, not '\(effort)'", param: param)
     }
   }
 
@@ -248,48 +248,5 @@ struct ChatCompletionRequest: Sendable {
       throw APIError.invalid("'stop' takes up to 4 non-empty strings", param: "stop")
     }
     return texts
-  }
-
-  /// Sampling and length: `temperature` 0…1 (0 is greedy), `top_p` or `top_k` (not both),
-  /// `seed`, `max_tokens` or `max_completion_tokens`.
-  private static func generationOptions(_ fields: inout JSONFields) throws -> GenerationOptions {
-    let temperature = try fields.number("temperature")
-    if let temperature, !(0...1).contains(temperature) {
-      throw APIError.invalid(
-        "'temperature' must be from 0 to 1 on this server (the sampler's range), not \(temperature)",
-        param: "temperature")
-    }
-    let topP = try fields.number("top_p")
-    if let topP, !(topP > 0 && topP <= 1) {
-      throw APIError.invalid("'top_p' must be greater than 0 and at most 1", param: "top_p")
-    }
-    let topK = try fields.integer("top_k")
-    if let topK, topK < 1 { throw APIError.invalid("'top_k' must be a positive integer", param: "top_k") }
-    if topP != nil, topK != nil {
-      throw APIError.unsupported("top_k", "the sampler takes top_p or top_k, not both")
-    }
-    let seed = try fields.integer("seed").map { UInt64(bitPattern: Int64($0)) }
-    let maxTokens = try fields.integer("max_tokens")
-    let maxCompletionTokens = try fields.integer("max_completion_tokens")
-    if let maxTokens, let maxCompletionTokens, maxTokens != maxCompletionTokens {
-      throw APIError.invalid("'max_tokens' and 'max_completion_tokens' differ; give one", param: "max_tokens")
-    }
-    let maximum = maxCompletionTokens ?? maxTokens
-    if let maximum, maximum < 1 {
-      throw APIError.invalid("'max_tokens' must be a positive integer", param: "max_tokens")
-    }
-    let mode: GenerationOptions.SamplingMode? =
-      if temperature == 0 || topK == 1 {
-        .greedy
-      } else if let topK {
-        .random(top: topK, seed: seed)
-      } else if let topP {
-        .random(probabilityThreshold: topP, seed: seed)
-      } else if let seed {
-        .random(probabilityThreshold: GenerationOptions.defaultProbabilityThreshold, seed: seed)
-      } else {
-        nil
-      }
-    return GenerationOptions(samplingMode: mode, temperature: temperature, maximumResponseTokens: maximum)
   }
 }

@@ -2,23 +2,22 @@ import Foundation
 import FoundationModels
 import JSON
 
-/// The routes of `fm serve`: OpenAI's `/v1/models` and `/v1/chat/completions`, llama-server's
-/// `/tokenize`, `/detokenize` and `/apply-template`, `/health` and `/metrics`; with the API
-/// key check, CORS when configured, and OpenAI-shaped errors for everything refused.
+/// The routes of `fm serve`: OpenAI's `/v1/models`, `/v1/chat/completions` and Responses API
+/// (`/v1/responses`), llama-server's `/tokenize`, `/detokenize` and `/apply-template`,
+/// `/health` and `/metrics`; with the API key check, CORS when configured, and OpenAI-shaped
+/// errors for everything refused.
 public final class OpenAIServer: HTTPResponder {
   let model: ServedModel
   let configuration: ServerConfiguration
   let metrics = ServerMetrics()
+  let responseStore: ResponseStore
 
-  /// The methods of each path.
-  private static let routes: [String: String] = [
-    "/health": "GET", "/v1/models": "GET", "/metrics": "GET", "/v1/chat/completions": "POST", "/tokenize": "POST",
-    "/detokenize": "POST", "/apply-template": "POST",
-  ]
-
-  public init(model: ServedModel, configuration: ServerConfiguration) {
+  /// - Parameter responseStore: where `/v1/responses` keeps responses (in memory, with the
+  ///   default limits, when not given).
+  public init(model: ServedModel, configuration: ServerConfiguration, responseStore: ResponseStore = ResponseStore()) {
     self.model = model
     self.configuration = configuration
+    self.responseStore = responseStore
   }
 
   public func refusal(_ error: HTTPError) -> HTTPResponse {
@@ -54,25 +53,26 @@ public final class OpenAIServer: HTTPResponder {
           ]))
       return 204
     }
-    guard let allowed = Self.routes[request.path] else {
+    guard let endpoint = Endpoint(path: request.path) else {
       throw APIError(.notFound, "Unknown path '\(request.path)'", code: "unknown_url")
     }
-    guard method == allowed else {
+    guard endpoint.methods.contains(method) else {
+      let allowed = endpoint.methods.joined(separator: ", ")
       throw APIError(
         .methodNotAllowed, "\(request.path) takes \(allowed), not \(request.method)", code: "method_not_allowed",
         headers: [("Allow", allowed)])
     }
-    if request.path != "/health", let key = configuration.apiKey, request.header("Authorization") != "Bearer \(key)" {
+    if endpoint != .health, let key = configuration.apiKey, request.header("Authorization") != "Bearer \(key)" {
       throw APIError(
         .unauthorized,
         request.header("Authorization") == nil
           ? "Missing API key: send it as 'Authorization: Bearer KEY'" : "Incorrect API key provided",
         type: "authentication_error", code: "invalid_api_key")
     }
-    switch request.path {
-    case "/health":
+    switch endpoint {
+    case .health:
       try await sendJSON(health.compactText, to: writer)
-    case "/v1/models":
+    case .models:
       let entry = JSONValue.object([
         member("id", .string(model.id)), member("object", .string("model")), member("created", .number(.zero)),
         member("owned_by", .string("fm")),
@@ -82,16 +82,35 @@ public final class OpenAIServer: HTTPResponder {
       ])
       try await sendJSON(
         JSONValue.object([member("object", .string("list")), member("data", .array([entry]))]).compactText, to: writer)
-    case "/metrics":
+    case .metrics:
       try await writer.send(
         withCORS(
           HTTPResponse(
             status: .ok, headers: [("Content-Type", "text/plain; version=0.0.4")],
             body: Array(metrics.text(model: model).utf8))))
-    case "/tokenize", "/detokenize", "/apply-template":
+    case .tokenizer:
       try await sendJSON(try await TokenizerRoutes(model: model).answer(request.path, body: request.body), to: writer)
-    default:
+    case .chatCompletions:
       try await chatCompletion(request, writer: writer)
+    case .responses:
+      let parsed = try ResponsesRequest(body: request.body)
+      let served = try servedModel(parsed.model)
+      let summary = try await admitted {
+        try await ResponsesRoutes(model: served, store: responseStore, headers: corsHeaders()).create(
+          parsed, writer: writer)
+      }
+      countTokens(summary)
+    case .response(let id):
+      let routes = ResponsesRoutes(model: model, store: responseStore, headers: corsHeaders())
+      if method == "DELETE" {
+        try await sendJSON(try routes.delete(id), to: writer)
+      } else {
+        _ = try QueryParameters(request.query, allowed: [])
+        try await sendJSON(try routes.retrieve(id), to: writer)
+      }
+    case .responseInputItems(let id):
+      let routes = ResponsesRoutes(model: model, store: responseStore, headers: corsHeaders())
+      try await sendJSON(try routes.inputItems(id, query: request.query), to: writer)
     }
     return 200
   }
@@ -117,46 +136,63 @@ public final class OpenAIServer: HTTPResponder {
     ])
   }
 
-  private func chatCompletion(_ request: HTTPRequest, writer: ResponseWriter) async throws {
-    let completion = try ChatCompletionRequest(body: request.body)
-    // `system`, the name of Apple's on-device model, is the served model, as in Apple's `fm serve`.
-    guard completion.model == model.id || completion.model == "system" else {
+  /// The served model a request's `model` names: its id, or `system` (Apple's name for the
+  /// on-device model, as in Apple's `fm serve`).
+  /// - Throws: `APIError` 404 naming the served model.
+  func servedModel(_ name: String) throws -> ServedModel {
+    guard name == model.id || name == "system" else {
       throw APIError(
-        .notFound,
-        "The model '\(completion.model)' does not exist; this server serves '\(model.id)' (also named 'system')",
+        .notFound, "The model '\(name)' does not exist; this server serves '\(model.id)' (also named 'system')",
         param: "model", code: "model_not_found")
     }
+    return model
+  }
+
+  /// Runs `body`, a generation, answering a refusal of the slot pool with 503 and
+  /// `Retry-After`: every slot is busy and the queue is full. The pool refuses before the model
+  /// writes anything, so no response has begun.
+  private func admitted<T>(_ body: () async throws -> T) async throws -> T {
     do {
-      let runner = CompletionRunner(model: model)
-      let prepared = try await runner.prepare(completion)
-      let chunks = ChatCompletionChunks(model: model.id)
-      let summary: CompletionRunner.Summary
-      if completion.stream {
-        summary = try await stream(prepared, runner: runner, chunks: chunks, writer: writer)
-      } else {
-        var content = ""
-        var reasoning = ""
-        var calls: [CompletionRunner.ToolCall] = []
-        summary = try await runner.run(prepared) { delta in
-          switch delta {
-          case .reasoning(let text): reasoning += text
-          case .content(let text): content += text
-          case .toolCall(let call): calls.append(call)
-          }
-        }
-        try await sendJSON(
-          chunks.completion(content: content, reasoning: reasoning, calls: calls, summary: summary), to: writer)
-      }
-      metrics.addTokens(
-        prompt: summary.promptTokens, cached: summary.cachedPromptTokens ?? 0, completion: summary.completionTokens)
+      return try await body()
     } catch LanguageModelError.rateLimited {
-      // The slot pool refused the request: every slot is busy and the queue is full. It refuses
-      // before the model writes anything, so no response has begun.
       throw APIError(
         .serviceUnavailable,
         "The server is busy: \(model.slots) requests are generating and \(model.queueLimit) are waiting; retry later",
         code: "queue_full", headers: [("Retry-After", String(configuration.retryAfterSeconds))])
     }
+  }
+
+  private func countTokens(_ summary: CompletionRunner.Summary) {
+    metrics.addTokens(
+      prompt: summary.promptTokens, cached: summary.cachedPromptTokens ?? 0, completion: summary.completionTokens)
+  }
+
+  private func chatCompletion(_ request: HTTPRequest, writer: ResponseWriter) async throws {
+    let completion = try ChatCompletionRequest(body: request.body)
+    let model = try servedModel(completion.model)
+    let summary = try await admitted {
+      let runner = CompletionRunner(model: model)
+      let prepared = try await runner.prepare(completion.turn)
+      let chunks = ChatCompletionChunks(model: model.id)
+      if completion.stream {
+        return try await stream(
+          prepared, runner: runner, chunks: chunks, includeUsage: completion.includeUsage, writer: writer)
+      }
+      var content = ""
+      var reasoning = ""
+      var calls: [CompletionRunner.ToolCall] = []
+      let summary = try await runner.run(prepared) { delta in
+        switch delta {
+        case .reasoning(let text): reasoning += text
+        case .content(let text): content += text
+        case .toolCall(let call): calls.append(call)
+        }
+      }
+      try await sendJSON(
+        chunks.completion(content: content, reasoning: reasoning, calls: calls, summary: summary), to: writer)
+      return summary
+    }
+    countTokens(summary)
   }
 
   /// A streamed answer as server-sent events: the role chunk, content and tool-call chunks,
@@ -168,7 +204,7 @@ public final class OpenAIServer: HTTPResponder {
   /// `stream`. An error after the stream began is sent as an `error` event, and the stream ends.
   private func stream(
     _ prepared: CompletionRunner.Prepared, runner: CompletionRunner, chunks: ChatCompletionChunks,
-    writer: ResponseWriter
+    includeUsage: Bool, writer: ResponseWriter
   ) async throws -> CompletionRunner.Summary {
     func event(_ json: String) async throws {
       try await writer.sendChunk(Array("data: \(json)\n\n".utf8))
@@ -188,7 +224,7 @@ public final class OpenAIServer: HTTPResponder {
       }
       try await begin()
       try await event(chunks.finalChunk(finishReason: summary.finishReason))
-      if prepared.request.includeUsage { try await event(chunks.usageChunk(summary)) }
+      if includeUsage { try await event(chunks.usageChunk(summary)) }
       try await event("[DONE]")
       try await writer.endStream()
       return summary

@@ -1,7 +1,7 @@
 import Foundation
 import FoundationModels
 
-/// Runs one chat completion on the served model's executor and reports what the model writes
+/// Runs one turn (of any API's request) on the served model's executor and reports what the model writes
 /// as it comes: a thinking model's thinking (`reasoning_content`), answer text (with `stop`
 /// texts cut out) and tool calls, which are returned to the client and never run here. Ends
 /// with the finish reason and the token counts.
@@ -33,33 +33,35 @@ struct CompletionRunner {
 
   /// A request checked to fit the context, ready to generate.
   struct Prepared: Sendable {
-    var request: ChatCompletionRequest
     var executorRequest: LanguageModelExecutorGenerationRequest
+    var stop: [String]
     var promptTokens: Int
   }
 
   /// Checks that the prompt fits the context, before anything is sent to the client.
+  /// - Parameter promptParam: the request member that holds the conversation, which a
+  ///   refusal names (`messages`, `input`).
   /// - Throws: `APIError` 400 with both counts when it does not.
-  func prepare(_ request: ChatCompletionRequest) async throws -> Prepared {
+  func prepare(_ request: TurnRequest, promptParam: String = "messages") async throws -> Prepared {
     var executorRequest = request.executorRequest
     let promptTokens = try await model.renderedPrompt(for: executorRequest).tokenCount
     let room = model.contextSize - promptTokens
     guard room > 0 else {
       throw APIError.invalid(
-        "This model's maximum context length is \(model.contextSize) tokens. However, your messages resulted in \(promptTokens) tokens.",
-        param: "messages", code: "context_length_exceeded")
+        "This model's maximum context length is \(model.contextSize) tokens. However, your \(promptParam) resulted in \(promptTokens) tokens.",
+        param: promptParam, code: "context_length_exceeded")
     }
     // The answer may fill what the context has left; past that it ends with `length`.
     let asked = executorRequest.generationOptions.maximumResponseTokens
     executorRequest.generationOptions.maximumResponseTokens = min(asked ?? room, room)
-    return Prepared(request: request, executorRequest: executorRequest, promptTokens: promptTokens)
+    return Prepared(executorRequest: executorRequest, stop: request.stop, promptTokens: promptTokens)
   }
 
   /// Generates, calling `deliver` for each delta.
   /// - Throws: the executor's errors; `CancellationError` when the task is cancelled.
   func run(_ prepared: Prepared, deliver: (Delta) async throws -> Void) async throws -> Summary {
     let invocation = ModelInvocation(model: model.model, executor: model.makeExecutor())
-    var filter = StopSequenceFilter(stops: prepared.request.stop)
+    var filter = StopSequenceFilter(stops: prepared.stop)
     var generated = ""
     var assembler = TurnAssembler()
     let stopReason = try await invocation.run(prepared.executorRequest, into: &assembler) { update in

@@ -1,0 +1,34 @@
+import Foundation
+import FoundationModels
+import JSON
+
+/// What a request of every API becomes: one turn of the served model — the conversation so far,
+/// the tools it may call, the schema its answer must satisfy, sampling and stop texts.
+struct TurnRequest: Sendable {
+  var transcript: Transcript
+  /// The tools the model may call in this turn (all of them, or the one a tool choice names).
+  var enabledTools: [Transcript.ToolDefinition]
+  var schema: GenerationSchema?
+  var options: GenerationOptions
+  /// Texts that end the answer where they appear (not returned).
+  var stop: [String] = []
+  /// The chat template's own variables (`chat_template_kwargs`).
+  var templateVariables: JSONValue? = nil
+  /// How much a thinking model thinks; nil leaves its template's default.
+  var reasoningLevel: ContextOptions.ReasoningLevel? = nil
+
+  /// The request the model's executor answers.
+  ///
+  /// The answer's schema constrains the decoding and is not added to the prompt, unlike a
+  /// session's default (`includeSchemaInPrompt: true`): a server's prompt is what the client
+  /// sent (llama-server and vLLM do the same), so the prompt's token count is theirs and a
+  /// client that wants the model to read the schema puts it in a message. The schema would also
+  /// cost every request its tokens twice over: evaluated with the prompt, then attended to by
+  /// every token generated.
+  var executorRequest: LanguageModelExecutorGenerationRequest {
+    LanguageModelExecutorGenerationRequest(
+      id: UUID(), transcript: transcript, enabledTools: enabledTools, schema: schema, generationOptions: options,
+      contextOptions: ContextOptions(includeSchemaInPrompt: false, reasoningLevel: reasoningLevel),
+      metadata: ChatTemplateVariables.metadata(templateVariables))
+  }
+}
