@@ -18,14 +18,15 @@ struct TestServer {
   ///   - chatTemplate: a template in place of the model's own (`--chat-template-file`).
   static func start(
     parallel: Int = 2, queue: Int = 16, configuration: ServerConfiguration = ServerConfiguration(),
-    limits: HTTPLimits = HTTPLimits(), contextSize: Int = 2048, chatTemplate: String? = nil
+    limits: HTTPLimits = HTTPLimits(), contextSize: Int = 2048, chatTemplate: String? = nil,
+    responseStore: ResponseStore = ResponseStore()
   ) throws -> TestServer {
     // Batched, as `fm serve` runs it.
     let model = SystemLanguageModel(
       path: URL(fileURLWithPath: TestModels.smolLM2Path), contextSize: contextSize, chatTemplate: chatTemplate)
     let served = ServedModel(id: modelID, model: model, slots: parallel, queue: queue)
     let http = try HTTPServer(
-      host: "127.0.0.1", port: 0, limits: limits, responder: OpenAIServer(model: served, configuration: configuration))
+      host: "127.0.0.1", port: 0, limits: limits, responder: OpenAIServer(model: served, configuration: configuration, responseStore: responseStore))
     http.start()
     return TestServer(http: http)
   }
