@@ -21,7 +21,8 @@ struct ResponsesTests {
 
   @Test func aStreamNamesEachEventAndNumbersThemInOrder() async throws {
     let server = try TestServer.start()
-    let response = try await Self.request(server, "POST", "/v1/responses", Self.create("Count to five", extra: #","stream":true"#))
+    let response = try await Self.request(
+      server, "POST", "/v1/responses", Self.create("Count to five", extra: #","stream":true"#))
     #expect(response.status == 200)
     #expect(response.headers["content-type"] == "text/event-stream")
     let events = response.text.components(separatedBy: "\n\n").filter { !$0.isEmpty }
@@ -30,25 +31,30 @@ struct ResponsesTests {
     for event in events {
       let lines = event.split(separator: "\n", maxSplits: 1).map(String.init)
       try #require(lines.count == 2 && lines[0].hasPrefix("event: ") && lines[1].hasPrefix("data: "), "\(event)")
-      let json = try #require(try JSONSerialization.jsonObject(with: Data(lines[1].dropFirst(6).utf8)) as? [String: Any])
+      let json = try #require(
+        try JSONSerialization.jsonObject(with: Data(lines[1].dropFirst(6).utf8)) as? [String: Any])
       #expect(json["type"] as? String == String(lines[0].dropFirst(7)))
       types.append(String(lines[0].dropFirst(7)))
       payloads.append(json)
     }
     #expect(payloads.map { $0["sequence_number"] as? Int } == Array(0..<payloads.count))
-    #expect(Array(types.prefix(4)) == [
-      "response.created", "response.in_progress", "response.output_item.added", "response.content_part.added",
-    ])
-    #expect(Array(types.suffix(4).dropLast()) == [
-      "response.output_text.done", "response.content_part.done", "response.output_item.done",
-    ])
+    #expect(
+      Array(types.prefix(4)) == [
+        "response.created", "response.in_progress", "response.output_item.added", "response.content_part.added",
+      ])
+    #expect(
+      Array(types.suffix(4).dropLast()) == [
+        "response.output_text.done", "response.content_part.done", "response.output_item.done",
+      ])
     let final = try #require(payloads.last?["response"] as? [String: Any])
     let usage = try #require(final["usage"] as? [String: Any])
     let used = try #require(usage["output_tokens"] as? Int)
     // Whether the budget was used up depends on the CPU; the last event says which at any length.
     #expect(types.last == (used == 8 ? "response.incomplete" : "response.completed"))
     #expect(final["status"] as? String == (used == 8 ? "incomplete" : "completed"))
-    let deltas = zip(types, payloads).filter { $0.0 == "response.output_text.delta" }.compactMap { $0.1["delta"] as? String }
+    let deltas = zip(types, payloads).filter { $0.0 == "response.output_text.delta" }.compactMap {
+      $0.1["delta"] as? String
+    }
     let output = try #require((final["output"] as? [[String: Any]])?.first)
     let text = ((output["content"] as? [[String: Any]])?.first?["text"] as? String) ?? "?"
     #expect(deltas.joined() == text)
@@ -65,7 +71,9 @@ struct ResponsesTests {
     _ = try await Self.request(server, "POST", "/v1/responses", Self.create("Hello"))
     let gone = try await Self.request(server, "GET", "/v1/responses/\(firstID)")
     #expect(gone.status == 404)
-    #expect(gone.error["type"] as? String == "invalid_request_error" && (gone.error["message"] as? String)?.contains(firstID) == true)
+    #expect(
+      gone.error["type"] as? String == "invalid_request_error"
+        && (gone.error["message"] as? String)?.contains(firstID) == true)
     let continued = try await Self.request(
       server, "POST", "/v1/responses", Self.create("Again", extra: #","previous_response_id":"\#(firstID)""#))
     #expect(continued.status == 404 && continued.error["param"] as? String == "previous_response_id")
@@ -92,7 +100,8 @@ struct ResponsesTests {
     #expect(before.terminate() == 0)
     try Data("{\"response\":".utf8).write(to: directory.url.appendingPathComponent("resp_corrupt.json"))
     let after = try ServeProcess.start(arguments)
-    let retrieved = try await RawHTTPConnection.exchange("GET /v1/responses/\(id) HTTP/1.1\r\nHost: x\r\n\r\n", port: after.port)
+    let retrieved = try await RawHTTPConnection.exchange(
+      "GET /v1/responses/\(id) HTTP/1.1\r\nHost: x\r\n\r\n", port: after.port)
     #expect(retrieved.status == 200 && retrieved.json["output"] as? [Any] != nil)
     let next = try await RawHTTPConnection.exchange(
       RawHTTPConnection.post(

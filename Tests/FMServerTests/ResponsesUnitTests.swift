@@ -1,5 +1,5 @@
-import FoundationModels
 import Foundation
+import FoundationModels
 import JSON
 import Testing
 
@@ -68,13 +68,16 @@ import Testing
   @Test func aConversationBecomesTheTranscript() throws {
     let history = try ResponseItems.normalized(
       try JSONValue(
-        parsing: #"[{"role":"developer","content":"D"},{"role":"user","content":"U"},{"type":"reasoning","id":"rs_1","summary":[]},{"type":"function_call","call_id":"c1","name":"f","arguments":"{\"a\":\"x\"}"},{"type":"function_call","call_id":"c2","name":"f","arguments":"{}"}]"#
+        parsing:
+          #"[{"role":"developer","content":"D"},{"role":"user","content":"U"},{"type":"reasoning","id":"rs_1","summary":[]},{"type":"function_call","call_id":"c1","name":"f","arguments":"{\"a\":\"x\"}"},{"type":"function_call","call_id":"c2","name":"f","arguments":"{}"}]"#
       ))
     let input = try ResponseItems.normalized(
       try JSONValue(
-        parsing: #"[{"type":"function_call_output","call_id":"c1","output":"one"},{"type":"function_call_output","call_id":"c2","output":[{"type":"input_text","text":"two"}]}]"#
+        parsing:
+          #"[{"type":"function_call_output","call_id":"c1","output":"one"},{"type":"function_call_output","call_id":"c2","output":[{"type":"input_text","text":"two"}]}]"#
       ))
-    let tool = Transcript.ToolDefinition(name: "f", description: "", parameters: GenerationSchema(type: String.self, properties: []))
+    let tool = Transcript.ToolDefinition(
+      name: "f", description: "", parameters: GenerationSchema(type: String.self, properties: []))
     let entries = Array(try ResponseItems.transcript(instructions: "I", history: history, input: input, tools: [tool]))
     #expect(entries.count == 5)
     guard case .instructions(let instructions) = entries[0], case .prompt = entries[1],

@@ -95,12 +95,14 @@ enum ResponseItems {
       _ = fields.value("summary")
       _ = fields.value("content")
       if fields.value("encrypted_content") != nil {
-        throw APIError.unsupported("\(path).encrypted_content", "this server neither writes nor reads encrypted thinking")
+        throw APIError.unsupported(
+          "\(path).encrypted_content", "this server neither writes nor reads encrypted thinking")
       }
       item = value.setting("id", .string(given ?? id("rs")))
     default:
       throw APIError.unsupported(
-        "\(path).type", "items of type '\(type)': this server reads message, function_call, function_call_output and reasoning items")
+        "\(path).type",
+        "items of type '\(type)': this server reads message, function_call, function_call_output and reasoning items")
     }
     try fields.rejectUnknown()
     return item

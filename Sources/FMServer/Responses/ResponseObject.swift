@@ -1,5 +1,5 @@
-import JSON
 import FoundationModels
+import JSON
 
 /// The `response` object in OpenAI's shape: its status, output items and usage, with what it
 /// repeats of its request.

@@ -35,7 +35,8 @@ struct ResponseOutput {
           member("name", .string(call.name)),
         ])
       }
-      events.append(Event(type: "response.output_item.added", members: [index, member("item", item("in_progress", ""))]))
+      events.append(
+        Event(type: "response.output_item.added", members: [index, member("item", item("in_progress", ""))]))
       events.append(
         Event(
           type: "response.function_call_arguments.delta",
@@ -73,7 +74,8 @@ struct ResponseOutput {
       let id = ResponseItems.id(reasoning ? "rs" : "msg")
       open = (reasoning, id, "")
       events.append(
-        Event(type: "response.output_item.added", members: [index, member("item", item(id, [], reasoning, "in_progress"))]))
+        Event(
+          type: "response.output_item.added", members: [index, member("item", item(id, [], reasoning, "in_progress"))]))
       events.append(
         Event(
           type: "response.content_part.added",
@@ -83,7 +85,8 @@ struct ResponseOutput {
     open?.text += text
     var delta = [member("item_id", .string(id))] + position + [member("delta", .string(text))]
     if !reasoning { delta.append(member("logprobs", .array([]))) }
-    events.append(Event(type: reasoning ? "response.reasoning_text.delta" : "response.output_text.delta", members: delta))
+    events.append(
+      Event(type: reasoning ? "response.reasoning_text.delta" : "response.output_text.delta", members: delta))
     return events
   }
 

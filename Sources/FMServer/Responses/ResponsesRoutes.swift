@@ -32,7 +32,8 @@ struct ResponsesRoutes {
     let stream = EventStream(writer: writer, headers: headers)
     var sequence = 0
     func emit(_ type: String, _ members: [JSONValue.Member]) async throws {
-      let data = JSONValue.object([member("type", .string(type))] + members + [member("sequence_number", .integer(sequence))])
+      let data = JSONValue.object(
+        [member("type", .string(type))] + members + [member("sequence_number", .integer(sequence))])
       sequence += 1
       try await stream.send(event: type, data: data.compactText)
     }
@@ -66,12 +67,16 @@ struct ResponsesRoutes {
         try await writer.send(HTTPResponse.json(.ok, response.compactText, headers: headers))
       }
       return summary
-    } catch where stream.hasStarted && EventStream.reports(error) {
+    } catch  where stream.hasStarted && EventStream.reports(error) {
       let failure = OpenAIServer.apiError(for: error)
       try await emit(
-        "error", [member("code", .optional(failure.code)), member("message", .string(failure.message)),
-                  member("param", .optional(failure.param))])
-      try await emit("response.failed", [member("response", object.json(.failed, output: output.items, error: failure))])
+        "error",
+        [
+          member("code", .optional(failure.code)), member("message", .string(failure.message)),
+          member("param", .optional(failure.param)),
+        ])
+      try await emit(
+        "response.failed", [member("response", object.json(.failed, output: output.items, error: failure))])
       try await stream.end()
       throw error
     }
@@ -85,8 +90,10 @@ struct ResponsesRoutes {
   /// `DELETE /v1/responses/{id}`.
   func delete(_ id: String) throws -> String {
     guard store.delete(id) else { throw Self.notFound(id, param: nil) }
-    return JSONValue.object([member("id", .string(id)), member("object", .string("response")), member("deleted", .bool(true))])
-      .compactText
+    return JSONValue.object([
+      member("id", .string(id)), member("object", .string("response")), member("deleted", .bool(true)),
+    ])
+    .compactText
   }
 
   /// `GET /v1/responses/{id}/input_items`: the request's own input items as a list page, with
