@@ -93,3 +93,24 @@ struct OpenAIResponsesClientTests {
     #expect(server.terminate() == 0)
   }
 }
+
+/// The official `anthropic` Python package against a real `fm serve`:
+/// `OpenAIClient/anthropic_client_check.py` creates messages (a resent conversation read from the
+/// cache, a stop sequence), streams a forced tool call and answers its result, counts tokens,
+/// and checks the error classes and shape.
+@Suite(.enabled(if: TestServer.modelIsPresent && PythonAnthropic.isInstalled))
+struct AnthropicClientTests {
+  @Test func theAnthropicClientDrivesTheMessagesAPI() throws {
+    let server = try ServeProcess.start([TestModels.smolLM2Path, "--api-key", "test-key", "--context", "2048"])
+    let script = OpenAIClientTests.script.deletingLastPathComponent().appendingPathComponent(
+      "anthropic_client_check.py")
+    let result = try OpenAIClientTests.python([script.path, server.baseURL.absoluteString, "smollm2-135m", "test-key"])
+    #expect(result.status == 0, "\(result.output)")
+    #expect(server.terminate() == 0)
+  }
+}
+
+/// Whether `python3` can import the `anthropic` package (`scripts/test` installs it).
+enum PythonAnthropic {
+  static let isInstalled: Bool = (try? OpenAIClientTests.python(["-c", "import anthropic"]).status) == 0
+}

@@ -47,4 +47,31 @@ struct APIError: Error, Sendable {
   }
 
   var response: HTTPResponse { .json(status, body, headers: headers) }
+
+  /// The error as Anthropic's API reports it: `{"type":"error","error":{"type","message"}}`,
+  /// the type named after the status.
+  var anthropicBody: String {
+    let type =
+      switch status.code {
+      case 401: "authentication_error"
+      case 403: "permission_error"
+      case 404: "not_found_error"
+      case 413: "request_too_large"
+      case 429: "rate_limit_error"
+      case 503, 529: "overloaded_error"
+      case 500...: "api_error"
+      default: "invalid_request_error"
+      }
+    return JSONValue.object([
+      .init(key: "type", value: .string("error")),
+      .init(
+        key: "error",
+        value: .object([.init(key: "type", value: .string(type)), .init(key: "message", value: .string(message))])),
+    ]).compactText
+  }
+
+  /// The error's response in OpenAI's shape, or Anthropic's.
+  func response(anthropic: Bool) -> HTTPResponse {
+    anthropic ? .json(status, anthropicBody, headers: headers) : response
+  }
 }

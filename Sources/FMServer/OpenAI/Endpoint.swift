@@ -8,6 +8,10 @@ enum Endpoint: Equatable {
   case response(String)
   /// `/v1/responses/{id}/input_items`.
   case responseInputItems(String)
+  /// Anthropic's `/v1/messages`.
+  case messages
+  /// Anthropic's `/v1/messages/count_tokens`.
+  case countTokens
 
   init?(path: String) {
     switch path {
@@ -17,6 +21,8 @@ enum Endpoint: Equatable {
     case "/v1/chat/completions": self = .chatCompletions
     case "/tokenize", "/detokenize", "/apply-template": self = .tokenizer
     case "/v1/responses": self = .responses
+    case "/v1/messages": self = .messages
+    case "/v1/messages/count_tokens": self = .countTokens
     default:
       let parts = path.split(separator: "/", omittingEmptySubsequences: false)
       guard parts.count >= 4, parts[0].isEmpty, parts[1] == "v1", parts[2] == "responses", !parts[3].isEmpty
@@ -29,10 +35,13 @@ enum Endpoint: Equatable {
     }
   }
 
+  /// Whether the path is Anthropic's API, whose errors have Anthropic's shape.
+  static func isAnthropic(_ path: String) -> Bool { path.hasPrefix("/v1/messages") }
+
   var methods: [String] {
     switch self {
     case .health, .models, .metrics, .responseInputItems: ["GET"]
-    case .chatCompletions, .tokenizer, .responses: ["POST"]
+    case .chatCompletions, .tokenizer, .responses, .messages, .countTokens: ["POST"]
     case .response: ["GET", "DELETE"]
     }
   }

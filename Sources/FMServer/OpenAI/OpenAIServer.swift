@@ -30,13 +30,10 @@ public final class OpenAIServer: HTTPResponder {
     defer { metrics.end(path: request.path, status: status) }
     do {
       status = try await route(request, writer: writer)
-    } catch let error as APIError {
-      status = error.status.code
-      await send(error, to: writer)
     } catch {
       let apiError = Self.apiError(for: error)
       status = apiError.status.code
-      await send(apiError, to: writer)
+      await send(apiError, to: writer, anthropic: Endpoint.isAnthropic(request.path))
     }
   }
 
@@ -48,8 +45,8 @@ public final class OpenAIServer: HTTPResponder {
         HTTPResponse(
           status: .noContent,
           headers: corsHeaders(origin) + [
-            ("Access-Control-Allow-Methods", "GET, POST, OPTIONS"),
-            ("Access-Control-Allow-Headers", "Authorization, Content-Type"), ("Access-Control-Max-Age", "600"),
+            ("Access-Control-Allow-Methods", "GET, POST, DELETE, OPTIONS"),
+            ("Access-Control-Allow-Headers", "Authorization, Content-Type, x-api-key, anthropic-version"), ("Access-Control-Max-Age", "600"),
           ]))
       return 204
     }
@@ -62,11 +59,14 @@ public final class OpenAIServer: HTTPResponder {
         .methodNotAllowed, "\(request.path) takes \(allowed), not \(request.method)", code: "method_not_allowed",
         headers: [("Allow", allowed)])
     }
-    if endpoint != .health, let key = configuration.apiKey, request.header("Authorization") != "Bearer \(key)" {
+    // The key as OpenAI's clients send it, or as Anthropic's (`x-api-key`), on every path.
+    if endpoint != .health, let key = configuration.apiKey,
+      request.header("Authorization") != "Bearer \(key)", request.header("x-api-key") != key
+    {
       throw APIError(
         .unauthorized,
-        request.header("Authorization") == nil
-          ? "Missing API key: send it as 'Authorization: Bearer KEY'" : "Incorrect API key provided",
+        request.header("Authorization") == nil && request.header("x-api-key") == nil
+          ? "Missing API key: send it as 'Authorization: Bearer KEY' or 'x-api-key: KEY'" : "Incorrect API key provided",
         type: "authentication_error", code: "invalid_api_key")
     }
     switch endpoint {
@@ -108,6 +108,17 @@ public final class OpenAIServer: HTTPResponder {
         _ = try QueryParameters(request.query, allowed: [])
         try await sendJSON(try routes.retrieve(id), to: writer)
       }
+    case .messages:
+      let parsed = try MessagesRequest(body: request.body)
+      let served = try servedModel(parsed.model)
+      let summary = try await admitted {
+        try await MessagesRoutes(model: served, headers: corsHeaders()).create(parsed, writer: writer)
+      }
+      countTokens(summary)
+    case .countTokens:
+      let parsed = try MessagesRequest(body: request.body, counting: true)
+      let served = try servedModel(parsed.model)
+      try await sendJSON(try await MessagesRoutes(model: served, headers: corsHeaders()).countTokens(parsed), to: writer)
     case .responseInputItems(let id):
       let routes = ResponsesRoutes(model: model, store: responseStore, headers: corsHeaders())
       try await sendJSON(try routes.inputItems(id, query: request.query), to: writer)
@@ -239,9 +250,9 @@ public final class OpenAIServer: HTTPResponder {
     try await writer.send(withCORS(.json(.ok, text)))
   }
 
-  private func send(_ error: APIError, to writer: ResponseWriter) async {
+  private func send(_ error: APIError, to writer: ResponseWriter, anthropic: Bool) async {
     guard !writer.hasStarted else { return }
-    try? await writer.send(withCORS(error.response))
+    try? await writer.send(withCORS(error.response(anthropic: anthropic)))
   }
 
   private func corsHeaders(_ origin: String? = nil) -> [(name: String, value: String)] {

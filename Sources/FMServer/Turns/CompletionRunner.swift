@@ -29,6 +29,8 @@ struct CompletionRunner {
     /// Prompt tokens the model found in its cache (KV reuse) and did not evaluate again, as
     /// the engine reports them when the generation ends; nil when a stop text ended it first.
     var cachedPromptTokens: Int?
+    /// The stop text that ended the answer, if one did.
+    var stopText: String?
   }
 
   /// A request checked to fit the context, ready to generate.
@@ -86,7 +88,7 @@ struct CompletionRunner {
       }
     return Summary(
       finishReason: stopReason, promptTokens: prepared.promptTokens, completionTokens: completion,
-      cachedPromptTokens: usage?.input.cachedTokenCount)
+      cachedPromptTokens: usage?.input.cachedTokenCount, stopText: filter.matched)
   }
 
   /// A tool-call id in OpenAI's form: `call_` and 24 letters and digits.

@@ -5,8 +5,10 @@
 struct StopSequenceFilter {
   let stops: [String]
   private var held = ""
+  /// The stop text that appeared, if one has.
+  private(set) var matched: String?
   /// Whether a stop text has appeared.
-  private(set) var stopped = false
+  var stopped: Bool { matched != nil }
 
   init(stops: [String]) { self.stops = stops }
 
@@ -15,8 +17,10 @@ struct StopSequenceFilter {
     guard !stops.isEmpty else { return piece }
     guard !stopped else { return "" }
     let text = held + piece
-    if let range = stops.compactMap({ text.range(of: $0) }).min(by: { $0.lowerBound < $1.lowerBound }) {
-      stopped = true
+    if let (stop, range) = stops.compactMap({ stop in text.range(of: stop).map { (stop, $0) } })
+      .min(by: { $0.1.lowerBound < $1.1.lowerBound })
+    {
+      matched = stop
       held = ""
       return String(text[..<range.lowerBound])
     }
