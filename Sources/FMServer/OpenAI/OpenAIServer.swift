@@ -7,15 +7,15 @@ import JSON
 /// `/health` and `/metrics`; with the API key check, CORS when configured, and OpenAI-shaped
 /// errors for everything refused.
 public final class OpenAIServer: HTTPResponder {
-  let model: ServedModel
+  let models: ModelRoster
   let configuration: ServerConfiguration
   let metrics = ServerMetrics()
   let responseStore: ResponseStore
 
   /// - Parameter responseStore: where `/v1/responses` keeps responses (in memory, with the
   ///   default limits, when not given).
-  public init(model: ServedModel, configuration: ServerConfiguration, responseStore: ResponseStore = ResponseStore()) {
-    self.model = model
+  public init(models: ModelRoster, configuration: ServerConfiguration, responseStore: ResponseStore = ResponseStore()) {
+    self.models = models
     self.configuration = configuration
     self.responseStore = responseStore
   }
@@ -46,7 +46,8 @@ public final class OpenAIServer: HTTPResponder {
           status: .noContent,
           headers: corsHeaders(origin) + [
             ("Access-Control-Allow-Methods", "GET, POST, DELETE, OPTIONS"),
-            ("Access-Control-Allow-Headers", "Authorization, Content-Type, x-api-key, anthropic-version"), ("Access-Control-Max-Age", "600"),
+            ("Access-Control-Allow-Headers", "Authorization, Content-Type, x-api-key, anthropic-version"),
+            ("Access-Control-Max-Age", "600"),
           ]))
       return 204
     }
@@ -66,42 +67,47 @@ public final class OpenAIServer: HTTPResponder {
       throw APIError(
         .unauthorized,
         request.header("Authorization") == nil && request.header("x-api-key") == nil
-          ? "Missing API key: send it as 'Authorization: Bearer KEY' or 'x-api-key: KEY'" : "Incorrect API key provided",
+          ? "Missing API key: send it as 'Authorization: Bearer KEY' or 'x-api-key: KEY'"
+          : "Incorrect API key provided",
         type: "authentication_error", code: "invalid_api_key")
     }
     switch endpoint {
     case .health:
       try await sendJSON(health.compactText, to: writer)
     case .models:
-      let entry = JSONValue.object([
-        member("id", .string(model.id)), member("object", .string("model")), member("created", .number(.zero)),
-        member("owned_by", .string("fm")),
-        // vLLM's field for the context a request may fill, which clients read (our remote
-        // model's `contextSize()` among them).
-        member("max_model_len", .number(ExactDecimal(model.contextSize))),
-      ])
+      let entries = models.entries.map { entry in
+        JSONValue.object([
+          member("id", .string(entry.id)), member("object", .string("model")), member("created", .number(.zero)),
+          member("owned_by", .string("fm")),
+          // vLLM's field for the context a request may fill, which clients read (our remote
+          // model's `contextSize()` among them).
+          member("max_model_len", .integer(entry.model.contextSize)),
+        ])
+      }
       try await sendJSON(
-        JSONValue.object([member("object", .string("list")), member("data", .array([entry]))]).compactText, to: writer)
+        JSONValue.object([member("object", .string("list")), member("data", .array(entries))]).compactText, to: writer)
     case .metrics:
       try await writer.send(
         withCORS(
           HTTPResponse(
             status: .ok, headers: [("Content-Type", "text/plain; version=0.0.4")],
-            body: Array(metrics.text(model: model).utf8))))
+            body: Array(metrics.text(models: models).utf8))))
     case .tokenizer:
-      try await sendJSON(try await TokenizerRoutes(model: model).answer(request.path, body: request.body), to: writer)
+      let answer = try await models.withModel(models.defaultID) { model in
+        try await TokenizerRoutes(model: model).answer(request.path, body: request.body)
+      }
+      try await sendJSON(answer, to: writer)
     case .chatCompletions:
       try await chatCompletion(request, writer: writer)
     case .responses:
       let parsed = try ResponsesRequest(body: request.body)
-      let served = try servedModel(parsed.model)
-      let summary = try await admitted {
-        try await ResponsesRoutes(model: served, store: responseStore, headers: corsHeaders()).create(
-          parsed, writer: writer)
+      let summary = try await generate(on: parsed.model) { model in
+        try await ResponsesRoutes(store: responseStore, headers: corsHeaders()).create(
+          parsed, on: model, writer: writer)
       }
       countTokens(summary)
     case .response(let id):
-      let routes = ResponsesRoutes(model: model, store: responseStore, headers: corsHeaders())
+      let routes = ResponsesRoutes(store: responseStore, headers: corsHeaders())
       if method == "DELETE" {
         try await sendJSON(try routes.delete(id), to: writer)
       } else {
@@ -110,66 +116,60 @@ public final class OpenAIServer: HTTPResponder {
       }
     case .messages:
       let parsed = try MessagesRequest(body: request.body)
-      let served = try servedModel(parsed.model)
-      let summary = try await admitted {
-        try await MessagesRoutes(model: served, headers: corsHeaders()).create(parsed, writer: writer)
+      let summary = try await generate(on: parsed.model) { model in
+        try await MessagesRoutes(model: model, headers: corsHeaders()).create(parsed, writer: writer)
       }
       countTokens(summary)
     case .countTokens:
       let parsed = try MessagesRequest(body: request.body, counting: true)
-      let served = try servedModel(parsed.model)
-      try await sendJSON(try await MessagesRoutes(model: served, headers: corsHeaders()).countTokens(parsed), to: writer)
+      let answer = try await models.withModel(parsed.model) { model in
+        try await MessagesRoutes(model: model, headers: corsHeaders()).countTokens(parsed)
+      }
+      try await sendJSON(answer, to: writer)
     case .responseInputItems(let id):
-      let routes = ResponsesRoutes(model: model, store: responseStore, headers: corsHeaders())
+      let routes = ResponsesRoutes(store: responseStore, headers: corsHeaders())
       try await sendJSON(try routes.inputItems(id, query: request.query), to: writer)
     }
     return 200
   }
 
   /// `/health`: llama-server's `status`, and the models as Apple's `fm serve` lists them, each
-  /// with whether it is available and why not: the served model (also `system`) and Private
-  /// Cloud Compute, which no Linux process can reach.
+  /// with whether it is available and why not: the served models (the first also `system`) and
+  /// Private Cloud Compute, which no Linux process can reach; with whether each is in memory.
   private var health: JSONValue {
-    func entry(_ id: String, reason: String?) -> JSONValue {
+    let loaded = models.loaded
+    func entry(_ id: String, reason: String?, loaded: Bool) -> JSONValue {
       .object([
         member("id", .string(id)), member("available", .bool(reason == nil)),
-        member("reason", reason.map(JSONValue.string) ?? .null),
+        member("reason", reason.map(JSONValue.string) ?? .null), member("loaded", .bool(loaded)),
       ])
     }
+    let served = models.entries.map { entry($0.id, reason: nil, loaded: loaded[$0.id] != nil) }
     return .object([
       member("status", .string("ok")),
       member(
         "models",
-        .array([
-          entry(model.id, reason: nil), entry("system", reason: nil),
-          entry("pcc", reason: "PCC inference is not available in this context."),
-        ])),
+        .array(
+          served + [
+            entry("system", reason: nil, loaded: loaded[models.defaultID] != nil),
+            entry("pcc", reason: "PCC inference is not available in this context.", loaded: false),
+          ])),
     ])
   }
 
-  /// The served model a request's `model` names: its id, or `system` (Apple's name for the
-  /// on-device model, as in Apple's `fm serve`).
-  /// - Throws: `APIError` 404 naming the served model.
-  func servedModel(_ name: String) throws -> ServedModel {
-    guard name == model.id || name == "system" else {
-      throw APIError(
-        .notFound, "The model '\(name)' does not exist; this server serves '\(model.id)' (also named 'system')",
-        param: "model", code: "model_not_found")
-    }
-    return model
-  }
-
-  /// Runs `body`, a generation, answering a refusal of the slot pool with 503 and
-  /// `Retry-After`: every slot is busy and the queue is full. The pool refuses before the model
-  /// writes anything, so no response has begun.
-  private func admitted<T>(_ body: () async throws -> T) async throws -> T {
-    do {
-      return try await body()
-    } catch LanguageModelError.rateLimited {
-      throw APIError(
-        .serviceUnavailable,
-        "The server is busy: \(model.slots) requests are generating and \(model.queueLimit) are waiting; retry later",
-        code: "queue_full", headers: [("Retry-After", String(configuration.retryAfterSeconds))])
+  /// Runs `body`, a generation on the model `name` names, answering a refusal of its slot pool
+  /// with 503 and `Retry-After`: every slot is busy and the queue is full. The pool refuses
+  /// before the model writes anything, so no response has begun.
+  private func generate<T>(on name: String, _ body: (ServedModel) async throws -> T) async throws -> T {
+    try await models.withModel(name) { model in
+      do {
+        return try await body(model)
+      } catch LanguageModelError.rateLimited {
+        throw APIError(
+          .serviceUnavailable,
+          "The server is busy: \(model.slots) requests are generating and \(model.queueLimit) are waiting; retry later",
+          code: "queue_full", headers: [("Retry-After", String(configuration.retryAfterSeconds))])
+      }
     }
   }
 
@@ -180,8 +180,7 @@ public final class OpenAIServer: HTTPResponder {
 
   private func chatCompletion(_ request: HTTPRequest, writer: ResponseWriter) async throws {
     let completion = try ChatCompletionRequest(body: request.body)
-    let model = try servedModel(completion.model)
-    let summary = try await admitted {
+    let summary = try await generate(on: completion.model) { model in
       let runner = CompletionRunner(model: model)
       let prepared = try await runner.prepare(completion.turn)
       let chunks = ChatCompletionChunks(model: model.id)

@@ -20,12 +20,15 @@ final class ServerMetrics: Sendable {
   /// cannot grow the metrics without bound.
   static let endpoints: Set<String> = [
     "/health", "/v1/models", "/v1/chat/completions", "/tokenize", "/detokenize", "/apply-template", "/metrics",
+    "/v1/responses", "/v1/messages", "/v1/messages/count_tokens",
   ]
 
   func begin() { state.withLock { $0.inFlight += 1 } }
 
   func end(path: String, status: Int) {
-    let endpoint = Self.endpoints.contains(path) ? path : "other"
+    let endpoint =
+      Self.endpoints.contains(path)
+      ? path : path.hasPrefix("/v1/responses/") && Endpoint(path: path) != nil ? "/v1/responses/{id}" : "other"
     state.withLock { state in
       state.inFlight -= 1
       state.requests[endpoint, default: [:]][status, default: 0] += 1
@@ -40,10 +43,11 @@ final class ServerMetrics: Sendable {
     }
   }
 
-  func text(model: ServedModel) -> String {
+  func text(models: ModelRoster) -> String {
     let snapshot = state.withLock { $0 }
-    let usage = model.slotUsage
-    let batches = model.batchStatistics
+    let loaded = models.loaded.values
+    let usage = loaded.map(\.slotUsage).reduce((busy: 0, waiting: 0)) { ($0.busy + $1.busy, $0.waiting + $1.waiting) }
+    let batches = models.batchStatistics
     var lines = [
       "# HELP fm_requests_total Requests answered, by endpoint and status.", "# TYPE fm_requests_total counter",
     ]
@@ -66,7 +70,8 @@ final class ServerMetrics: Sendable {
     metric("fm_requests_in_flight", "gauge", "Requests being answered now.", snapshot.inFlight)
     metric("fm_queue_length", "gauge", "Chat completions waiting for a slot.", usage.waiting)
     metric("fm_slots_busy", "gauge", "Slots generating now.", usage.busy)
-    metric("fm_slots_total", "gauge", "Slots (--parallel).", model.slots)
+    metric("fm_slots_total", "gauge", "Slots (--parallel) of the models in memory.", models.slots * loaded.count)
+    metric("fm_models_loaded", "gauge", "Models in memory now.", loaded.count)
     metric("fm_decodes_total", "counter", "Batched decodes (llama_decode calls) run.", batches.decodes)
     metric(
       "fm_decode_sequences_total", "counter",

@@ -10,13 +10,14 @@ import JSON
 /// slot that served it (the slot pool picks the one whose cache holds the longest prefix of a
 /// prompt) evaluates only the new input.
 struct ResponsesRoutes {
-  let model: ServedModel
   let store: ResponseStore
   /// The CORS header fields every answer carries.
   let headers: [(name: String, value: String)]
 
   /// Answers `POST /v1/responses` for `request`; returns the summary for the metrics.
-  func create(_ request: ResponsesRequest, writer: ResponseWriter) async throws -> CompletionRunner.Summary {
+  func create(_ request: ResponsesRequest, on model: ServedModel, writer: ResponseWriter) async throws
+    -> CompletionRunner.Summary
+  {
     var history: [JSONValue] = []
     if let previous = request.previousResponseID {
       guard let stored = store.get(previous) else {

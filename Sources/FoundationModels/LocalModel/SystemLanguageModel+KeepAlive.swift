@@ -29,6 +29,16 @@ extension SystemLanguageModel {
       }
     }
 
+    /// `FM_KEEP_ALIVE`'s forms: seconds (`300`), a number with a unit (`30s`, `5m`, `1h`), `0`
+    /// (unload at once), and `forever`; nil for anything else.
+    public init?(parsing text: String) {
+      switch InferenceEngine.KeepAlive(text) {
+      case .forever?: self = .forever
+      case .duration(let duration)?: self = .duration(duration)
+      case nil: return nil
+      }
+    }
+
     var engineValue: InferenceEngine.KeepAlive {
       switch self {
       case .forever: .forever

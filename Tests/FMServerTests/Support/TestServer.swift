@@ -24,9 +24,10 @@ struct TestServer {
     // Batched, as `fm serve` runs it.
     let model = SystemLanguageModel(
       path: URL(fileURLWithPath: TestModels.smolLM2Path), contextSize: contextSize, chatTemplate: chatTemplate)
-    let served = ServedModel(id: modelID, model: model, slots: parallel, queue: queue)
+    let served = ModelRoster(id: modelID, model: model, slots: parallel, queue: queue)
     let http = try HTTPServer(
-      host: "127.0.0.1", port: 0, limits: limits, responder: OpenAIServer(model: served, configuration: configuration, responseStore: responseStore))
+      host: "127.0.0.1", port: 0, limits: limits,
+      responder: OpenAIServer(models: served, configuration: configuration, responseStore: responseStore))
     http.start()
     return TestServer(http: http)
   }
