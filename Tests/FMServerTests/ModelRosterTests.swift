@@ -55,8 +55,9 @@ import Testing
   @Test func anIdleModelIsUnloadedAfterItsKeepAlive() async throws {
     let roster = Self.roster(keepAlive: .duration(.milliseconds(100)))
     _ = try await roster.withModel("a") { $0.id }
-    let kept = try await roster.withModel("b") { served in
-      try await Task.sleep(for: .milliseconds(300))
+    let kept = try await roster.withModel("b") { _ in
+      let deadline = ContinuousClock.now + .seconds(5)
+      while roster.loaded.count > 1, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
       return roster.loaded.keys.sorted()
     }
     // While b ran, a's period ended; b's starts when its request ends.

@@ -116,6 +116,7 @@ import Testing
     var types: [String] = []
     for delta: CompletionRunner.Delta in [
       .reasoning("th"), .reasoning("ink"), .content("Hel"), .content("lo"),
+      .toolCallStarted(.init(id: "call_1", name: "f", arguments: "")),
       .toolCall(.init(id: "call_1", name: "f", arguments: #"{"a":1}"#)),
     ] {
       types += output.feed(delta).map(\.type)

@@ -11,6 +11,8 @@ struct MessageContent {
   }
 
   private(set) var blocks: [JSONValue] = []
+  /// The call being written, until its arguments are complete.
+  private var calling: CompletionRunner.ToolCall?
   /// The block being written: thinking or text, and its text so far.
   private var open: (isThinking: Bool, text: String)?
 
@@ -19,31 +21,36 @@ struct MessageContent {
     switch delta {
     case .reasoning(let text): return append(text, thinking: true)
     case .content(let text): return append(text, thinking: false)
-    case .toolCall(let call):
+    case .toolCallStarted(let call):
       var events = close()
-      let index = member("index", .integer(blocks.count))
-      let id = "toolu_" + String(call.id.dropFirst("call_".count))
-      let input = (try? JSONValue(parsing: call.arguments)) ?? .object([])
-      func block(_ input: JSONValue) -> JSONValue {
-        .object([
-          member("type", .string("tool_use")), member("id", .string(id)), member("name", .string(call.name)),
-          member("input", input),
-        ])
-      }
-      events.append(Event(type: "content_block_start", members: [index, member("content_block", block(.object([])))]))
+      calling = call
       events.append(
         Event(
-          type: "content_block_delta",
+          type: "content_block_start",
           members: [
-            index,
-            member(
-              "delta",
-              .object([member("type", .string("input_json_delta")), member("partial_json", .string(call.arguments))])),
+            member("index", .integer(blocks.count)), member("content_block", Self.toolUse(call, input: .object([]))),
           ]))
+      return events
+    case .toolCall(let call):
+      var events = calling?.id == call.id ? [] : feed(.toolCallStarted(call))
+      let index = member("index", .integer(blocks.count))
+      let delta = JSONValue.object([
+        member("type", .string("input_json_delta")), member("partial_json", .string(call.arguments)),
+      ])
+      events.append(Event(type: "content_block_delta", members: [index, member("delta", delta)]))
       events.append(Event(type: "content_block_stop", members: [index]))
-      blocks.append(block(input))
+      blocks.append(Self.toolUse(call, input: (try? JSONValue(parsing: call.arguments)) ?? .object([])))
+      calling = nil
       return events
     }
+  }
+
+  /// A `tool_use` block: the call's id as Anthropic writes ids (`toolu_…`).
+  private static func toolUse(_ call: CompletionRunner.ToolCall, input: JSONValue) -> JSONValue {
+    .object([
+      member("type", .string("tool_use")), member("id", .string("toolu_" + call.id.dropFirst("call_".count))),
+      member("name", .string(call.name)), member("input", input),
+    ])
   }
 
   /// The events that close the content; an answer with nothing at all is one empty text block.

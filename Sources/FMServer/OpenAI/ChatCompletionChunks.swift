@@ -26,9 +26,15 @@ struct ChatCompletionChunks {
       return chunk(delta: [member("reasoning_content", .string(text))], finishReason: nil)
     case .content(let text):
       return chunk(delta: [member("content", .string(text))], finishReason: nil)
-    case .toolCall(let call):
+    case .toolCallStarted(let call):
+      // The call's first chunk names it; its arguments follow in the next.
       var json = Self.toolCallJSON(call)
-      if case .object(let members) = json { json = .object([member("index", .number(ExactDecimal(index)))] + members) }
+      if case .object(let members) = json { json = .object([member("index", .integer(index))] + members) }
+      return chunk(delta: [member("tool_calls", .array([json]))], finishReason: nil)
+    case .toolCall(let call):
+      let json = JSONValue.object([
+        member("index", .integer(index)), member("function", .object([member("arguments", .string(call.arguments))])),
+      ])
       return chunk(delta: [member("tool_calls", .array([json]))], finishReason: nil)
     }
   }

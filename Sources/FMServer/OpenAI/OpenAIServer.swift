@@ -196,6 +196,7 @@ public final class OpenAIServer: HTTPResponder {
         case .reasoning(let text): reasoning += text
         case .content(let text): content += text
         case .toolCall(let call): calls.append(call)
+        case .toolCallStarted: break
         }
       }
       try await sendJSON(

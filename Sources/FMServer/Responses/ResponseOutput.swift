@@ -13,6 +13,8 @@ struct ResponseOutput {
   private(set) var items: [JSONValue] = []
   /// The item being written: a reasoning item or a message, its id and text so far.
   private var open: (isReasoning: Bool, id: String, text: String)?
+  /// The call being written: its item id and the call, until its arguments are complete.
+  private var calling: (id: String, call: CompletionRunner.ToolCall)?
   /// The thinking written, all of it.
   private(set) var reasoningText = ""
 
@@ -24,35 +26,44 @@ struct ResponseOutput {
       return append(text, reasoning: true)
     case .content(let text):
       return append(text, reasoning: false)
-    case .toolCall(let call):
+    case .toolCallStarted(let call):
       var events = close()
-      let id = ResponseItems.id("fc")
-      let index = member("output_index", .integer(items.count))
-      func item(_ status: String, _ arguments: String) -> JSONValue {
-        .object([
-          member("id", .string(id)), member("type", .string("function_call")), member("status", .string(status)),
-          member("arguments", .string(arguments)), member("call_id", .string(call.id)),
-          member("name", .string(call.name)),
-        ])
-      }
+      calling = (ResponseItems.id("fc"), call)
       events.append(
-        Event(type: "response.output_item.added", members: [index, member("item", item("in_progress", ""))]))
+        Event(type: "response.output_item.added", members: [outputIndex, member("item", callItem("in_progress", ""))]))
+      return events
+    case .toolCall(let call):
+      var events = calling?.call.id == call.id ? [] : feed(.toolCallStarted(call))
+      guard let id = calling?.id else { return events }
       events.append(
         Event(
           type: "response.function_call_arguments.delta",
-          members: [member("item_id", .string(id)), index, member("delta", .string(call.arguments))]))
+          members: [member("item_id", .string(id)), outputIndex, member("delta", .string(call.arguments))]))
       events.append(
         Event(
           type: "response.function_call_arguments.done",
           members: [
-            member("item_id", .string(id)), index, member("arguments", .string(call.arguments)),
+            member("item_id", .string(id)), outputIndex, member("arguments", .string(call.arguments)),
             member("name", .string(call.name)),
           ]))
-      let done = item("completed", call.arguments)
-      events.append(Event(type: "response.output_item.done", members: [index, member("item", done)]))
+      let done = callItem("completed", call.arguments)
+      events.append(Event(type: "response.output_item.done", members: [outputIndex, member("item", done)]))
       items.append(done)
+      calling = nil
       return events
     }
+  }
+
+  /// The member naming the item being written: the next in `items`.
+  private var outputIndex: JSONValue.Member { member("output_index", .integer(items.count)) }
+
+  /// The call being written, as an item.
+  private func callItem(_ status: String, _ arguments: String) -> JSONValue {
+    .object([
+      member("id", .string(calling?.id ?? "")), member("type", .string("function_call")),
+      member("status", .string(status)), member("arguments", .string(arguments)),
+      member("call_id", .string(calling?.call.id ?? "")), member("name", .string(calling?.call.name ?? "")),
+    ])
   }
 
   /// The events that close the output; an answer with no output at all gets an empty message.

@@ -9,9 +9,15 @@ struct CompletionRunner {
   let model: ServedModel
 
   /// What the model wrote next.
+  ///
+  /// Calls come one after another: each `toolCallStarted` (its id and name, as soon as the model
+  /// opens the call) is followed by its `toolCall` (the same id, with the arguments complete)
+  /// before the next call starts.
   enum Delta: Sendable {
     case reasoning(String)
     case content(String)
+    /// A call the model opened: its arguments are empty until its `toolCall`.
+    case toolCallStarted(ToolCall)
     case toolCall(ToolCall)
   }
 
@@ -66,8 +72,16 @@ struct CompletionRunner {
     var filter = StopSequenceFilter(stops: prepared.stop)
     var generated = ""
     var assembler = TurnAssembler()
+    var calls = CallProgress()
     let stopReason = try await invocation.run(prepared.executorRequest, into: &assembler) { update in
       if let thought = update.appendedReasoning, !thought.isEmpty { try await deliver(.reasoning(thought)) }
+      let opened = update.assembled.toolCalls
+      if opened.count > calls.started {
+        // Text held back as a possible stop text's start is the answer's: it came before the call.
+        let held = filter.finish()
+        if !held.isEmpty { try await deliver(.content(held)) }
+        for delta in calls.deltas(for: opened, finished: false) { try await deliver(delta) }
+      }
       guard let text = update.appendedText else { return .proceed }
       generated += text
       let visible = filter.feed(text)
@@ -77,9 +91,7 @@ struct CompletionRunner {
     }
     let rest = filter.finish()
     if !rest.isEmpty { try await deliver(.content(rest)) }
-    for call in assembler.toolCalls {
-      try await deliver(.toolCall(ToolCall(id: Self.callID(), name: call.name, arguments: call.arguments)))
-    }
+    for delta in calls.deltas(for: assembler.toolCalls, finished: true) { try await deliver(delta) }
     // Cut short by a stop text, the engine reports no count: the tokens of what it wrote are it.
     let usage = assembler.usage
     let completion =
@@ -89,6 +101,34 @@ struct CompletionRunner {
     return Summary(
       finishReason: stopReason, promptTokens: prepared.promptTokens, completionTokens: completion,
       cachedPromptTokens: usage?.input.cachedTokenCount, stopText: filter.matched)
+  }
+
+  /// The calls told so far: each is started when the model opens it and complete when the next
+  /// opens or the generation ends (until then its arguments may still grow).
+  private struct CallProgress {
+    private var ids: [String] = []
+    private var completed = 0
+    var started: Int { ids.count }
+
+    /// The deltas for the calls `opened` so far; `finished` completes the last one too.
+    mutating func deltas(for opened: [(id: String, name: String, arguments: String)], finished: Bool) -> [Delta] {
+      var deltas: [Delta] = []
+      func complete(upTo end: Int) {
+        while completed < end {
+          let call = opened[completed]
+          deltas.append(.toolCall(ToolCall(id: ids[completed], name: call.name, arguments: call.arguments)))
+          completed += 1
+        }
+      }
+      while ids.count < opened.count {
+        complete(upTo: ids.count)
+        ids.append(CompletionRunner.callID())
+        deltas.append(
+          .toolCallStarted(ToolCall(id: ids[ids.count - 1], name: opened[ids.count - 1].name, arguments: "")))
+      }
+      if finished { complete(upTo: opened.count) }
+      return deltas
+    }
   }
 
   /// A tool-call id in OpenAI's form: `call_` and 24 letters and digits.
