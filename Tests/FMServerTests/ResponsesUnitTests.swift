@@ -59,7 +59,7 @@ import Testing
       #""input":"hi","tools":[{"type":"function","name":"f","parameters":{"type":"object","properties":{"a":{"type":"string"}}}},{"type":"function","name":"g"}],"tool_choice":{"type":"function","name":"g"},"text":{"format":{"type":"json_schema","name":"x","schema":{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}}}"#
     )
     #expect(request.tools.map(\.name) == ["f", "g"])
-    #expect(request.enabledTools.map(\.name) == ["g"])
+    #expect(request.forcedTool == "g")
     #expect(request.toolCallingMode == .required)
     #expect(request.schema != nil)
     #expect(request.echo.toolChoice["name"] == .string("g"))

@@ -25,6 +25,8 @@ import ModelStore
 /// `p11` (on its own, not in `all`) starts `fm serve` (the `fm` built beside fm-bench) and
 /// `llama-server` with a slot per stream of the largest `--streams` count (1,4,8,16 by default), and runs each count
 /// of concurrent streaming clients on both, `--runs N` rounds, `--max-tokens N` each (96).
+/// `p16` (on its own, not in `all`) starts `fm serve` and `llama-server` with 4 slots and replays
+/// an agent conversation through each API, then 8 at once (`--runs N` rounds).
 /// `hf-pull` (on its own, not in `all`, no model needed) pulls an `hf:` model of `--megabytes N`
 /// (512) from a loopback Hub server, `--runs N` times alternating with `curl`, and once through
 /// a connection dropped halfway.
@@ -119,6 +121,10 @@ do {
     ).measure() {
       report.print()
     }
+    exit(0)
+  }
+  if figures == ["p16"] {
+    for report in try await AgentConversationFigure(modelPath: modelPath, runs: runs).measure() { report.print() }
     exit(0)
   }
   if figures == ["load-child"] {

@@ -26,6 +26,17 @@ struct RequestMutator {
         "/v1/chat/completions",
         #"{"model":"\#(model)","messages":[{"role":"user","content":"Hi"}],"max_tokens":1,"stream":true,"response_format":{"type":"json_object"}}"#
       ),
+      ("/v1/responses", #"{"model":"\#(model)","input":"Hi","max_output_tokens":1}"#),
+      (
+        "/v1/responses",
+        #"{"model":"\#(model)","input":[{"role":"user","content":"Hi"}],"max_output_tokens":1,"stream":true,"text":{"format":{"type":"json_object"}}}"#
+      ),
+      ("/v1/messages", #"{"model":"\#(model)","max_tokens":1,"messages":[{"role":"user","content":"Hi"}]}"#),
+      (
+        "/v1/messages",
+        #"{"model":"\#(model)","max_tokens":1,"system":"Be brief.","stream":true,"messages":[{"role":"user","content":[{"type":"text","text":"Hi"}]}]}"#
+      ),
+      ("/v1/messages/count_tokens", #"{"model":"\#(model)","messages":[{"role":"user","content":"Hi"}]}"#),
       ("/tokenize", #"{"content":"hello world"}"#),
       ("/detokenize", #"{"tokens":[1,2,3]}"#),
       ("/apply-template", #"{"messages":[{"role":"system","content":"Be brief."},{"role":"user","content":"Hi"}]}"#),

@@ -49,7 +49,7 @@ struct MessagesRequest: Sendable {
     let transcript = try AnthropicMessages.transcript(messages, system: system, tools: tools)
     try fields.rejectUnknown()
     turn = TurnRequest(
-      transcript: transcript, enabledTools: choice.enabled, schema: nil, options: options, stop: stop,
+      transcript: transcript, enabledTools: tools, forcedTool: choice.forced, schema: nil, options: options, stop: stop,
       reasoningLevel: reasoningLevel)
   }
 
@@ -87,14 +87,14 @@ struct MessagesRequest: Sendable {
   /// `tool_choice`: `{"type": "auto" | "any" | "none" | "tool", "name"}`; one call at most
   /// (`disable_parallel_tool_use`) is refused, for the model may always make several.
   private static func toolChoice(_ fields: inout JSONFields, tools: [Transcript.ToolDefinition]) throws -> (
-    enabled: [Transcript.ToolDefinition], mode: GenerationOptions.ToolCallingMode?
+    forced: String?, mode: GenerationOptions.ToolCallingMode?
   ) {
-    guard var choice = try fields.object("tool_choice") else { return (tools, tools.isEmpty ? nil : .allowed) }
+    guard var choice = try fields.object("tool_choice") else { return (nil, tools.isEmpty ? nil : .allowed) }
     if try choice.bool("disable_parallel_tool_use") == true {
       throw APIError.unsupported(
         "tool_choice.disable_parallel_tool_use", "the model may always make several calls in one answer")
     }
-    var enabled = tools
+    var forced: String?
     let mode: GenerationOptions.ToolCallingMode
     switch try choice.string("type") {
     case "auto"?: mode = .allowed
@@ -107,7 +107,7 @@ struct MessagesRequest: Sendable {
       guard let tool = tools.first(where: { $0.name == name }) else {
         throw APIError.invalid("'tool_choice' names '\(name)', which is not in 'tools'", param: "tool_choice.name")
       }
-      enabled = [tool]
+      forced = tool.name
       mode = .required
     default:
       throw APIError.invalid("'tool_choice.type' must be auto, any, tool or none", param: "tool_choice.type")
@@ -116,7 +116,7 @@ struct MessagesRequest: Sendable {
     guard !tools.isEmpty || mode != .required else {
       throw APIError.invalid("'tool_choice' asks for a tool call, and the request has no 'tools'", param: "tool_choice")
     }
-    return (enabled, tools.isEmpty ? nil : mode)
+    return (forced, tools.isEmpty ? nil : mode)
   }
 
   /// `thinking`: `{"type":"disabled"}` turns a thinking model's thinking off;

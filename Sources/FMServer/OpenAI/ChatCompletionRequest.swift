@@ -9,6 +9,8 @@ struct ChatCompletionRequest: Sendable {
   var transcript: Transcript
   /// The tools the model may call in this request (all of them, or the one `tool_choice` names).
   var enabledTools: [Transcript.ToolDefinition]
+  /// The tool a named `tool_choice` makes the model call.
+  var forcedTool: String?
   var schema: GenerationSchema?
   var options: GenerationOptions
   var stream: Bool
@@ -52,7 +54,8 @@ struct ChatCompletionRequest: Sendable {
       throw APIError.unsupported("parallel_tool_calls", "the model may always make several calls in one answer")
     }
     let allTools = try Self.tools(&fields)
-    enabledTools = try Self.enabledTools(&fields, allTools)
+    enabledTools = allTools
+    forcedTool = try Self.forcedTool(&fields, allTools)
     let toolChoice = try Self.toolChoiceMode(&fields, hasTools: !allTools.isEmpty)
     schema = try Self.responseFormat(&fields)
     stop = try Self.stopSequences(&fields)
@@ -79,7 +82,8 @@ struct ChatCompletionRequest: Sendable {
   /// The turn the request asks for.
   var turn: TurnRequest {
     TurnRequest(
-      transcript: transcript, enabledTools: enabledTools, schema: schema, options: options, stop: stop,
+      transcript: transcript, enabledTools: enabledTools, forcedTool: forcedTool, schema: schema, options: options,
+      stop: stop,
       templateVariables: templateVariables, reasoningLevel: reasoningLevel)
   }
 
@@ -150,12 +154,10 @@ struct ChatCompletionRequest: Sendable {
     }
   }
 
-  /// The tools the model may call: those of a named `tool_choice`, else all.
-  private static func enabledTools(_ fields: inout JSONFields, _ tools: [Transcript.ToolDefinition]) throws
-    -> [Transcript.ToolDefinition]
-  {
-    guard case .object = fields.value("tool_choice") else { return tools }
-    guard var choice = try fields.object("tool_choice") else { return tools }
+  /// The tool a named `tool_choice` forces, if any.
+  private static func forcedTool(_ fields: inout JSONFields, _ tools: [Transcript.ToolDefinition]) throws -> String? {
+    guard case .object = fields.value("tool_choice") else { return nil }
+    guard var choice = try fields.object("tool_choice") else { return nil }
     guard try choice.string("type") == "function", var function = try choice.object("function"),
       let name = try function.string("name")
     else {
@@ -165,10 +167,10 @@ struct ChatCompletionRequest: Sendable {
     }
     try function.rejectUnknown()
     try choice.rejectUnknown()
-    guard let tool = tools.first(where: { $0.name == name }) else {
+    guard tools.contains(where: { $0.name == name }) else {
       throw APIError.invalid("'tool_choice' names '\(name)', which is not in 'tools'", param: "tool_choice")
     }
-    return [tool]
+    return name
   }
 
   private static func toolChoiceMode(_ fields: inout JSONFields, hasTools: Bool) throws

@@ -17,7 +17,8 @@ struct ResponsesRequest: Sendable {
   /// This request's input as items, each with an id (`msg_…` where the client gave none).
   var inputItems: [JSONValue]
   var tools: [Transcript.ToolDefinition]
-  var enabledTools: [Transcript.ToolDefinition]
+  /// The tool a named `tool_choice` makes the model call.
+  var forcedTool: String?
   var toolCallingMode: GenerationOptions.ToolCallingMode?
   var schema: GenerationSchema?
   var options: GenerationOptions
@@ -54,7 +55,7 @@ struct ResponsesRequest: Sendable {
     }
     tools = try Self.tools(&fields)
     let choice = try Self.toolChoice(&fields, tools: tools)
-    enabledTools = choice.enabled
+    forcedTool = choice.forced
     toolCallingMode = choice.mode
     let format = try Self.textFormat(&fields)
     schema = format.schema
@@ -77,7 +78,7 @@ struct ResponsesRequest: Sendable {
     let transcript = try ResponseItems.transcript(
       instructions: instructions, history: history, input: inputItems, tools: tools)
     return TurnRequest(
-      transcript: transcript, enabledTools: enabledTools, schema: schema, options: options,
+      transcript: transcript, enabledTools: tools, forcedTool: forcedTool, schema: schema, options: options,
       reasoningLevel: reasoningLevel)
   }
 
@@ -108,10 +109,10 @@ struct ResponsesRequest: Sendable {
 
   /// `tool_choice`: `auto`, `none`, `required` or `{"type":"function","name"}`.
   private static func toolChoice(_ fields: inout JSONFields, tools: [Transcript.ToolDefinition]) throws -> (
-    enabled: [Transcript.ToolDefinition], mode: GenerationOptions.ToolCallingMode?
+    forced: String?, mode: GenerationOptions.ToolCallingMode?
   ) {
     let usage = "'tool_choice' must be none, auto, required or {\"type\":\"function\",\"name\":…}"
-    var enabled = tools
+    var forced: String?
     let mode: GenerationOptions.ToolCallingMode
     switch fields.value("tool_choice") {
     case nil, .string("auto")?: mode = .allowed
@@ -125,7 +126,7 @@ struct ResponsesRequest: Sendable {
       guard let tool = tools.first(where: { $0.name == name }) else {
         throw APIError.invalid("'tool_choice' names '\(name)', which is not in 'tools'", param: "tool_choice")
       }
-      enabled = [tool]
+      forced = tool.name
       mode = .required
     default:
       throw APIError.invalid(usage, param: "tool_choice")
@@ -133,7 +134,7 @@ struct ResponsesRequest: Sendable {
     guard !tools.isEmpty || mode != .required else {
       throw APIError.invalid("'tool_choice' asks for a tool call, and the request has no 'tools'", param: "tool_choice")
     }
-    return (enabled, tools.isEmpty ? nil : mode)
+    return (forced, tools.isEmpty ? nil : mode)
   }
 
   /// `text.format`: `text`, `json_object` or `json_schema` (`name`, `schema`, `strict`,

@@ -6,8 +6,11 @@ import JSON
 /// the tools it may call, the schema its answer must satisfy, sampling and stop texts.
 struct TurnRequest: Sendable {
   var transcript: Transcript
-  /// The tools the model may call in this turn (all of them, or the one a tool choice names).
+  /// The tools the prompt shows: all the request's, whichever the tool choice forces, so the
+  /// prompt stays a prefix of the next turn's.
   var enabledTools: [Transcript.ToolDefinition]
+  /// The one tool a named tool choice makes the model call, if any.
+  var forcedTool: String? = nil
   var schema: GenerationSchema?
   var options: GenerationOptions
   /// Texts that end the answer where they appear (not returned).
@@ -29,6 +32,7 @@ struct TurnRequest: Sendable {
     LanguageModelExecutorGenerationRequest(
       id: UUID(), transcript: transcript, enabledTools: enabledTools, schema: schema, generationOptions: options,
       contextOptions: ContextOptions(includeSchemaInPrompt: false, reasoningLevel: reasoningLevel),
-      metadata: ChatTemplateVariables.metadata(templateVariables))
+      metadata: ChatTemplateVariables.metadata(templateVariables).merging(
+        CallableTools.metadata(forcedTool.map { [$0] }), uniquingKeysWith: { first, _ in first }))
   }
 }

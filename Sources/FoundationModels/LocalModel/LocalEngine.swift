@@ -74,7 +74,8 @@ final class LocalEngine: Sendable {
       var constraint: (any TokenConstraint)? = answer
       var splitter: ToolCallTextSplitter?
       if let toolMode {
-        let tools = request.enabledToolDefinitions.map {
+        let callable = CallableTools.names(in: request.metadata)
+        let tools = request.enabledToolDefinitions.filter { callable?.contains($0.name) ?? true }.map {
           ToolCallConstraint.ToolSchema(name: $0.name, parameters: $0.parameters)
         }
         let format = ToolCallFormat.of(template.toolSyntax)

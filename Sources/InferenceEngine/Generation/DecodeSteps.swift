@@ -59,6 +59,16 @@ struct DecodeSteps {
   /// - Parameter contextLength: the most tokens the sequence's cache may hold.
   /// - Throws: `EngineError` when the prompt is empty or does not fit, or the budget is not positive.
   init(request: GenerationRequest, model: any TokenModel, contextLength: Int) throws {
+    try Self.check(request, contextLength: contextLength)
+    self.request = request
+    self.model = model
+    self.contextLength = contextLength
+    state = DecodeState(request: request, model: model)
+  }
+
+  /// Refuses a request that cannot run.
+  /// - Throws: `EngineError` when the prompt is empty or does not fit, or the budget is not positive.
+  static func check(_ request: GenerationRequest, contextLength: Int) throws {
     let prompt = request.promptTokens
     guard !prompt.isEmpty else { throw EngineError(.invalidRequest, "the prompt is empty") }
     guard prompt.count < contextLength else {
@@ -69,10 +79,6 @@ struct DecodeSteps {
     if let maximum = request.maximumTokens, maximum < 1 {
       throw EngineError(.invalidRequest, "maximumTokens must be positive, not \(maximum)")
     }
-    self.request = request
-    self.model = model
-    self.contextLength = contextLength
-    state = DecodeState(request: request, model: model)
   }
 
   /// The tokens generated so far, forced ones included, end-of-turn token excluded.

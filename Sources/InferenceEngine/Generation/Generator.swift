@@ -20,9 +20,19 @@ struct Generator {
     emit: (String) -> Void
   ) throws -> GenerationSummary {
     let started = DispatchTime.now()
-    var steps = try DecodeSteps(request: request, model: model, contextLength: backend.contextLength)
+    // Refused before it takes a slot.
+    try DecodeSteps.check(request, contextLength: backend.contextLength)
     try backend.beginRequest(prompt: request.promptTokens, cancellation: cancellation)
     defer { backend.endRequest() }
+    var request = request
+    if !backend.evaluatesPartsExactly,
+      let spliced = PromptSplice.onto(
+        cached: backend.cachedTokens, prompt: request.promptTokens, boundaries: request.promptBoundaries, model: model)
+    {
+      request.promptTokens = spliced.tokens
+      request.promptBoundaries = spliced.boundaries
+    }
+    var steps = try DecodeSteps(request: request, model: model, contextLength: backend.contextLength)
     var step = steps.start(
       cachedTokens: backend.cachedTokens, boundaries: backend.partBoundaries,
       exactParts: backend.evaluatesPartsExactly)
