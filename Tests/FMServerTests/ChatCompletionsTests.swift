@@ -421,4 +421,31 @@ struct ChatCompletionsTests {
     #expect(value("fm_cache_copies_total") == 0)
     await server.stop()
   }
+
+  /// A named tool choice forces that tool's call while the prompt lists every tool: the prompt
+  /// is the same whichever tool a turn forces (so a conversation keeps its cached prefix), and
+  /// `parallel_tool_calls: false` allows one call at most.
+  @Test func aForcedToolLeavesThePromptAsItIsAndOneCallIsOne() async throws {
+    let server = try TestServer.start()
+    func ask(_ choice: String, maxTokens: Int = 80, extra: String = "") async throws -> [String: Any] {
+      let body = TestServer.chat(
+        "Weather in Paris?", maxTokens: maxTokens,
+        extra: #","tools":[\#(Self.weatherTool),\#(Self.timeTool)],"tool_choice":\#(choice)\#(extra)"#)
+      return try await Self.post(server, body).json
+    }
+    let forced = try await ask(
+      #"{"type":"function","function":{"name":"time"}}"#, extra: #","parallel_tool_calls":false"#)
+    let other = try await ask(#"{"type":"function","function":{"name":"weather"}}"#)
+    let none = try await ask(#""none""#, maxTokens: 1)
+    let prompts = [forced, other, none].map { ($0["usage"] as? [String: Any])?["prompt_tokens"] as? Int }
+    #expect(Set(prompts).count == 1, "\(prompts)")
+    let choice = try #require((forced["choices"] as? [[String: Any]])?.first)
+    let calls = (choice["message"] as? [String: Any])?["tool_calls"] as? [[String: Any]] ?? []
+    // The budget may end the call on some CPU; when the model finished its call, it made one.
+    #expect(calls.count <= 1)
+    if choice["finish_reason"] as? String == "tool_calls" {
+      #expect((calls.first?["function"] as? [String: Any])?["name"] as? String == "time")
+    }
+    await server.stop()
+  }
 }

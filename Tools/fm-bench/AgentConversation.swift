@@ -16,7 +16,8 @@ struct AgentTurn: Sendable {
 }
 
 /// One agent conversation (`AgentScript`) through one API of one server, turn by turn, each a
-/// streamed request: the history is resent every turn, or on `/v1/responses` with
+/// streamed request with one tool call at most (`parallel_tool_calls: false`, llama-server's
+/// default): the history is resent every turn, or on `/v1/responses` with
 /// `chainsResponses` only the new input with `previous_response_id`.
 struct AgentConversation {
   let api: AgentAPI
@@ -59,6 +60,7 @@ struct AgentConversation {
     case .chat:
       path = "/v1/chat/completions"
       body += [
+        .init(key: "parallel_tool_calls", value: .bool(false)),
         .init(key: "messages", value: .array([message("system", AgentScript.system)] + history + input)),
         .init(key: "max_tokens", value: .number(ExactDecimal(48))),
         .init(key: "stream_options", value: .object([.init(key: "include_usage", value: .bool(true))])),
@@ -73,6 +75,7 @@ struct AgentConversation {
     case .responses:
       path = "/v1/responses"
       body += [
+        .init(key: "parallel_tool_calls", value: .bool(false)),
         .init(key: "instructions", value: .string(AgentScript.system)),
         .init(key: "input", value: .array(chainsResponses ? input : history + input)),
         .init(key: "max_output_tokens", value: .number(ExactDecimal(48))),
@@ -129,7 +132,10 @@ struct AgentConversation {
     case (.responses, let name?):
       .object([.init(key: "type", value: .string("function")), .init(key: "name", value: .string(name))])
     case (.messages, let name?):
-      .object([.init(key: "type", value: .string("tool")), .init(key: "name", value: .string(name))])
+      .object([
+        .init(key: "type", value: .string("tool")), .init(key: "name", value: .string(name)),
+        .init(key: "disable_parallel_tool_use", value: .bool(true)),
+      ])
     case (.messages, nil): .object([.init(key: "type", value: .string("none"))])
     case (_, nil): .string("none")
     }
@@ -277,7 +283,20 @@ struct AgentConversation {
       }
       return [.object(members)]
     case .responses:
-      let message = text.isEmpty ? [] : [self.message("assistant", text)]
+      // As a client passes a response's output back: a message item with output_text.
+      let message: [JSONValue] =
+        text.isEmpty
+        ? []
+        : [
+          .object([
+            .init(key: "type", value: .string("message")), .init(key: "role", value: .string("assistant")),
+            .init(
+              key: "content",
+              value: .array([
+                .object([.init(key: "type", value: .string("output_text")), .init(key: "text", value: .string(text))])
+              ])),
+          ])
+        ]
       return message
         + calls.map { call in
           .object([

@@ -49,7 +49,8 @@ struct MessagesRequest: Sendable {
     let transcript = try AnthropicMessages.transcript(messages, system: system, tools: tools)
     try fields.rejectUnknown()
     turn = TurnRequest(
-      transcript: transcript, enabledTools: tools, forcedTool: choice.forced, schema: nil, options: options, stop: stop,
+      transcript: transcript, enabledTools: tools, forcedTool: choice.forced, oneToolCall: choice.oneCall, schema: nil,
+      options: options, stop: stop,
       reasoningLevel: reasoningLevel)
   }
 
@@ -84,16 +85,13 @@ struct MessagesRequest: Sendable {
     }
   }
 
-  /// `tool_choice`: `{"type": "auto" | "any" | "none" | "tool", "name"}`; one call at most
-  /// (`disable_parallel_tool_use`) is refused, for the model may always make several.
+  /// `tool_choice`: `{"type": "auto" | "any" | "none" | "tool", "name"}`, and
+  /// `disable_parallel_tool_use` for one call at most.
   private static func toolChoice(_ fields: inout JSONFields, tools: [Transcript.ToolDefinition]) throws -> (
-    forced: String?, mode: GenerationOptions.ToolCallingMode?
+    forced: String?, mode: GenerationOptions.ToolCallingMode?, oneCall: Bool
   ) {
-    guard var choice = try fields.object("tool_choice") else { return (nil, tools.isEmpty ? nil : .allowed) }
-    if try choice.bool("disable_parallel_tool_use") == true {
-      throw APIError.unsupported(
-        "tool_choice.disable_parallel_tool_use", "the model may always make several calls in one answer")
-    }
+    guard var choice = try fields.object("tool_choice") else { return (nil, tools.isEmpty ? nil : .allowed, false) }
+    let oneCall = try choice.bool("disable_parallel_tool_use") ?? false
     var forced: String?
     let mode: GenerationOptions.ToolCallingMode
     switch try choice.string("type") {
@@ -116,7 +114,7 @@ struct MessagesRequest: Sendable {
     guard !tools.isEmpty || mode != .required else {
       throw APIError.invalid("'tool_choice' asks for a tool call, and the request has no 'tools'", param: "tool_choice")
     }
-    return (forced, tools.isEmpty ? nil : mode)
+    return (forced, tools.isEmpty ? nil : mode, oneCall)
   }
 
   /// `thinking`: `{"type":"disabled"}` turns a thinking model's thinking off;

@@ -11,6 +11,8 @@ struct ChatCompletionRequest: Sendable {
   var enabledTools: [Transcript.ToolDefinition]
   /// The tool a named `tool_choice` makes the model call.
   var forcedTool: String?
+  /// `parallel_tool_calls: false`: one call at most.
+  var oneToolCall: Bool
   var schema: GenerationSchema?
   var options: GenerationOptions
   var stream: Bool
@@ -50,9 +52,7 @@ struct ChatCompletionRequest: Sendable {
     if fields.has("top_logprobs"), fields.value("top_logprobs") != nil {
       throw APIError.unsupported("top_logprobs", "log probabilities are not reported")
     }
-    if try fields.bool("parallel_tool_calls") == false {
-      throw APIError.unsupported("parallel_tool_calls", "the model may always make several calls in one answer")
-    }
+    oneToolCall = try fields.bool("parallel_tool_calls") == false
     let allTools = try Self.tools(&fields)
     enabledTools = allTools
     forcedTool = try Self.forcedTool(&fields, allTools)
@@ -82,8 +82,8 @@ struct ChatCompletionRequest: Sendable {
   /// The turn the request asks for.
   var turn: TurnRequest {
     TurnRequest(
-      transcript: transcript, enabledTools: enabledTools, forcedTool: forcedTool, schema: schema, options: options,
-      stop: stop,
+      transcript: transcript, enabledTools: enabledTools, forcedTool: forcedTool, oneToolCall: oneToolCall,
+      schema: schema, options: options, stop: stop,
       templateVariables: templateVariables, reasoningLevel: reasoningLevel)
   }
 

@@ -34,7 +34,7 @@ struct ResponseObject {
         status == .incomplete ? .object([member("reason", .string("max_output_tokens"))]) : .null),
       member("instructions", .optional(request.instructions)),
       member("max_output_tokens", request.options.maximumResponseTokens.map(JSONValue.integer) ?? .null),
-      member("model", .string(model)), member("output", .array(output)), member("parallel_tool_calls", .bool(true)),
+      member("model", .string(model)), member("output", .array(output)), member("parallel_tool_calls", .bool(!request.oneToolCall)),
       member("previous_response_id", .optional(request.previousResponseID)), member("reasoning", echo.reasoning),
       member("store", .bool(request.store)),
       member("temperature", request.options.temperature.map(JSONValue.double) ?? .null), member("text", echo.text),

@@ -19,6 +19,8 @@ struct ResponsesRequest: Sendable {
   var tools: [Transcript.ToolDefinition]
   /// The tool a named `tool_choice` makes the model call.
   var forcedTool: String?
+  /// `parallel_tool_calls: false`: one call at most.
+  var oneToolCall: Bool
   var toolCallingMode: GenerationOptions.ToolCallingMode?
   var schema: GenerationSchema?
   var options: GenerationOptions
@@ -50,9 +52,7 @@ struct ResponsesRequest: Sendable {
     if let topLogprobs = try fields.integer("top_logprobs"), topLogprobs != 0 {
       throw APIError.unsupported("top_logprobs", "log probabilities are not reported on this endpoint")
     }
-    if try fields.bool("parallel_tool_calls") == false {
-      throw APIError.unsupported("parallel_tool_calls", "the model may always make several calls in one answer")
-    }
+    oneToolCall = try fields.bool("parallel_tool_calls") == false
     tools = try Self.tools(&fields)
     let choice = try Self.toolChoice(&fields, tools: tools)
     forcedTool = choice.forced
@@ -78,7 +78,8 @@ struct ResponsesRequest: Sendable {
     let transcript = try ResponseItems.transcript(
       instructions: instructions, history: history, input: inputItems, tools: tools)
     return TurnRequest(
-      transcript: transcript, enabledTools: tools, forcedTool: forcedTool, schema: schema, options: options,
+      transcript: transcript, enabledTools: tools, forcedTool: forcedTool, oneToolCall: oneToolCall, schema: schema,
+      options: options,
       reasoningLevel: reasoningLevel)
   }
 

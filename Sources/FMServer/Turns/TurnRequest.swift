@@ -11,6 +11,8 @@ struct TurnRequest: Sendable {
   var enabledTools: [Transcript.ToolDefinition]
   /// The one tool a named tool choice makes the model call, if any.
   var forcedTool: String? = nil
+  /// At most one call (`parallel_tool_calls: false`, `disable_parallel_tool_use`).
+  var oneToolCall = false
   var schema: GenerationSchema?
   var options: GenerationOptions
   /// Texts that end the answer where they appear (not returned).
@@ -33,6 +35,6 @@ struct TurnRequest: Sendable {
       id: UUID(), transcript: transcript, enabledTools: enabledTools, schema: schema, generationOptions: options,
       contextOptions: ContextOptions(includeSchemaInPrompt: false, reasoningLevel: reasoningLevel),
       metadata: ChatTemplateVariables.metadata(templateVariables).merging(
-        CallableTools.metadata(forcedTool.map { [$0] }), uniquingKeysWith: { first, _ in first }))
+        CallableTools.metadata(forcedTool.map { [$0] }, oneCall: oneToolCall), uniquingKeysWith: { first, _ in first }))
   }
 }

@@ -82,7 +82,7 @@ final class LocalEngine: Sendable {
         let ownForm = format.readsOwnForm && (format.ownFormInEveryRound || !Self.hasToolOutputs(request))
         let calls = ToolCallConstraint(
           tools: tools, mode: toolMode, answer: answer, ownForm: ownForm, automata: automata, model: tokenModel,
-          format: format)
+          format: format, oneCall: CallableTools.allowsOneCall(in: request.metadata))
         constraint = calls
         // The splitter reads the output as the constraint let it be written.
         let textMembers =

@@ -84,6 +84,8 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
   private var ownFormCalls = false
   private let argumentsPrefixBytes: [UInt8]
   private let format: ToolCallFormat
+  /// Whether the turn ends after its first call.
+  private let oneCall: Bool
   /// The calls whose arguments are whole: the index of the call under way.
   private var callCount = 0
   private let markerTokens: [Token]
@@ -105,10 +107,13 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
   ///     (Qwen2.5-Coder wrote its fenced call again, round after round, until the loop guard
   ///     ended the turn); a further call opens with the marker.
   ///   - format: how calls are written (`ToolCallFormat.of(_:)` for the template's syntax).
+  ///   - oneCall: at most one call in the turn (a server's `parallel_tool_calls: false`): after
+  ///     it, only the calls' closing and the end of the turn.
   init(
     tools: [ToolSchema], mode: Mode, answer: SchemaConstraint?, ownForm: Bool, automata: SchemaAutomata,
-    model: any TokenModel, format: ToolCallFormat = .hermes
+    model: any TokenModel, format: ToolCallFormat = .hermes, oneCall: Bool = false
   ) {
+    self.oneCall = oneCall
     precondition(!tools.isEmpty, "a tool-call constraint needs tools")
     self.model = model
     self.automata = automata
@@ -424,7 +429,7 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
   private func afterArguments() -> Phase {
     let end = callEndTokens
     callCount += 1
-    let next: Next = format.singleCall ? .closing : ownFormCalls ? .betweenOwnCalls : .between
+    let next: Next = format.singleCall || oneCall ? .closing : ownFormCalls ? .betweenOwnCalls : .between
     // Entering what follows a call cannot fail (only a name's or arguments' phase can).
     return (try? literal(end, then: next)) ?? .between([])
   }
