@@ -38,7 +38,9 @@ public struct TokenLogProbability: Sendable, Equatable {
     logProbability = Float(Double(logits[Int(token)]) - normalizer)
     alternatives =
       count > 0
-      ? Sampler.topK(logits, k: count).map { Alternative(token: $0.0, logProbability: Float(Double($0.1) - normalizer)) }
+      ? Sampler.topK(logits, k: count).map {
+        Alternative(token: $0.0, logProbability: Float(Double($0.1) - normalizer))
+      }
       : []
   }
 
