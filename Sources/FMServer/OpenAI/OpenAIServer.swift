@@ -2,10 +2,10 @@ import Foundation
 import FoundationModels
 import JSON
 
-/// The routes of `fm serve`: OpenAI's `/v1/models`, `/v1/chat/completions` and Responses API
-/// (`/v1/responses`), llama-server's `/tokenize`, `/detokenize` and `/apply-template`,
-/// `/health` and `/metrics`; with the API key check, CORS when configured, and OpenAI-shaped
-/// errors for everything refused.
+/// The routes of `fm serve`: OpenAI's `/v1/models`, `/v1/chat/completions`, Responses API
+/// (`/v1/responses`) and legacy `/v1/completions`, llama-server's `/tokenize`, `/detokenize`
+/// and `/apply-template`, `/health` and `/metrics`; with the API key check, CORS when
+/// configured, and OpenAI-shaped errors for everything refused.
 public final class OpenAIServer: HTTPResponder {
   let model: ServedModel
   let configuration: ServerConfiguration
@@ -100,6 +100,13 @@ public final class OpenAIServer: HTTPResponder {
           parsed, writer: writer)
       }
       countTokens(summary)
+    case .textCompletions:
+      let parsed = try TextCompletionRequest(body: request.body)
+      let served = try servedModel(parsed.model)
+      countTokens(
+        try await admitted {
+          try await TextCompletionRoutes(model: served, headers: corsHeaders()).create(parsed, writer: writer)
+        })
     case .response(let id):
       let routes = ResponsesRoutes(model: model, store: responseStore, headers: corsHeaders())
       if method == "DELETE" {
