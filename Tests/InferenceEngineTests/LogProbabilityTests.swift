@@ -100,6 +100,11 @@ import Testing
       promptTokens: prompt, maximumTokens: 1, logProbabilities: .init(alternatives: 2, includesPrompt: true))
     for try await event in session.generate(request) { outcome.events.append(event) }
     #expect(outcome.prompt.map(\.token) == prompt)
+    // In one event, before anything generated.
+    let promptEvents = outcome.events.indices.filter {
+      if case .promptLogProbabilities = outcome.events[$0] { true } else { false }
+    }
+    #expect(promptEvents == [0])
     #expect(outcome.prompt.first?.logProbability == nil)
     #expect(outcome.prompt.first?.alternatives.isEmpty == true)
     for score in outcome.prompt.dropFirst() {

@@ -202,6 +202,13 @@ struct DecodeSteps {
     return step
   }
 
+  /// The prompt's scores, once the whole prompt is scored: they are reported together, once.
+  private mutating func takePromptScores() -> [TokenLogProbability] {
+    guard cacheLength >= request.promptTokens.count else { return [] }
+    defer { promptScores = [] }
+    return promptScores
+  }
+
   /// The step that evaluates the prompt's next tokens with an output after each (see
   /// `Reading.promptScores`).
   private mutating func scoreNextPromptChunk() -> DecodeStep {
@@ -423,10 +430,9 @@ struct DecodeSteps {
   {
     let step = DecodeStep(
       text: text, cacheLength: cacheLength, action: .evaluate(tokens, outputs: outputs, candidates: candidates),
-      logProbabilities: scores, promptLogProbabilities: promptScores)
+      logProbabilities: scores, promptLogProbabilities: takePromptScores())
     text = []
     scores = []
-    promptScores = []
     cacheLength += tokens.count
     self.reading = reading
     return step
@@ -437,11 +443,10 @@ struct DecodeSteps {
     defer {
       text = []
       scores = []
-      promptScores = []
     }
     return DecodeStep(
       text: text, cacheLength: cacheLength, action: .finish(reason), logProbabilities: scores,
-      promptLogProbabilities: promptScores)
+      promptLogProbabilities: takePromptScores())
   }
 
   /// The most draft tokens evaluated with a sampled one (a decode of four tokens costs little
