@@ -17,7 +17,9 @@ enum ServeCommand: Subcommand {
     OpenAI's Responses API (POST /v1/responses, GET and DELETE /v1/responses/ID, GET
     /v1/responses/ID/input_items; stored responses continue with previous_response_id on the
     slot that holds their cache, kept up to --store-max and --store-max-mb, oldest dropped
-    first, and across restarts with --store-dir),
+    first, and across restarts with --store-dir), OpenAI's legacy POST /v1/completions (the
+    prompt as it is, no chat template; echo, stop, logprobs 0-5 with top_logprobs, streamed
+    or not),
     POST /tokenize, /detokenize, /apply-template, GET /metrics (Prometheus). A parameter the
     server cannot honour is a 400 that names it. MODEL is a name from 'fm models' or
     hf:OWNER/REPO[:QUANT] (fetched when missing) or a GGUF path; clients name it by that name
