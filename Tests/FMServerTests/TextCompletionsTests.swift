@@ -18,9 +18,9 @@ struct TextCompletionsTests {
 
   /// A completions body for `prompt` with `extra` members.
   static func body(_ prompt: String = prompt, maxTokens: Int = 8, _ extra: String = "") -> String {
-    let text = String(decoding: try! JSONSerialization.data(withJSONObject: [prompt]), as: UTF8.self).dropFirst()
-      .dropLast()
-    return #"{"model":"\#(TestServer.modelID)","prompt":\#(text),"max_tokens":\#(maxTokens)\#(extra)}"#
+    let quoted = (try? JSONSerialization.data(withJSONObject: prompt, options: .fragmentsAllowed)) ?? Data()
+    return
+      #"{"model":"\#(TestServer.modelID)","prompt":\#(String(decoding: quoted, as: UTF8.self)),"max_tokens":\#(maxTokens)\#(extra)}"#
   }
 
   static func choice(_ json: [String: Any]) -> [String: Any] {

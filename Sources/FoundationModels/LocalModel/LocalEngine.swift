@@ -116,7 +116,7 @@ final class LocalEngine: Sendable {
         case .text(let text):
           await output.send(text)
         case .logProbabilities, .promptLogProbabilities:
-          // Not asked for: a chat turn's tokens pass through its constraints.
+          // A chat turn asks for none.
           break
         case .finished(let summary):
           try await output.finish()
