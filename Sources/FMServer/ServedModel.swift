@@ -36,6 +36,14 @@ public final class ServedModel: Sendable {
     SystemLanguageModel.Executor(configuration: model.executorConfiguration)
   }
 
+  /// Generates `request`, a prompt of tokens as given (a text completion's), on an executor
+  /// from `makeExecutor()`, calling `onEvent` with each event until it returns `.stop`.
+  func generate(
+    _ request: GenerationRequest, onEvent: (GenerationEvent) async throws -> ModelInvocation.Next
+  ) async throws {
+    try await makeExecutor().generate(request, model: model, onEvent: onEvent)
+  }
+
   /// The prompt text the executor evaluates for `request`, and its tokens.
   func renderedPrompt(for request: LanguageModelExecutorGenerationRequest) async throws -> (
     text: String, tokenCount: Int

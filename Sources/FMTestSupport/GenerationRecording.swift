@@ -15,6 +15,7 @@ extension InferenceSession {
       switch event {
       case .text(let piece): text += piece
       case .finished(let summary): return RecordedGeneration(text: text, summary: summary)
+      case .logProbabilities, .promptLogProbabilities: break
       }
     }
     throw EngineError(.decodeFailed, "the stream ended without a summary")

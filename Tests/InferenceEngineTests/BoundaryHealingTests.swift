@@ -32,6 +32,7 @@ import Testing
       switch event {
       case .text(let piece): text += piece
       case .finished(let finished): summary = finished
+      case .logProbabilities, .promptLogProbabilities: break
       }
     }
     return (text, summary, contexts.withLock { $0 }, model)

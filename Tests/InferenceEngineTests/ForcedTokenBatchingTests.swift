@@ -54,6 +54,7 @@ private final class SeparatedLetters: TokenConstraint, @unchecked Sendable {
       switch event {
       case .text(let piece): text += piece
       case .finished(let finished): summary = finished
+      case .logProbabilities, .promptLogProbabilities: break
       }
     }
     #expect(text.count == 7 && text.hasPrefix("[") && text.hasSuffix("."))

@@ -27,6 +27,7 @@ import Testing
       switch event {
       case .text(let piece): outcome.text += piece
       case .finished(let finished): outcome.summary = finished
+      case .logProbabilities, .promptLogProbabilities: break
       }
     }
     outcome.evaluations = model.evaluations

@@ -37,6 +37,7 @@ struct RequestMutator {
         #"{"model":"\#(model)","max_tokens":1,"system":"Be brief.","stream":true,"messages":[{"role":"user","content":[{"type":"text","text":"Hi"}]}]}"#
       ),
       ("/v1/messages/count_tokens", #"{"model":"\#(model)","messages":[{"role":"user","content":"Hi"}]}"#),
+      ("/v1/completions", #"{"model":"\#(model)","prompt":"Once upon a time","max_tokens":1,"logprobs":2}"#),
       ("/tokenize", #"{"content":"hello world"}"#),
       ("/detokenize", #"{"tokens":[1,2,3]}"#),
       ("/apply-template", #"{"messages":[{"role":"system","content":"Be brief."},{"role":"user","content":"Hi"}]}"#),

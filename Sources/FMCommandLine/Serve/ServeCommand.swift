@@ -16,7 +16,8 @@ enum ServeCommand: Subcommand {
     GET and DELETE /v1/responses/ID, GET /v1/responses/ID/input_items: stored responses
     continue with previous_response_id on the slot that holds their cache, up to --store-max
     and --store-max-mb, oldest dropped first, across restarts with --store-dir); Anthropic's
-    POST /v1/messages and /v1/messages/count_tokens; POST /tokenize, /detokenize,
+    POST /v1/messages and /v1/messages/count_tokens; OpenAI's legacy POST /v1/completions
+    (the prompt as it is, no chat template; echo, stop, logprobs 0-5); POST /tokenize, /detokenize,
     /apply-template; GET /metrics (Prometheus). Streaming or not; JSON schemas and tool calls
     are constrained decoding (the calls are returned, never run). A parameter the server
     cannot honour is a 400 that names it.

@@ -234,7 +234,7 @@ struct ChatCompletionRequest: Sendable {
     }
   }
 
-  private static func stopSequences(_ fields: inout JSONFields) throws -> [String] {
+  static func stopSequences(_ fields: inout JSONFields) throws -> [String] {
     guard let stop = fields.value("stop") else { return [] }
     let texts: [String]
     switch stop {

@@ -4,6 +4,8 @@ enum Endpoint: Equatable {
   /// `/tokenize`, `/detokenize`, `/apply-template`.
   case tokenizer
   case responses
+  /// `/v1/completions`: OpenAI's legacy text completions.
+  case textCompletions
   /// `/v1/responses/{id}`.
   case response(String)
   /// `/v1/responses/{id}/input_items`.
@@ -23,6 +25,7 @@ enum Endpoint: Equatable {
     case "/v1/responses": self = .responses
     case "/v1/messages": self = .messages
     case "/v1/messages/count_tokens": self = .countTokens
+    case "/v1/completions": self = .textCompletions
     default:
       let parts = path.split(separator: "/", omittingEmptySubsequences: false)
       guard parts.count >= 4, parts[0].isEmpty, parts[1] == "v1", parts[2] == "responses", !parts[3].isEmpty
@@ -41,7 +44,7 @@ enum Endpoint: Equatable {
   var methods: [String] {
     switch self {
     case .health, .models, .metrics, .responseInputItems: ["GET"]
-    case .chatCompletions, .tokenizer, .responses, .messages, .countTokens: ["POST"]
+    case .chatCompletions, .tokenizer, .responses, .messages, .countTokens, .textCompletions: ["POST"]
     case .response: ["GET", "DELETE"]
     }
   }

@@ -2,10 +2,10 @@ import Foundation
 import FoundationModels
 import JSON
 
-/// The routes of `fm serve`: OpenAI's `/v1/models`, `/v1/chat/completions` and Responses API
-/// (`/v1/responses`), llama-server's `/tokenize`, `/detokenize` and `/apply-template`,
-/// `/health` and `/metrics`; with the API key check, CORS when configured, and OpenAI-shaped
-/// errors for everything refused.
+/// The routes of `fm serve`: OpenAI's `/v1/models`, `/v1/chat/completions`, Responses API
+/// (`/v1/responses`) and legacy `/v1/completions`, llama-server's `/tokenize`, `/detokenize`
+/// and `/apply-template`, `/health` and `/metrics`; with the API key check, CORS when
+/// configured, and OpenAI-shaped errors for everything refused.
 public final class OpenAIServer: HTTPResponder {
   let models: ModelRoster
   let configuration: ServerConfiguration
@@ -104,6 +104,12 @@ public final class OpenAIServer: HTTPResponder {
       let summary = try await generate(on: parsed.model) { model in
         try await ResponsesRoutes(store: responseStore, headers: corsHeaders()).create(
           parsed, on: model, writer: writer)
+      }
+      countTokens(summary)
+    case .textCompletions:
+      let parsed = try TextCompletionRequest(body: request.body)
+      let summary = try await generate(on: parsed.model) { model in
+        try await TextCompletionRoutes(model: model, headers: corsHeaders()).create(parsed, writer: writer)
       }
       countTokens(summary)
     case .response(let id):

@@ -20,7 +20,7 @@ final class ServerMetrics: Sendable {
   /// cannot grow the metrics without bound.
   static let endpoints: Set<String> = [
     "/health", "/v1/models", "/v1/chat/completions", "/tokenize", "/detokenize", "/apply-template", "/metrics",
-    "/v1/responses", "/v1/messages", "/v1/messages/count_tokens",
+    "/v1/responses", "/v1/messages", "/v1/messages/count_tokens", "/v1/completions",
   ]
 
   func begin() { state.withLock { $0.inFlight += 1 } }

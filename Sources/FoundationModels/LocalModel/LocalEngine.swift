@@ -12,7 +12,7 @@ final class LocalEngine: Sendable {
   /// The automata of the schemas this executor has decoded with.
   private let automata = SchemaAutomata()
 
-  private func inference(for model: SystemLanguageModel) async throws -> InferenceSession {
+  func inference(for model: SystemLanguageModel) async throws -> InferenceSession {
     if let existing = engine.withLock({ $0?.session }) { return existing }
     let (tokenModel, lease) = try await model.leasedModel()
     guard model.contextSize <= tokenModel.trainedContextLength else {
@@ -116,6 +116,9 @@ final class LocalEngine: Sendable {
         switch event {
         case .text(let text):
           await output.send(text)
+        case .logProbabilities, .promptLogProbabilities:
+          // A chat turn asks for none.
+          break
         case .finished(let summary):
           try await output.finish()
           let usage = summary.usage

@@ -1,4 +1,5 @@
 import Foundation
+import InferenceEngine
 import Observation
 
 extension SystemLanguageModel: LanguageModel {
@@ -49,6 +50,19 @@ extension SystemLanguageModel: LanguageModel {
       streamingInto channel: LanguageModelExecutorGenerationChannel
     ) async throws {
       try await engine.respond(to: request, model: model, channel: channel)
+    }
+
+    /// Generates `request`, a prompt of tokens evaluated as they are (no chat template), on
+    /// this executor's session, calling `onEvent` with each event until it returns `.stop`.
+    ///
+    /// Package-level, not Apple's API: `fm serve`'s text completions. It runs as `respond`
+    /// does, on a batched model in a slot of its pool.
+    /// - Throws: the framework's errors, as `respond` throws them; `onEvent`'s.
+    package func generate(
+      _ request: GenerationRequest, model: SystemLanguageModel,
+      onEvent: (GenerationEvent) async throws -> ModelInvocation.Next
+    ) async throws {
+      try await engine.generate(request, model: model, onEvent: onEvent)
     }
 
     /// Matches FoundationModels 27 `SystemLanguageModel.Executor.Configuration` (opaque).

@@ -88,6 +88,8 @@ public final class BatchedModel: TokenModel, Sendable {
 
   public func isEndOfGeneration(_ token: Token) -> Bool { model.isEndOfGeneration(token) }
 
+  public var beginningOfSequence: Token? { model.beginningOfSequence }
+
   /// A session's backend on the shared context.
   /// - Parameter configuration: its `contextSize` may be at most a slot's, and is the
   ///   session's limit; `batchSize` and `threads` must be the batching configuration's, since

@@ -20,6 +20,10 @@ struct DecodeStep: Equatable {
   /// (draft tokens the model refused, a forced token that a longer one replaced).
   var cacheLength: Int
   var action: Action
+  /// Log probabilities of the tokens taken since the last step, of the prompt's tokens, each
+  /// reported before the text (requests with `GenerationRequest.logProbabilities` only).
+  var logProbabilities: [TokenLogProbability] = []
+  var promptLogProbabilities: [TokenLogProbability] = []
   /// Whether the evaluation ends a prompt part (see `PartBoundaries`): the driver records it.
   var endsPromptPart = false
 }

@@ -33,6 +33,10 @@ struct DecodeSteps {
   private var pendingParts: [PromptPart] = []
   /// Text decoded since the last step.
   private var text: [String] = []
+  /// Log probabilities of the tokens taken since the last step, and of the prompt's tokens
+  /// scored since then (`GenerationRequest.logProbabilities`).
+  private var scores: [TokenLogProbability] = []
+  private var promptScores: [TokenLogProbability] = []
   /// The most draft tokens the next steps may propose; the driver sets it from its backend
   /// (`TokenBackend.draftTokenLimit`).
   var draftLimit = maximumDrafts
@@ -54,6 +58,8 @@ struct DecodeSteps {
     case healing(extensions: [Token])
     /// One output after the batch and one after each draft token.
     case drafts([Draft])
+    /// One output after each token of a prompt chunk, each scoring the prompt's next token.
+    case promptScores
   }
 
   /// - Parameter contextLength: the most tokens the sequence's cache may hold.
@@ -76,8 +82,17 @@ struct DecodeSteps {
         .promptTooLong,
         "the prompt has \(prompt.count) tokens, which does not fit the context of \(contextLength) tokens")
     }
-    if let maximum = request.maximumTokens, maximum < 1 {
+    // Scoring a prompt is a request of its own: it may generate nothing.
+    let scoresPrompt = request.logProbabilities?.includesPrompt == true
+    if let maximum = request.maximumTokens, maximum < (scoresPrompt ? 0 : 1) {
       throw EngineError(.invalidRequest, "maximumTokens must be positive, not \(maximum)")
+    }
+    if let wanted = request.logProbabilities {
+      // A constraint forces tokens that no logits chose, and narrows the ones it lets the model choose.
+      guard request.constraint == nil, wanted.alternatives >= 0 else {
+        throw EngineError(
+          .invalidRequest, "log probabilities are reported for unconstrained requests, with alternatives of 0 or more")
+      }
     }
   }
 
@@ -105,6 +120,11 @@ struct DecodeSteps {
   mutating func start(
     cachedTokens: [Token], boundaries: PartBoundaries = PartBoundaries(), exactParts: Bool = true
   ) -> DecodeStep {
+    if request.logProbabilities?.includesPrompt == true {
+      // Every prompt token after the first is scored by the logits before it: none is reused.
+      promptScores = [TokenLogProbability(token: request.promptTokens[0], logProbability: nil)]
+      return scoreNextPromptChunk()
+    }
     let plan = Self.promptPlan(
       prompt: request.promptTokens, boundaries: request.promptBoundaries, cachedTokens: cachedTokens,
       cachedBoundaries: boundaries, exactParts: exactParts)
@@ -188,6 +208,32 @@ struct DecodeSteps {
     return step
   }
 
+  /// The prompt's scores, once the whole prompt is scored: they are reported together, once.
+  private mutating func takePromptScores() -> [TokenLogProbability] {
+    guard cacheLength >= request.promptTokens.count else { return [] }
+    defer { promptScores = [] }
+    return promptScores
+  }
+
+  /// The step that evaluates the prompt's next tokens with an output after each (see
+  /// `Reading.promptScores`).
+  private mutating func scoreNextPromptChunk() -> DecodeStep {
+    let prompt = request.promptTokens
+    let tokens = Array(prompt[cacheLength..<min(cacheLength + Self.scoringWidth, prompt.count)])
+    return evaluate(tokens, outputs: tokens.count, candidates: nil, reading: .promptScores)
+  }
+
+  /// Scores the prompt tokens after the chunk evaluated last, whose outputs are `outputs`.
+  private mutating func scorePrompt(after outputs: [UnsafeBufferPointer<Float>]) {
+    let prompt = request.promptTokens
+    let start = cacheLength - outputs.count
+    let alternatives = request.logProbabilities?.alternatives ?? 0
+    for (index, logits) in outputs.enumerated() where start + index + 1 < prompt.count {
+      promptScores.append(
+        TokenLogProbability(token: prompt[start + index + 1], logits: logits, alternatives: alternatives))
+    }
+  }
+
   /// The step after an evaluation; call it only after an `.evaluate` step, with its logits.
   /// - Parameters:
   ///   - outputs: the logits the evaluation returned, as many as it asked for, oldest first.
@@ -201,6 +247,9 @@ struct DecodeSteps {
     switch reading {
     case .promptPart:
       return evaluateNextPart()
+    case .promptScores:
+      scorePrompt(after: outputs)
+      if cacheLength < request.promptTokens.count { return scoreNextPromptChunk() }
     case .latest:
       break
     case .healing(let extensions):
@@ -225,6 +274,7 @@ struct DecodeSteps {
     after logits: UnsafeBufferPointer<Float>, carrying carried: Token?, cancellation: CancellationFlag
   ) throws -> DecodeStep {
     if cancellation.isCancelled { throw EngineError(.cancelled, "cancelled") }
+    if request.maximumTokens == 0 { return finish(.maximumTokens) }
     let budget = min((request.maximumTokens ?? .max) - state.generated.count, contextLength - cacheLength - 1)
     batch = []
     var endsForced = false
@@ -233,7 +283,15 @@ struct DecodeSteps {
       if let stop = stopCondition() { return finish(stop) }
     } else {
       let (next, forced) = try state.nextTokens(logits: logits, budget: budget)
-      if let stop = try take(next, forced: forced) { return finish(stop) }
+      // Unconstrained (see `GenerationRequest.LogProbabilities`): one token, sampled after `logits`.
+      let scored = request.logProbabilities.map { wanted in
+        TokenLogProbability(token: next[0], logits: logits, alternatives: wanted.alternatives)
+      }
+      let taken = state.generated.count
+      let stop = try take(next, forced: forced)
+      // An end-of-turn token is not output, so it has no score either.
+      if let scored, state.generated.count > taken { scores.append(scored) }
+      if let stop { return finish(stop) }
       endsForced = forced
     }
     // Forced text right after a sampled token goes into the same batch: the logits that
@@ -377,8 +435,10 @@ struct DecodeSteps {
     -> DecodeStep
   {
     let step = DecodeStep(
-      text: text, cacheLength: cacheLength, action: .evaluate(tokens, outputs: outputs, candidates: candidates))
+      text: text, cacheLength: cacheLength, action: .evaluate(tokens, outputs: outputs, candidates: candidates),
+      logProbabilities: scores, promptLogProbabilities: takePromptScores())
     text = []
+    scores = []
     cacheLength += tokens.count
     self.reading = reading
     return step
@@ -386,13 +446,23 @@ struct DecodeSteps {
 
   private mutating func finish(_ reason: StopReason) -> DecodeStep {
     text.append(state.decoder.finish())
-    defer { text = [] }
-    return DecodeStep(text: text, cacheLength: cacheLength, action: .finish(reason))
+    defer {
+      text = []
+      scores = []
+    }
+    return DecodeStep(
+      text: text, cacheLength: cacheLength, action: .finish(reason), logProbabilities: scores,
+      promptLogProbabilities: takePromptScores())
   }
 
   /// The most draft tokens evaluated with a sampled one (a decode of four tokens costs little
   /// more than a decode of one; `fm-bench batches`).
   static let maximumDrafts = 3
+
+  /// The prompt tokens a scoring evaluation holds (`GenerationRequest.LogProbabilities`): one
+  /// output each, as many as every backend returns (`TokenBackend.maximumOutputs`), a sampled
+  /// token with its drafts.
+  static let scoringWidth = 1 + maximumDrafts
 
   /// The most allowed tokens for which the steps ask for those logits only: this many rows of
   /// Qwen's output matrix cost a small fraction of the whole product (`bench/README.md`).

@@ -14,10 +14,34 @@ public struct GenerationRequest: Sendable {
   /// vocabulary has as control tokens (Mistral's `[TOOL_CALLS]`, `[THINK]`), which the output's
   /// readers look for; other control tokens show nothing.
   public var shownControlTokens: [Token: [UInt8]]
+  /// Whether to report log probabilities (`GenerationEvent.logProbabilities`), and how; nil
+  /// reports none.
+  public var logProbabilities: LogProbabilities?
+
+  /// What a request reports of its tokens' log probabilities (see `TokenLogProbability`).
+  ///
+  /// A request without a constraint only: each of its tokens is then chosen from the model's
+  /// logits, and none is forced.
+  public struct LogProbabilities: Sendable, Equatable {
+    /// The most likely tokens reported with each token, most likely first (0 for none).
+    public var alternatives: Int
+    /// Whether the prompt's tokens are reported too (`GenerationEvent.promptLogProbabilities`).
+    ///
+    /// Their logits come from evaluating the whole prompt again, a few tokens a decode (no
+    /// cached prefix has logits to give), so it costs one decode per `DecodeSteps.scoringWidth`
+    /// prompt tokens. Such a request may also generate nothing (`maximumTokens` 0).
+    public var includesPrompt: Bool
+
+    public init(alternatives: Int, includesPrompt: Bool = false) {
+      self.alternatives = alternatives
+      self.includesPrompt = includesPrompt
+    }
+  }
 
   public init(
     promptTokens: [Token], promptBoundaries: [Int] = [], sampling: SamplingParameters = .greedy,
-    maximumTokens: Int? = nil, constraint: (any TokenConstraint)? = nil, shownControlTokens: [Token: [UInt8]] = [:]
+    maximumTokens: Int? = nil, constraint: (any TokenConstraint)? = nil, shownControlTokens: [Token: [UInt8]] = [:],
+    logProbabilities: LogProbabilities? = nil
   ) {
     self.promptTokens = promptTokens
     self.promptBoundaries = promptBoundaries
@@ -25,6 +49,7 @@ public struct GenerationRequest: Sendable {
     self.maximumTokens = maximumTokens
     self.constraint = constraint
     self.shownControlTokens = shownControlTokens
+    self.logProbabilities = logProbabilities
   }
 }
 
@@ -32,6 +57,12 @@ public struct GenerationRequest: Sendable {
 public enum GenerationEvent: Sendable, Equatable {
   /// New text (never half a UTF-8 sequence).
   case text(String)
+  /// The log probabilities of the tokens generated since the last such event, in order, sent
+  /// before their text (requests with `logProbabilities` only).
+  case logProbabilities([TokenLogProbability])
+  /// The log probabilities of the prompt's tokens, the first without one, sent before anything
+  /// generated (requests whose `logProbabilities` include the prompt only).
+  case promptLogProbabilities([TokenLogProbability])
   /// The generation ended; always the last event of a stream that did not throw.
   case finished(GenerationSummary)
 }

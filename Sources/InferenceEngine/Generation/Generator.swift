@@ -12,12 +12,13 @@ struct Generator {
   /// - Parameters:
   ///   - cancellation: stops the prompt's evaluation within a batch and generation between tokens.
   ///   - progress: receives the number of tokens generated after each step.
-  ///   - emit: receives the text as it is decoded, in pieces that may be empty.
+  ///   - emit: receives the text as it is decoded, in pieces that may be empty, each piece's
+  ///     log probabilities before it when the request asks for them.
   /// - Throws: `EngineError` for an invalid request, a prompt that does not fit, a failed
   ///   evaluation or cancellation.
   func run(
     _ request: GenerationRequest, cancellation: CancellationFlag, progress: GenerationProgress? = nil,
-    emit: (String) -> Void
+    emit: (GenerationEvent) -> Void
   ) throws -> GenerationSummary {
     let started = DispatchTime.now()
     // Refused before it takes a slot.
@@ -25,7 +26,8 @@ struct Generator {
     try backend.beginRequest(prompt: request.promptTokens, cancellation: cancellation)
     defer { backend.endRequest() }
     var request = request
-    if !backend.evaluatesPartsExactly,
+    // A scored prompt is reported token by token as it was given: it is not spliced.
+    if !backend.evaluatesPartsExactly, request.logProbabilities?.includesPrompt != true,
       let spliced = PromptSplice.onto(
         cached: backend.cachedTokens, prompt: request.promptTokens, boundaries: request.promptBoundaries, model: model)
     {
@@ -41,7 +43,9 @@ struct Generator {
     while true {
       if firstToken == nil && !steps.generated.isEmpty { firstToken = .now() }
       progress?.record(generated: steps.generated.count)
-      step.text.forEach(emit)
+      if !step.promptLogProbabilities.isEmpty { emit(.promptLogProbabilities(step.promptLogProbabilities)) }
+      if !step.logProbabilities.isEmpty { emit(.logProbabilities(step.logProbabilities)) }
+      for piece in step.text { emit(.text(piece)) }
       backend.truncateCache(to: step.cacheLength)
       switch step.action {
       case .evaluate(let tokens, let outputs, let candidates):

@@ -45,8 +45,8 @@ public final class InferenceSession: Sendable {
       do {
         progress.reset()
         let generator = Generator(model: state.model, backend: try state.backend())
-        let summary = try generator.run(request, cancellation: cancellation, progress: progress) { text in
-          if !text.isEmpty { continuation.yield(.text(text)) }
+        let summary = try generator.run(request, cancellation: cancellation, progress: progress) { event in
+          if event != .text("") { continuation.yield(event) }
         }
         continuation.yield(.finished(summary))
         continuation.finish()

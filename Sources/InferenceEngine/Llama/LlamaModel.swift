@@ -165,6 +165,13 @@ public final class LlamaModel: TokenModel, @unchecked Sendable {
       && llama_vocab_get_attr(vocab, token).rawValue & LLAMA_TOKEN_ATTR_CONTROL.rawValue != 0
   }
 
+  public var beginningOfSequence: Token? {
+    // llama_vocab_get_add_bos: whether the vocabulary's tokenizer adds BOS to a sequence;
+    // llama_vocab_bos: the token, or LLAMA_TOKEN_NULL (-1) where there is none.
+    let token = llama_vocab_bos(vocab)
+    return llama_vocab_get_add_bos(vocab) && token >= 0 ? token : nil
+  }
+
   public func isEndOfGeneration(_ token: Token) -> Bool {
     llama_vocab_is_eog(vocab, token)
   }

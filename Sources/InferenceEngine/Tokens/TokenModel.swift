@@ -29,6 +29,10 @@ public protocol TokenModel: AnyObject, Sendable {
   func piece(of token: Token) -> [UInt8]
   /// Whether a token ends the model's turn (end of sequence, end of turn).
   func isEndOfGeneration(_ token: Token) -> Bool
+  /// The token that begins a sequence where the vocabulary asks for one before any text
+  /// (llama.cpp's `add_bos`), as a raw prompt, evaluated without a chat template, needs; nil
+  /// where it does not.
+  var beginningOfSequence: Token? { get }
   /// Opens a context with its own key/value cache.
   ///
   /// The cache may already hold tokens (see `TokenBackend.cachedTokens`): a context that an ended
@@ -37,6 +41,16 @@ public protocol TokenModel: AnyObject, Sendable {
 }
 
 extension TokenModel {
+  /// None: a vocabulary of our own (a scripted test model) asks for no such token.
+  public var beginningOfSequence: Token? { nil }
+
+  /// The tokens of `text` as a raw prompt, without a chat template: the text's plain tokens
+  /// (text never becomes a control token), after the `beginningOfSequence` token where the
+  /// vocabulary asks for one, as llama-server tokenizes a completion's prompt.
+  public func rawPromptTokens(_ text: String) -> [Token] {
+    (beginningOfSequence.map { [$0] } ?? []) + tokenize(text, parseSpecial: false)
+  }
+
   /// Turns tokens back into text, special tokens left out.
   public func detokenize(_ tokens: some Sequence<Token>) -> String {
     var decoder = UTF8StreamDecoder()

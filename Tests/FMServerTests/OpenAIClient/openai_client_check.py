@@ -130,6 +130,45 @@ for tool_choice in ("required", {"type": "function", "function": {"name": "get_w
         else:
             check("time args", isinstance(arguments.get("city"), str), arguments)
 
+# Legacy text completions: the prompt as it is, echoed first, with the log probabilities of
+# its tokens (the first has none) and of the completion's, each with at most 2 alternatives.
+prompt = "The capital of France is"
+r = client.completions.create(model=model, prompt=prompt, max_tokens=4, temperature=0, logprobs=2, echo=True)
+choice = r.choices[0]
+check("completion id", r.id.startswith("cmpl-") and r.object == "text_completion", (r.id, r.object))
+check("echo", choice.text.startswith(prompt), choice.text)
+check("completion reason", choice.finish_reason in ("stop", "length"), choice.finish_reason)
+lp = choice.logprobs
+counts = {len(lp.tokens), len(lp.token_logprobs), len(lp.top_logprobs), len(lp.text_offset)}
+check("logprobs arrays", counts == {r.usage.prompt_tokens + r.usage.completion_tokens}, (counts, r.usage))
+check("first prompt token", lp.token_logprobs[0] is None and lp.top_logprobs[0] is None, lp.token_logprobs[:1])
+check("logprobs <= 0", all(v <= 0 for v in lp.token_logprobs[1:]), lp.token_logprobs)
+check("top_logprobs", all(1 <= len(t) <= 2 for t in lp.top_logprobs[1:]), lp.top_logprobs)
+generated = range(r.usage.prompt_tokens, len(lp.tokens))
+check(
+    "greedy is top-1",
+    all(max(lp.top_logprobs[i], key=lp.top_logprobs[i].get) == lp.tokens[i] for i in generated),
+    [(lp.tokens[i], lp.top_logprobs[i]) for i in generated],
+)
+check("text offsets", lp.text_offset == sorted(lp.text_offset) and lp.text_offset[0] == 0, lp.text_offset)
+# Streamed, greedy: the chunks make the text of the same request without echo.
+whole = client.completions.create(model=model, prompt=prompt, max_tokens=6, temperature=0)
+chunks = list(
+    client.completions.create(
+        model=model, prompt=prompt, max_tokens=6, temperature=0, stream=True, stream_options={"include_usage": True}
+    )
+)
+with_choices = [c for c in chunks if c.choices]
+check("completion chunks", all(c.object == "text_completion" for c in chunks), [c.object for c in chunks])
+check("streamed text", "".join(c.choices[0].text for c in with_choices) == whole.choices[0].text, whole.choices[0].text)
+check("streamed reason", with_choices[-1].choices[0].finish_reason == whole.choices[0].finish_reason)
+check("streamed usage", chunks[-1].usage.completion_tokens == whole.usage.completion_tokens, chunks[-1].usage)
+try:
+    client.completions.create(model=model, prompt=prompt, n=2)
+    failures.append("completions n: no error")
+except openai.BadRequestError as error:
+    check("completions n", error.status_code == 400 and "n" == error.body.get("param"), error.body)
+
 # Errors come back as the client's exceptions with the right status.
 def expect_error(name, exception, status, **arguments):
     try:

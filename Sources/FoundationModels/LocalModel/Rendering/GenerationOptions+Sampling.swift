@@ -8,7 +8,8 @@ extension GenerationOptions {
   /// samples with it when a request gives a seed and no top-p or top-k.
   package static let defaultProbabilityThreshold = 0.9
 
-  /// The engine's sampling for these options.
+  /// The engine's sampling for these options; package-wide for `fm serve`'s text completions,
+  /// which make their engine requests themselves.
   ///
   /// - `sampling` nil: nucleus sampling with threshold 0.9 (the system default).
   /// - `.greedy`: the most likely token; `temperature` is ignored.
@@ -16,7 +17,7 @@ extension GenerationOptions {
   /// - `temperature` 0…1 is the softmax temperature (1 leaves the model's distribution as is,
   ///   lower values sharpen it, 0 is greedy); nil means 0.7. Values outside 0…1 are clamped,
   ///   since Apple documents the range as a requirement without saying what happens outside it.
-  var samplingParameters: SamplingParameters {
+  package var samplingParameters: SamplingParameters {
     let temperature = min(max(temperature ?? Self.defaultTemperature, 0), 1)
     switch samplingMode?.kind {
     case .greedy:
