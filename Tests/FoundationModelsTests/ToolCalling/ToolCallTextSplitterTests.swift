@@ -15,6 +15,21 @@ import Testing
     #expect(pieces == [.text("Let me look.\n"), .call(name: "f", arguments: #"{"a":1}"#)])
   }
 
+  /// A streamed call is announced once its name is whole, before its arguments are.
+  @Test func aCallIsAnnouncedOnceItsNameIsWhole() throws {
+    let pieces = try split([
+      "<tool_call>\n{\"name\": \"ge", "tWeather\", \"argu", "ments\": {\"a\":", "1}}\n</tool_call>",
+    ])
+    #expect(pieces == [.opened(name: "getWeather"), .call(name: "getWeather", arguments: #"{"a":1}"#)])
+    // Each call of several, and none twice.
+    let call = "<tool_call>\n{\"name\": \"f\", \"arguments\": {}}\n</tool_call>"
+    let two = try split(Array(call + "\n" + call).map { String($0) })
+    #expect(
+      two == [
+        .opened(name: "f"), .call(name: "f", arguments: "{}"), .opened(name: "f"), .call(name: "f", arguments: "{}"),
+      ])
+  }
+
   @Test func aPossibleMarkerIsHeldBackUntilItIsNotOne() throws {
     var splitter = ToolCallTextSplitter()
     #expect(splitter.feed("a <tool") == [.text("a ")])

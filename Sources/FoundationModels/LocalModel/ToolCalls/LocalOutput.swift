@@ -11,6 +11,8 @@ struct LocalOutput {
   /// Splits thinking from the answer; nil for a model that does not think here.
   var reasoning: ReasoningSplitter?
   private var madeCalls = false
+  /// The id of the call announced and not yet complete.
+  private var openCall: String?
 
   init(
     channel: LanguageModelExecutorGenerationChannel, splitter: ToolCallTextSplitter?,
@@ -70,12 +72,19 @@ struct LocalOutput {
       switch piece {
       case .text(let text):
         await channel.send(.response(action: .appendText(text, tokenCount: 0)))
+      case .opened(let name):
+        // The call, as soon as its name is known: its arguments follow when complete.
+        madeCalls = true
+        let id = UUID().uuidString
+        openCall = id
+        await channel.send(
+          .toolCalls(action: .toolCall(id: id, name: name, action: .appendArguments("", tokenCount: 0))))
       case .call(let name, let arguments):
         madeCalls = true
+        let id = openCall ?? UUID().uuidString
+        openCall = nil
         await channel.send(
-          .toolCalls(
-            action: .toolCall(
-              id: UUID().uuidString, name: name, action: .appendArguments(arguments, tokenCount: 0))))
+          .toolCalls(action: .toolCall(id: id, name: name, action: .appendArguments(arguments, tokenCount: 0))))
       }
     }
   }

@@ -6,6 +6,9 @@
 struct ToolCallTextSplitter {
   enum Piece: Equatable {
     case text(String)
+    /// A call whose name is written, its arguments not yet: announced as soon as it is known
+    /// (for a marked call), before the call's `call` piece.
+    case opened(name: String)
     /// A call: the tool's name and its arguments as JSON text.
     case call(name: String, arguments: String)
   }
@@ -33,6 +36,8 @@ struct ToolCallTextSplitter {
   private var sawCall = false
   /// The calls read so far: the index of the next.
   private var callCount = 0
+  /// The marked calls whose opening was announced (`Piece.opened`).
+  private var announced = 0
   /// How the next call opens after a call in the model's own form.
   private let betweenOwnCalls: CallOpening?
   /// The calls' format, as the constraint writes them.
@@ -109,11 +114,18 @@ struct ToolCallTextSplitter {
         let prefix = ToolCallFormat.text(prefix, call: callCount)
         switch Self.call(in: pending[...], after: prefix, format: format, index: callCount, textMembers: textMembers) {
         case .incomplete:
+          if announced == callCount,
+            case .name(let name, _) = Self.name(in: pending[...], after: prefix, format: format, index: callCount)
+          {
+            pieces.append(.opened(name: name))
+            announced += 1
+          }
           return pieces
         case .call(let name, let arguments, let rest):
           pieces.append(.call(name: name, arguments: arguments))
           pending = String(pending[rest...])
           callCount += 1
+          announced = callCount
           sawCall = true
           state = .afterMarkedCall
         case .malformed:
@@ -224,31 +236,14 @@ struct ToolCallTextSplitter {
     in text: Substring, after prefix: String, format: ToolCallFormat, index: Int,
     textMembers: [String: Set<String>] = [:]
   ) -> MarkedCall {
-    guard let afterPrefix = end(of: prefix, in: text, at: text.startIndex) else { return .malformed }
-    guard let nameStart = afterPrefix else { return .incomplete }
     let argumentsPrefix = ToolCallFormat.text(format.argumentsPrefix, call: index)
     let name: String
     let nameEnd: String.Index
-    if format.bareNames {
-      // The name ends where the arguments' prefix begins, or where there is none, where the
-      // first member or the suffix does.
-      let ends =
-        argumentsPrefix.isEmpty
-        ? [format.taggedArguments?.keyOpening, ToolCallFormat.text(format.suffix, call: index)].compactMap { $0 }
-        : [argumentsPrefix]
-      let found = ends.compactMap { text[nameStart...].range(of: $0)?.lowerBound }
-      guard let end = found.min() else { return .incomplete }
-      name = String(text[nameStart..<end])
-      nameEnd = end
-    } else {
-      guard let first = text.utf8[nameStart...].first else { return .incomplete }
-      guard first == UInt8(ascii: "\""), let end = endOfString(in: text[nameStart...]) else {
-        return first == UInt8(ascii: "\"") ? .incomplete : .malformed
-      }
-      guard case .string(let decoded)? = (try? GeneratedContent(json: String(text[nameStart..<end])))?.kind else {
-        return .malformed
-      }
-      name = decoded
+    switch Self.name(in: text, after: prefix, format: format, index: index) {
+    case .incomplete: return .incomplete
+    case .malformed: return .malformed
+    case .name(let written, let end):
+      name = written
       nameEnd = end
     }
     guard let afterArgumentsPrefix = end(of: argumentsPrefix, in: text, at: nameEnd) else { return .malformed }
@@ -265,6 +260,40 @@ struct ToolCallTextSplitter {
     }
     guard let rest = afterSuffix else { return .incomplete }
     return .call(name: name, arguments: String(text[argumentsStart..<argumentsEnd]), rest: rest)
+  }
+
+  /// What a marked call's name is, read so far.
+  enum CallName {
+    case incomplete
+    case malformed
+    /// The whole name, and where it ends in the text.
+    case name(String, end: String.Index)
+  }
+
+  /// The name of the call at the start of `text` in `format`, after the fixed text `prefix`.
+  static func name(in text: Substring, after prefix: String, format: ToolCallFormat, index: Int) -> CallName {
+    guard let afterPrefix = end(of: prefix, in: text, at: text.startIndex) else { return .malformed }
+    guard let nameStart = afterPrefix else { return .incomplete }
+    if format.bareNames {
+      // The name ends where the arguments' prefix begins, or where there is none, where the
+      // first member or the suffix does.
+      let argumentsPrefix = ToolCallFormat.text(format.argumentsPrefix, call: index)
+      let ends =
+        argumentsPrefix.isEmpty
+        ? [format.taggedArguments?.keyOpening, ToolCallFormat.text(format.suffix, call: index)].compactMap { $0 }
+        : [argumentsPrefix]
+      let found = ends.compactMap { text[nameStart...].range(of: $0)?.lowerBound }
+      guard let end = found.min() else { return .incomplete }
+      return .name(String(text[nameStart..<end]), end: end)
+    }
+    guard let first = text.utf8[nameStart...].first else { return .incomplete }
+    guard first == UInt8(ascii: "\""), let end = endOfString(in: text[nameStart...]) else {
+      return first == UInt8(ascii: "\"") ? .incomplete : .malformed
+    }
+    guard case .string(let decoded)? = (try? GeneratedContent(json: String(text[nameStart..<end])))?.kind else {
+      return .malformed
+    }
+    return .name(decoded, end: end)
   }
 
   /// Where the fixed text `expected` ends when read in `text` from `start`: nil where the text
