@@ -20,7 +20,10 @@ import Testing
     #expect(try FMBinary.run(["--help"]).standardOutput.contains("serve"))
   }
 
-  @Test(arguments: [["--port", "x"], ["--port", "70000"], ["--parallel", "0"], ["--queue", "-1"], ["a", "b"]])
+  @Test(arguments: [
+    ["--port", "x"], ["--port", "70000"], ["--parallel", "0"], ["--queue", "-1"], ["--max-loaded", "0"],
+    ["--keep-alive", "soon"], ["--store-max", "0"], ["--models-dir", "/nonexistent"],
+  ])
   func badOptionsAreUsageErrors(arguments: [String]) throws {
     let result = try FMBinary.run(["serve"] + arguments)
     #expect(result.status == 64, "\(result.standardError)")

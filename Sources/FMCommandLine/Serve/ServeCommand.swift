@@ -82,11 +82,13 @@ enum ServeCommand: Subcommand {
     // For each model, one llama.cpp context with a sequence per request that may generate at
     // once: their tokens are decoded together (continuous batching), and a returning
     // conversation finds its prefix in the slot that served it. Its slot pool also holds the queue.
+    // Options first: a mistyped one is refused before any model is fetched.
+    let maxLoaded = try arguments.value("--max-loaded").map { try ModelOptions.positiveInt($0, "--max-loaded") }
+    let keepAlive = try keepAlive(arguments)
     let entries = try await modelEntries(arguments, contextSize: contextSize, context: context)
     let roster = ModelRoster(
-      entries, slots: parallel, queue: queue ?? 16,
-      maxLoaded: try arguments.value("--max-loaded").map { try ModelOptions.positiveInt($0, "--max-loaded") },
-      keepAlive: try keepAlive(arguments, models: entries.count))
+      entries, slots: parallel, queue: queue ?? 16, maxLoaded: maxLoaded,
+      keepAlive: keepAlive ?? (entries.count == 1 ? .forever : .default))
     let first = entries[0].id
     try await ProgressSpinner.during("loading \(first)…", output: context.standardError) {
       try await roster.loadDefault()
@@ -159,12 +161,10 @@ enum ServeCommand: Subcommand {
     return entries
   }
 
-  /// `--keep-alive`, else forever for one model (loaded at the start, as before) and
-  /// `FM_KEEP_ALIVE` or five minutes for several.
-  static func keepAlive(_ arguments: ParsedArguments, models: Int) throws
-    -> SystemLanguageModel.KeepAlive
-  {
-    guard let text = arguments.value("--keep-alive") else { return models == 1 ? .forever : .default }
+  /// `--keep-alive`, if given (else forever for one model, loaded at the start as before, and
+  /// `FM_KEEP_ALIVE` or five minutes for several).
+  static func keepAlive(_ arguments: ParsedArguments) throws -> SystemLanguageModel.KeepAlive? {
+    guard let text = arguments.value("--keep-alive") else { return nil }
     guard let keepAlive = SystemLanguageModel.KeepAlive(parsing: text) else {
       throw UsageError("--keep-alive needs a duration (300, 30s, 5m, 1h), 0 or forever, not '\(text)'")
     }
