@@ -16,17 +16,9 @@ struct MessagesTests {
     let response = try await RawHTTPConnection.exchange(
       RawHTTPConnection.post("/v1/messages", Self.body("Count to five", extra: #","stream":true"#)), port: server.port)
     #expect(response.status == 200)
-    var types: [String] = []
-    var payloads: [[String: Any]] = []
-    for event in response.text.components(separatedBy: "\n\n").filter({ !$0.isEmpty }) {
-      let lines = event.split(separator: "\n", maxSplits: 1).map(String.init)
-      try #require(lines.count == 2 && lines[0].hasPrefix("event: ") && lines[1].hasPrefix("data: "), "\(event)")
-      let json = try #require(
-        try JSONSerialization.jsonObject(with: Data(lines[1].dropFirst(6).utf8)) as? [String: Any])
-      #expect(json["type"] as? String == String(lines[0].dropFirst(7)))
-      types.append(String(lines[0].dropFirst(7)))
-      payloads.append(json)
-    }
+    let events = try TestServer.namedEvents(of: response)
+    let types = events.map(\.type)
+    let payloads = events.map(\.json)
     #expect(Array(types.prefix(3)) == ["message_start", "ping", "content_block_start"])
     #expect(Array(types.suffix(3)) == ["content_block_stop", "message_delta", "message_stop"])
     #expect(types.dropFirst(3).dropLast(3).allSatisfy { $0 == "content_block_delta" })

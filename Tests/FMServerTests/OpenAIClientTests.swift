@@ -27,9 +27,16 @@ struct OpenAIClientTests {
   }
 
   @Test func theOpenAIClientWorksAgainstFmServe() throws {
+    try Self.check("openai_client_check.py")
+  }
+
+  /// Runs the client check `name` (in `OpenAIClient/`) against a real `fm serve` on the small
+  /// model with an API key: it must exit 0, and SIGTERM must end the server with status 0.
+  static func check(_ name: String) throws {
     let server = try ServeProcess.start([TestModels.smolLM2Path, "--api-key", "test-key", "--context", "2048"])
     let modelID = URL(fileURLWithPath: TestModels.smolLM2Path).deletingPathExtension().lastPathComponent
-    let result = try Self.python([Self.script.path, server.baseURL.absoluteString, modelID, "test-key"])
+    let script = Self.script.deletingLastPathComponent().appendingPathComponent(name)
+    let result = try Self.python([script.path, server.baseURL.absoluteString, modelID, "test-key"])
     #expect(result.status == 0, "\(result.output)")
     #expect(server.terminate() == 0)
   }
@@ -85,12 +92,7 @@ enum PythonOpenAI {
 @Suite(.enabled(if: TestServer.modelIsPresent && PythonOpenAI.isInstalled))
 struct OpenAIResponsesClientTests {
   @Test func theOpenAIClientDrivesTheResponsesAPI() throws {
-    let server = try ServeProcess.start([TestModels.smolLM2Path, "--api-key", "test-key", "--context", "2048"])
-    let script = OpenAIClientTests.script.deletingLastPathComponent().appendingPathComponent(
-      "responses_client_check.py")
-    let result = try OpenAIClientTests.python([script.path, server.baseURL.absoluteString, "smollm2-135m", "test-key"])
-    #expect(result.status == 0, "\(result.output)")
-    #expect(server.terminate() == 0)
+    try OpenAIClientTests.check("responses_client_check.py")
   }
 }
 
@@ -101,12 +103,7 @@ struct OpenAIResponsesClientTests {
 @Suite(.enabled(if: TestServer.modelIsPresent && PythonAnthropic.isInstalled))
 struct AnthropicClientTests {
   @Test func theAnthropicClientDrivesTheMessagesAPI() throws {
-    let server = try ServeProcess.start([TestModels.smolLM2Path, "--api-key", "test-key", "--context", "2048"])
-    let script = OpenAIClientTests.script.deletingLastPathComponent().appendingPathComponent(
-      "anthropic_client_check.py")
-    let result = try OpenAIClientTests.python([script.path, server.baseURL.absoluteString, "smollm2-135m", "test-key"])
-    #expect(result.status == 0, "\(result.output)")
-    #expect(server.terminate() == 0)
+    try OpenAIClientTests.check("anthropic_client_check.py")
   }
 }
 

@@ -25,18 +25,9 @@ struct ResponsesTests {
       server, "POST", "/v1/responses", Self.create("Count to five", extra: #","stream":true"#))
     #expect(response.status == 200)
     #expect(response.headers["content-type"] == "text/event-stream")
-    let events = response.text.components(separatedBy: "\n\n").filter { !$0.isEmpty }
-    var types: [String] = []
-    var payloads: [[String: Any]] = []
-    for event in events {
-      let lines = event.split(separator: "\n", maxSplits: 1).map(String.init)
-      try #require(lines.count == 2 && lines[0].hasPrefix("event: ") && lines[1].hasPrefix("data: "), "\(event)")
-      let json = try #require(
-        try JSONSerialization.jsonObject(with: Data(lines[1].dropFirst(6).utf8)) as? [String: Any])
-      #expect(json["type"] as? String == String(lines[0].dropFirst(7)))
-      types.append(String(lines[0].dropFirst(7)))
-      payloads.append(json)
-    }
+    let events = try TestServer.namedEvents(of: response)
+    let types = events.map(\.type)
+    let payloads = events.map(\.json)
     #expect(payloads.map { $0["sequence_number"] as? Int } == Array(0..<payloads.count))
     #expect(
       Array(types.prefix(4)) == [

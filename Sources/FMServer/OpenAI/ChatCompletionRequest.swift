@@ -30,14 +30,7 @@ struct ChatCompletionRequest: Sendable {
     guard let model = try fields.string("model") else { throw APIError.invalid("'model' is required", param: "model") }
     self.model = model
     stream = try fields.bool("stream") ?? false
-    includeUsage = false
-    if var streamOptions = try fields.object("stream_options") {
-      guard stream else {
-        throw APIError.invalid("'stream_options' is only allowed with 'stream': true", param: "stream_options")
-      }
-      includeUsage = try streamOptions.bool("include_usage") ?? false
-      try streamOptions.rejectUnknown()
-    }
+    includeUsage = try Self.includesUsage(&fields, stream: stream)
     if let n = try fields.integer("n"), n != 1 {
       throw APIError.unsupported("n", "this server generates one choice per request (n must be 1)")
     }
@@ -103,6 +96,17 @@ struct ChatCompletionRequest: Sendable {
     default:
       throw APIError.invalid("'\(param)' must be none, minimal, low, medium or high, not '\(effort)'", param: param)
     }
+  }
+
+  /// `stream_options.include_usage`; `stream_options` is only for a streamed request.
+  static func includesUsage(_ fields: inout JSONFields, stream: Bool) throws -> Bool {
+    guard var streamOptions = try fields.object("stream_options") else { return false }
+    guard stream else {
+      throw APIError.invalid("'stream_options' is only allowed with 'stream': true", param: "stream_options")
+    }
+    let include = try streamOptions.bool("include_usage") ?? false
+    try streamOptions.rejectUnknown()
+    return include
   }
 
   /// `chat_template_kwargs`, which must be an object.

@@ -31,14 +31,7 @@ struct TextCompletionRequest: Sendable {
     self.model = model
     prompt = try Self.prompt(&fields)
     stream = try fields.bool("stream") ?? false
-    includeUsage = false
-    if var streamOptions = try fields.object("stream_options") {
-      guard stream else {
-        throw APIError.invalid("'stream_options' is only allowed with 'stream': true", param: "stream_options")
-      }
-      includeUsage = try streamOptions.bool("include_usage") ?? false
-      try streamOptions.rejectUnknown()
-    }
+    includeUsage = try ChatCompletionRequest.includesUsage(&fields, stream: stream)
     for (key, why) in [
       ("n", "this server generates one choice per request (n must be 1)"),
       ("best_of", "this server generates one choice per request (best_of must be 1)"),

@@ -54,4 +54,17 @@ struct TestServer {
   static func chat(_ content: String, maxTokens: Int = 8, extra: String = "") -> String {
     #"{"model":"\#(modelID)","messages":[{"role":"user","content":"\#(content)"}],"max_tokens":\#(maxTokens)\#(extra)}"#
   }
+
+  /// A stream of named server-sent events (Responses, Messages): each event's name and JSON,
+  /// checked to be `event: NAME` then `data: JSON` whose `type` is the name.
+  static func namedEvents(of response: RawHTTPConnection.Response) throws -> [(type: String, json: [String: Any])] {
+    try response.text.components(separatedBy: "\n\n").filter { !$0.isEmpty }.map { event in
+      let lines = event.split(separator: "\n", maxSplits: 1).map(String.init)
+      guard lines.count == 2, lines[0].hasPrefix("event: "), lines[1].hasPrefix("data: "),
+        let json = try JSONSerialization.jsonObject(with: Data(lines[1].dropFirst(6).utf8)) as? [String: Any],
+        json["type"] as? String == String(lines[0].dropFirst(7))
+      else { throw CocoaError(.coderReadCorrupt, userInfo: [NSLocalizedDescriptionKey: "not a named event: \(event)"]) }
+      return (String(lines[0].dropFirst(7)), json)
+    }
+  }
 }
