@@ -100,7 +100,8 @@ struct CompletionRunner {
       }
     return Summary(
       finishReason: stopReason, promptTokens: prepared.promptTokens, completionTokens: completion,
-      cachedPromptTokens: usage?.input.cachedTokenCount, stopText: filter.matched)
+      cachedPromptTokens: usage.map { Self.cached(prompt: prepared.promptTokens, engine: $0.input) },
+      stopText: filter.matched)
   }
 
   /// The calls told so far: each is started when the model opens it and complete when the next
@@ -129,6 +130,13 @@ struct CompletionRunner {
       if finished { complete(upTo: opened.count) }
       return deltas
     }
+  }
+
+  /// The prompt tokens found in the cache, of the `prompt` tokens counted for the client: all but
+  /// those the engine evaluated. (The engine's own counts may be of the prompt spliced onto the
+  /// cache, spelled in the model's own tokens: `PromptSplice`.)
+  static func cached(prompt: Int, engine: LanguageModelExecutorGenerationChannel.Usage.Input) -> Int {
+    min(max(prompt - (engine.totalTokenCount - engine.cachedTokenCount), 0), max(prompt - 1, 0))
   }
 
   /// A tool-call id in OpenAI's form: `call_` and 24 letters and digits.

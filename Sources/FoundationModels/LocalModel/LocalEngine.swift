@@ -92,7 +92,10 @@ final class LocalEngine: Sendable {
                 ($0.name, TaggedArgumentsConstraint.textMembers(of: $0.parameters, rawStrings: tagged.rawStrings))
               }, uniquingKeysWith: { first, _ in first })
           } ?? [:]
-        splitter = ToolCallTextSplitter(opening: calls.ownFormOpening, format: format, textMembers: textMembers)
+        // Where no call can be written, no text is held back as a call's possible start.
+        if toolMode != .disallowed {
+          splitter = ToolCallTextSplitter(opening: calls.ownFormOpening, format: format, textMembers: textMembers)
+        }
       }
       if let thinking, let answerConstraint = constraint {
         constraint = ThinkingConstraint(
