@@ -54,7 +54,7 @@ tools = [
     {
         "name": "get_weather",
         "description": "The weather in a city",
-        "input_schema": {"type": "object", "properties": {"city": {"type": "string", "maxLength": 20}}, "required": ["city"]},
+        "input_schema": {"type": "object", "properties": {"city": {"type": "string", "enum": ["Paris", "Oslo", "Rome"]}}, "required": ["city"]},
     }
 ]
 question = [{"role": "user", "content": "What is the weather in Paris?"}]
