@@ -102,17 +102,10 @@ enum AnthropicMessages {
         if !calls.isEmpty { entries.append(.toolCalls(Transcript.ToolCalls(calls))) }
       }
     }
-    switch entries.last {
-    case .prompt?, .toolOutput?: break
-    default:
-      throw APIError.invalid(
-        "the last message must be the user's, with text or tool results (the model answers it)", param: "messages")
-    }
-    if system?.isEmpty == false || !tools.isEmpty {
-      let segments: [Transcript.Segment] = system.map { [.text(.init(content: $0))] } ?? []
-      entries.insert(.instructions(Transcript.Instructions(segments: segments, toolDefinitions: tools)), at: 0)
-    }
-    return Transcript(entries: entries)
+    return try ServedTranscript.make(
+      entries, instructions: system.map { [$0] }?.filter { !$0.isEmpty } ?? [], tools: tools,
+      refusal: APIError.invalid(
+        "the last message must be the user's, with text or tool results (the model answers it)", param: "messages"))
   }
 
   /// An array of text blocks (`system`, a tool result's content), joined.

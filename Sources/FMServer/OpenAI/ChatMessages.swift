@@ -63,18 +63,10 @@ enum ChatMessages {
       }
       try fields.rejectUnknown()
     }
-    switch entries.last {
-    case .prompt?, .toolOutput?: break
-    default:
-      throw APIError.invalid(
-        "the last message must be a user or tool message (the model answers it)", param: "messages")
-    }
-    if !instructions.isEmpty || !tools.isEmpty {
-      let segments: [Transcript.Segment] =
-        instructions.isEmpty ? [] : [.text(.init(content: instructions.joined(separator: "\n\n")))]
-      entries.insert(.instructions(Transcript.Instructions(segments: segments, toolDefinitions: tools)), at: 0)
-    }
-    return Transcript(entries: entries)
+    return try ServedTranscript.make(
+      entries, instructions: instructions, tools: tools,
+      refusal: APIError.invalid(
+        "the last message must be a user or tool message (the model answers it)", param: "messages"))
   }
 
   /// The message's `content`: a string, or text parts joined.

@@ -223,13 +223,10 @@ public final class OpenAIServer: HTTPResponder {
     _ prepared: CompletionRunner.Prepared, runner: CompletionRunner, chunks: ChatCompletionChunks,
     includeUsage: Bool, writer: ResponseWriter
   ) async throws -> CompletionRunner.Summary {
-    func event(_ json: String) async throws {
-      try await writer.sendChunk(Array("data: \(json)\n\n".utf8))
-    }
+    let stream = EventStream(writer: writer, headers: corsHeaders())
+    func event(_ json: String) async throws { try await stream.send(data: json) }
     func begin() async throws {
-      guard !writer.hasStarted else { return }
-      try await writer.startStream(
-        status: .ok, headers: corsHeaders() + [("Content-Type", "text/event-stream"), ("Cache-Control", "no-cache")])
+      guard !stream.hasStarted else { return }
       try await event(chunks.roleChunk)
     }
     var toolIndex = 0
@@ -243,11 +240,11 @@ public final class OpenAIServer: HTTPResponder {
       try await event(chunks.finalChunk(finishReason: summary.finishReason))
       if includeUsage { try await event(chunks.usageChunk(summary)) }
       try await event("[DONE]")
-      try await writer.endStream()
+      try await stream.end()
       return summary
-    } catch  where writer.hasStarted && !(error is CancellationError) && !(error is SocketConnection.Failure) {
+    } catch  where stream.hasStarted && EventStream.reports(error) {
       try await event(Self.apiError(for: error).body)
-      try await writer.endStream()
+      try await stream.end()
       throw error
     }
   }

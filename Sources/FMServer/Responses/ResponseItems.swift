@@ -197,17 +197,9 @@ enum ResponseItems {
         continue  // reasoning: earlier thinking is not rendered
       }
     }
-    switch entries.last {
-    case .prompt?, .toolOutput?: break
-    default:
-      throw APIError.invalid(
-        "the input must end with a user message or a function_call_output (the model answers it)", param: "input")
-    }
-    if !instructionTexts.isEmpty || !tools.isEmpty {
-      let segments: [Transcript.Segment] =
-        instructionTexts.isEmpty ? [] : [.text(.init(content: instructionTexts.joined(separator: "\n\n")))]
-      entries.insert(.instructions(Transcript.Instructions(segments: segments, toolDefinitions: tools)), at: 0)
-    }
-    return Transcript(entries: entries)
+    return try ServedTranscript.make(
+      entries, instructions: instructionTexts, tools: tools,
+      refusal: APIError.invalid(
+        "the input must end with a user message or a function_call_output (the model answers it)", param: "input"))
   }
 }
