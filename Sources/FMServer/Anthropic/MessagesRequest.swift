@@ -111,10 +111,7 @@ struct MessagesRequest: Sendable {
       throw APIError.invalid("'tool_choice.type' must be auto, any, tool or none", param: "tool_choice.type")
     }
     try choice.rejectUnknown()
-    guard !tools.isEmpty || mode != .required else {
-      throw APIError.invalid("'tool_choice' asks for a tool call, and the request has no 'tools'", param: "tool_choice")
-    }
-    return (forced, tools.isEmpty ? nil : mode, oneCall)
+    return (forced, try TurnRequest.callingMode(mode, hasTools: !tools.isEmpty), oneCall)
   }
 
   /// `thinking`: `{"type":"disabled"}` turns a thinking model's thinking off;

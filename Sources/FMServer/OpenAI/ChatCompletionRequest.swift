@@ -191,10 +191,7 @@ struct ChatCompletionRequest: Sendable {
         "'tool_choice' must be none, auto, required or {\"type\":\"function\",\"function\":{\"name\":…}}",
         param: "tool_choice")
     }
-    guard hasTools || mode != .required else {
-      throw APIError.invalid("'tool_choice' asks for a tool call, and the request has no 'tools'", param: "tool_choice")
-    }
-    return hasTools ? mode : nil
+    return try TurnRequest.callingMode(mode, hasTools: hasTools)
   }
 
   private static func responseFormat(_ fields: inout JSONFields) throws -> GenerationSchema? {

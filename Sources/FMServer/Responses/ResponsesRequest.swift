@@ -132,10 +132,7 @@ struct ResponsesRequest: Sendable {
     default:
       throw APIError.invalid(usage, param: "tool_choice")
     }
-    guard !tools.isEmpty || mode != .required else {
-      throw APIError.invalid("'tool_choice' asks for a tool call, and the request has no 'tools'", param: "tool_choice")
-    }
-    return (forced, tools.isEmpty ? nil : mode)
+    return (forced, try TurnRequest.callingMode(mode, hasTools: !tools.isEmpty))
   }
 
   /// `text.format`: `text`, `json_object` or `json_schema` (`name`, `schema`, `strict`,

@@ -38,3 +38,16 @@ struct TurnRequest: Sendable {
         CallableTools.metadata(forcedTool.map { [$0] }, oneCall: oneToolCall), uniquingKeysWith: { first, _ in first }))
   }
 }
+
+extension TurnRequest {
+  /// A tool choice's calling mode for a request with or without tools: none without tools.
+  /// - Throws: `APIError` when the choice asks for a call and the request has no tools.
+  static func callingMode(_ mode: GenerationOptions.ToolCallingMode, hasTools: Bool) throws
+    -> GenerationOptions.ToolCallingMode?
+  {
+    guard hasTools || mode != .required else {
+      throw APIError.invalid("'tool_choice' asks for a tool call, and the request has no 'tools'", param: "tool_choice")
+    }
+    return hasTools ? mode : nil
+  }
+}
