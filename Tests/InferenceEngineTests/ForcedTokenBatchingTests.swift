@@ -4,24 +4,44 @@ import InferenceEngine
 import Synchronization
 import Testing
 
-/// A constraint for a list like `a;b;a.`: the model picks each letter, the separator after it
-/// is forced (`;` between letters, `.` after the last), and `[` is forced at the start.
-private final class SeparatedLetters: TokenConstraint, @unchecked Sendable {
+/// A constraint whose output ends with `.`: where `forced` gives text for the output so far,
+/// that text is forced; elsewhere the model picks a letter, `a` or `b`.
+private final class Letters: TokenConstraint, @unchecked Sendable {
   let model: ScriptedTokenModel
-  let letters: Int
+  let forced: @Sendable (String) -> String
   private var text = ""
 
-  init(model: ScriptedTokenModel, letters: Int) {
+  init(model: ScriptedTokenModel, forced: @escaping @Sendable (String) -> String) {
     self.model = model
-    self.letters = letters
+    self.forced = forced
   }
 
-  private var picked: Int { text.filter { $0 == "a" || $0 == "b" }.count }
+  /// A list like `[a;b;a.`: `[` forced at the start, each letter picked, the separator after it
+  /// forced (`;` between letters, `.` after the last).
+  static func separated(_ letters: Int, model: ScriptedTokenModel) -> Letters {
+    Letters(model: model) { text in
+      if text.isEmpty { return "[" }
+      guard let last = text.last, last == "a" || last == "b" else { return "" }
+      return text.filter { $0 == "a" || $0 == "b" }.count == letters ? "." : ";"
+    }
+  }
+
+  /// `[(x).`: two forced runs one after the other (`[`, then `(`, as a call's marker and then
+  /// its name), a letter picked, then the forced `).`.
+  static func twoForcedRuns(model: ScriptedTokenModel) -> Letters {
+    Letters(model: model) { text in
+      switch text {
+      case "": "["
+      case "[": "("
+      case "[(": ""
+      default: text.hasSuffix(".") ? "" : ")."
+      }
+    }
+  }
 
   func forcedTokens() -> [Token] {
-    if text.isEmpty { return model.tokenize("[", parseSpecial: false) }
-    guard let last = text.last, last == "a" || last == "b" else { return [] }
-    return model.tokenize(picked == letters ? "." : ";", parseSpecial: false)
+    let text = forced(text)
+    return text.isEmpty ? [] : model.tokenize(text, parseSpecial: false)
   }
 
   func mask(_ logits: UnsafeMutableBufferPointer<Float>) {
@@ -36,6 +56,27 @@ private final class SeparatedLetters: TokenConstraint, @unchecked Sendable {
 }
 
 @Suite struct ForcedTokenBatchingTests {
+  /// Forced runs that follow each other are one batch: `[` and `(` are evaluated together (a
+  /// call's marker, name and arguments' opening cost one decode, and are told together).
+  @Test func forcedRunsOneAfterAnotherShareOneEvaluation() async throws {
+    let evaluations = Mutex(0)
+    let model = ScriptedTokenModel(tokens: ["a", "b", "[", "(", ")", "."]) { context in
+      evaluations.withLock { $0 += 1 }
+      return [Token(0): 5]
+    }
+    let session = InferenceSession(model: model)
+    var text = ""
+    for try await event in session.generate(
+      GenerationRequest(
+        promptTokens: model.tokenize("go", parseSpecial: false), constraint: Letters.twoForcedRuns(model: model))
+    ) {
+      if case .text(let piece) = event { text += piece }
+    }
+    #expect(text == "[(a).")
+    // The prompt's two evaluations, then "[(" in one; "a)." ends the output unevaluated.
+    #expect(evaluations.withLock { $0 } == 3)
+  }
+
   /// Forced text right after a sampled token is evaluated with it: one forward pass per
   /// sampled letter (plus the prompt's two and the opening `[`), not two.
   @Test func sampledTokenAndTheForcedTextAfterItShareOneEvaluation() async throws {
@@ -44,7 +85,7 @@ private final class SeparatedLetters: TokenConstraint, @unchecked Sendable {
       evaluations.withLock { $0 += 1 }
       return [Token(context.count % 2): 5]  // alternates between "a" and "b"
     }
-    let constraint = SeparatedLetters(model: model, letters: 3)
+    let constraint = Letters.separated(3, model: model)
     let session = InferenceSession(model: model)
     var text = ""
     var summary: GenerationSummary?

@@ -82,7 +82,8 @@ final class LocalEngine: Sendable {
         let ownForm = format.readsOwnForm && (format.ownFormInEveryRound || !Self.hasToolOutputs(request))
         let calls = ToolCallConstraint(
           tools: tools, mode: toolMode, answer: answer, ownForm: ownForm, automata: automata, model: tokenModel,
-          format: format, oneCall: CallableTools.allowsOneCall(in: request.metadata))
+          format: format, oneCall: CallableTools.allowsOneCall(in: request.metadata),
+          spacesArguments: template.spacesCallArguments)
         constraint = calls
         // The splitter reads the output as the constraint let it be written.
         let textMembers =

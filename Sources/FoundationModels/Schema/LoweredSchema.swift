@@ -8,7 +8,8 @@ final class LoweredSchema: Sendable {
   /// The lowered document, or why the schema cannot be enforced.
   let document: Result<SchemaDocument, LanguageModelError>
   private let options: ConstraintOptions
-  private let compiled: Mutex<Result<CompiledSchema, LanguageModelError>?>
+  /// The compilations made so far, by whether they space their separators.
+  private let compiled: Mutex<[Bool: Result<CompiledSchema, LanguageModelError>]>
 
   /// Lowers a schema in Apple's dialect.
   init(root: GenerationSchemaNode, definitions: SchemaDefinitions) {
@@ -20,30 +21,35 @@ final class LoweredSchema: Sendable {
       document = .failure(.unsupportedGenerationGuide(.init(schemaName: nil, debugDescription: "\(error)")))
     }
     options = .generation
-    compiled = Mutex(nil)
+    compiled = Mutex([:])
   }
 
   /// A schema compiled already (one made from JSON Schema, compiled to check it).
   init(compiled schema: CompiledSchema) {
     document = .success(schema.document)
     options = schema.options
-    compiled = Mutex(.success(schema))
+    compiled = Mutex([schema.options.spacesSeparators: .success(schema)])
   }
 
   /// The compiled schema, compiled the first time.
+  /// - Parameter spacesSeparators: whether the JSON has a space after each `:` and `,`
+  ///   (`ConstraintOptions.spacesSeparators`), as a chat template renders a call's arguments.
   /// - Throws: `LanguageModelError.unsupportedGenerationGuide` when the schema cannot be enforced.
-  func compiledSchema() throws -> CompiledSchema {
+  func compiledSchema(spacesSeparators: Bool = false) throws -> CompiledSchema {
     try compiled.withLock { compiled in
-      if let compiled { return compiled }
+      if let known = compiled[spacesSeparators] { return known }
+      var options = options
+      options.spacesSeparators = spacesSeparators
       let made = document.flatMap { document in
         do {
           return .success(try CompiledSchema(document, options: options))
         } catch {
-          return .failure(LanguageModelError.unsupportedGenerationGuide(
-            .init(schemaName: nil, debugDescription: "\(error)")))
+          return .failure(
+            LanguageModelError.unsupportedGenerationGuide(
+              .init(schemaName: nil, debugDescription: "\(error)")))
         }
       }
-      compiled = made
+      compiled[spacesSeparators] = made
       return made
     }.get()
   }

@@ -72,7 +72,7 @@ extension ConstraintAutomaton {
       } else if byte == UInt8(ascii: ",") {
         guard spec.maxItems.map({ Int(count) < $0 }) ?? true else { return }
         for choice in spec.elementChoices(at: Int(count), matched: Int(matched)) {
-          result.append(stacks.push(inside(choice), .value(choice.node), on: rest))
+          result.append(spaced(stacks.push(inside(choice), .value(choice.node), on: rest)))
         }
       } else if byte == UInt8(ascii: "]"), spec.canClose(count: Int(count), matched: Int(matched)) {
         result.append(rest)
@@ -132,17 +132,24 @@ extension ConstraintAutomaton {
     case .additionalColon:
       guard byte == UInt8(ascii: ":"), spec.additional.indices.contains(index - count) else { return }
       let value = spec.additional[index - count].value
-      result.append(stacks.push(object(.afterValue, count, members: cursor.members), .value(value), on: rest))
+      result.append(spaced(stacks.push(object(.afterValue, count, members: cursor.members), .value(value), on: rest)))
     case .afterValue:
       if byte == UInt8(ascii: ",") {
         let next = spec.keyCandidates(index: index, members: members)
         if !next.declared.isEmpty || next.additional {
-          result.append(stacks.push(object(.afterComma, index, members: cursor.members), on: rest))
+          result.append(spaced(stacks.push(object(.afterComma, index, members: cursor.members), on: rest)))
         }
       } else if byte == UInt8(ascii: "}"), spec.firstRequired[index] == count, members >= spec.minProperties {
         result.append(rest)
       }
     }
+  }
+
+  /// `stack` after a separator (`:` or `,`): with the space that follows it first, where the
+  /// grammar writes one.
+  private func spaced(_ stack: Int32) -> Int32 {
+    guard let space = grammar.separatorSpace else { return stack }
+    return stacks.push(.literal(space, offset: 0), on: stack)
   }
 
   /// Starts a value of `node` with its first byte.

@@ -27,13 +27,22 @@ public struct ConstraintOptions: Sendable, Hashable {
   ///
   /// When false, as in generation, every format holds, so written values are well-formed.
   public var formatsFollowTheDraft: Bool
+  /// Whether a space follows every `:` and `,` between members and items (`{"a": 1, "b": [1, 2]}`),
+  /// as Python's `json.dumps` and Jinja's `tojson` write JSON, rather than none (`{"a":1}`).
+  ///
+  /// A tool call's arguments are generated in the spacing the chat template renders them in,
+  /// so the call the model wrote and the call rendered back into the next turn's prompt are the
+  /// same text (and the same cache).
+  public var spacesSeparators: Bool
 
   public init(
-    generatesUndeclaredProperties: Bool = false, maximumRecursion: Int? = 10, formatsFollowTheDraft: Bool = false
+    generatesUndeclaredProperties: Bool = false, maximumRecursion: Int? = 10, formatsFollowTheDraft: Bool = false,
+    spacesSeparators: Bool = false
   ) {
     self.generatesUndeclaredProperties = generatesUndeclaredProperties
     self.maximumRecursion = maximumRecursion
     self.formatsFollowTheDraft = formatsFollowTheDraft
+    self.spacesSeparators = spacesSeparators
   }
 
   /// What generation uses by default: declared structure only, recursion at most 10 deep.

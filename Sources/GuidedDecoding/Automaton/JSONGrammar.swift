@@ -148,6 +148,9 @@ struct JSONGrammar: Sendable {
 
   var nodes: [Node]
   var root: Int32
+  /// The literal node of the space written after each `:` and `,` (`ConstraintOptions.spacesSeparators`);
+  /// nil when separators are written without one.
+  var separatorSpace: Int32?
 }
 
 /// A trie over the UTF-8 bytes of property names.

@@ -26,7 +26,8 @@ struct SchemaCompiler {
   static func compile(_ document: SchemaDocument, options: ConstraintOptions = .generation) throws -> JSONGrammar {
     var compiler = SchemaCompiler(document: document, options: options)
     let root = try compiler.compile(document.root, level: 0)
-    var grammar = JSONGrammar(nodes: compiler.nodes, root: root)
+    let space = options.spacesSeparators ? compiler.add(.literal([UInt8(ascii: " ")])) : nil
+    var grammar = JSONGrammar(nodes: compiler.nodes, root: root, separatorSpace: space)
     do {
       try GrammarPruning.prune(&grammar)
     } catch let error as SchemaError where options.maximumRecursion != nil && !compiler.recursive.isEmpty {
@@ -144,6 +145,7 @@ struct SchemaCompiler {
         var key: [UInt8] = []
         JSONValue.appendJSONString(p.name, to: &key)
         key.append(UInt8(ascii: ":"))
+        if options.spacesSeparators { key.append(UInt8(ascii: " ")) }
         properties.append(
           .init(name: p.name, keyBytes: key, node: try compile(p.schema, level: level), isRequired: p.isRequired))
       }

@@ -8,14 +8,30 @@ extension ChatTemplate {
     -> ToolSyntax
   {
     let syntax = toolSyntax(of: source)
-    guard syntax == .glm, let call = renderedCall(by: template, bosToken: bosToken, eosToken: eosToken) else {
+    guard syntax == .glm,
+      let call = renderedCall(#"{"x":"y"}"#, by: template, bosToken: bosToken, eosToken: eosToken)
+    else {
       return syntax
     }
     return call.contains("<tool_call>f<arg_key>x</arg_key><arg_value>") ? .glmCompact : .glm
   }
 
-  /// What `template` renders for an assistant turn with one call, `f(x: "y")`, or nil where it raises.
-  private static func renderedCall(by template: JinjaTemplate, bosToken: String, eosToken: String) -> String? {
+  /// Whether `template` renders a call's JSON arguments with a space after each `:` and `,`, as
+  /// Jinja's `tojson` writes them (`{"x": "y", "z": [1, 2]}`): a call is then generated so, and
+  /// the call rendered back into the next turn's prompt is the text the model wrote.
+  static func spacesCallArguments(rendering template: JinjaTemplate, bosToken: String, eosToken: String) -> Bool {
+    let call = renderedCall(
+      #"{"x":"y","z":[1,2]}"#, by: template, stringArguments: template.takesStringArguments, bosToken: bosToken,
+      eosToken: eosToken)
+    return call?.contains(#"{"x": "y", "z": [1, 2]}"#) == true
+  }
+
+  /// What `template` renders for an assistant turn with one call of `f` with `arguments`, or nil
+  /// where it raises.
+  private static func renderedCall(
+    _ arguments: String, by template: JinjaTemplate, stringArguments: Bool = false, bosToken: String,
+    eosToken: String
+  ) -> String? {
     let tool: JSONValue = .object([
       .init(key: "type", value: .string("function")),
       .init(
@@ -27,11 +43,11 @@ extension ChatTemplate {
     ])
     let messages = [
       ChatMessage(role: .user, content: "?"),
-      ChatMessage(role: .assistant, content: "", toolCalls: [.init(name: "f", argumentsJSON: #"{"x":"y"}"#, id: "a")]),
+      ChatMessage(role: .assistant, content: "", toolCalls: [.init(name: "f", argumentsJSON: arguments, id: "a")]),
     ]
     let context = try? TemplateVariables.context(
-      messages: messages, tools: [tool], addGenerationPrompt: false, bosToken: bosToken, eosToken: eosToken, extra: [],
-      now: Date())
+      messages: messages, tools: [tool], stringArguments: stringArguments, addGenerationPrompt: false,
+      bosToken: bosToken, eosToken: eosToken, extra: [], now: Date())
     return context.flatMap { try? template.render($0).text }
   }
 

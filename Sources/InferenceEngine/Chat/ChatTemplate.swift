@@ -92,6 +92,9 @@ public struct ChatTemplate: Sendable, Equatable {
   /// the template does not write it, as llama.cpp does.
   public let addsBeginningOfSequence: Bool
   public let toolSyntax: ToolSyntax
+  /// Whether requests with tools render a call's JSON arguments with a space after each `:` and
+  /// `,` (`spacesCallArguments(rendering:bosToken:eosToken:)`), the spacing calls are generated in.
+  public let spacesCallArguments: Bool
   /// How the model thinks, or nil for a template without thinking.
   public let reasoning: ReasoningSyntax?
   private let template: JinjaTemplate
@@ -118,6 +121,9 @@ public struct ChatTemplate: Sendable, Equatable {
     reasoning = ReasoningSyntax(template: source)
     template = try JinjaTemplate(source: source)
     toolSyntax = Self.toolSyntax(of: source, rendering: template, bosToken: bosToken, eosToken: eosToken)
+    spacesCallArguments =
+      toolUse?.template.spacesCallArguments
+      ?? Self.spacesCallArguments(rendering: template, bosToken: bosToken, eosToken: eosToken)
   }
 
   public static func == (lhs: ChatTemplate, rhs: ChatTemplate) -> Bool {

@@ -295,8 +295,10 @@ struct DecodeSteps {
       endsForced = forced
     }
     // Forced text right after a sampled token goes into the same batch: the logits that
-    // follow the sampled token would pick nothing, so one decode does the work of two.
-    if !endsForced, let more = request.constraint?.forcedTokens(), !more.isEmpty {
+    // follow the sampled token would pick nothing, so one decode does the work of two. So does
+    // forced text after forced text (a call's marker, then its name, then its arguments'
+    // opening): every run the constraint forces goes in, up to where the model has a choice.
+    while let more = request.constraint?.forcedTokens(), !more.isEmpty {
       if let stop = try take(more, forced: true) { return finish(stop) }
       endsForced = true
     }

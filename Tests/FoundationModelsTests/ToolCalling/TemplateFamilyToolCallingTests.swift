@@ -3,6 +3,8 @@ import Foundation
 @_spi(Engine) import FoundationModels
 import Testing
 
+@testable import InferenceEngine
+
 /// A model family's tool calls through its own template: the model writes its calls as the
 /// family does, each is generated under its tool's schema, and the calls and their outputs go
 /// back through the template.
@@ -299,7 +301,11 @@ struct ToolCallFamily: Sendable, CustomStringConvertible {
   func model(calling calls: [[(name: String, arguments: String)]], done: [String] = ["Sunny in Paris"]) throws
     -> SystemLanguageModel
   {
-    let texts = calls.map { thinking + write($0) }
+    // Calls are generated in the spacing the template renders arguments in.
+    let spaces = try ChatTemplate(source: ChatTemplateFiles.source(template)).spacesCallArguments
+    let texts = calls.map { calls in
+      thinking + write(calls.map { ($0.name, spaces ? TemplateJSON.spaced($0.arguments) : $0.arguments) })
+    }
     let answer = thinking + answerHeader + "It is sunny."
     let rendered = done.contains("Sunny in Paris") ? rendered : nil
     let scripted = ScriptedTokenModel.answering(

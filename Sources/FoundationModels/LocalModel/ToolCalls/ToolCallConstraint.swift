@@ -53,6 +53,9 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
   private let model: any TokenModel
   /// Where the arguments' and the names' automata come from.
   private let automata: SchemaAutomata
+  /// Whether JSON arguments have a space after each `:` and `,`, as the template renders them
+  /// (`ChatTemplate.spacesCallArguments`).
+  private let spacesArguments: Bool
   /// The schema of the tools' names, compiled on first use.
   private var namesSchema: CompiledSchema?
   private let vocabulary: Vocabulary
@@ -111,9 +114,10 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
   ///     it, only the calls' closing and the end of the turn.
   init(
     tools: [ToolSchema], mode: Mode, answer: SchemaConstraint?, ownForm: Bool, automata: SchemaAutomata,
-    model: any TokenModel, format: ToolCallFormat = .hermes, oneCall: Bool = false
+    model: any TokenModel, format: ToolCallFormat = .hermes, oneCall: Bool = false, spacesArguments: Bool = false
   ) {
     self.oneCall = oneCall
+    self.spacesArguments = spacesArguments
     precondition(!tools.isEmpty, "a tool-call constraint needs tools")
     self.model = model
     self.automata = automata
@@ -542,7 +546,9 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
   private func argumentsConstraint(of index: Int) throws -> any InferenceEngine.TokenConstraint {
     guard let tagged = format.taggedArguments else {
       return SchemaConstraint(
-        schema: try tools[index].parameters.lowered.compiledSchema(), automata: automata, model: model)
+        schema: try tools[index].parameters.lowered.compiledSchema(spacesSeparators: spacesArguments),
+        automata: automata,
+        model: model)
     }
     return TaggedArgumentsConstraint(
       members: try TaggedArgumentsConstraint.members(of: tools[index].parameters, rawStrings: tagged.rawStrings),
