@@ -44,6 +44,9 @@ public final class ModelRoster: Sendable {
   let queueLimit: Int
   /// The most models in memory at once; nil for no bound.
   let maxLoaded: Int?
+  /// Bytes of host memory each model keeps the caches of slots lent to other conversations in
+  /// (`--cache-ram`, `BatchingConfiguration.savedCacheBytes`).
+  let savedCacheBytes: Int
   /// How long an idle model stays loaded.
   let keepAlive: SystemLanguageModel.KeepAlive
   private let state = Mutex(State())
@@ -52,10 +55,13 @@ public final class ModelRoster: Sendable {
   ///   - entries: the models, the first the default (also named `system`); ids must differ.
   ///   - keepAlive: how long a model stays loaded after its last request (`forever` keeps
   ///     every model loaded once used).
+  ///   - savedCacheBytes: host memory per model for the caches of slots lent to other
+  ///     conversations; nil for `BatchingConfiguration.defaultSavedCacheBytes`.
   public init(
     _ entries: [Entry], slots: Int, queue: Int, maxLoaded: Int? = nil,
-    keepAlive: SystemLanguageModel.KeepAlive = .forever
+    keepAlive: SystemLanguageModel.KeepAlive = .forever, savedCacheBytes: Int? = nil
   ) {
+    self.savedCacheBytes = savedCacheBytes ?? BatchingConfiguration.defaultSavedCacheBytes
     precondition(!entries.isEmpty && Set(entries.map(\.id)).count == entries.count, "distinct model ids")
     self.entries = entries
     self.slots = slots
@@ -128,7 +134,9 @@ public final class ModelRoster: Sendable {
           }
           evicted = unload(idle.key, in: &state)
         }
-        state.loaded[id] = Loaded(served: ServedModel(id: id, model: entry.model, slots: slots, queue: queueLimit))
+        state.loaded[id] = Loaded(
+          served: ServedModel(
+            id: id, model: entry.model, slots: slots, queue: queueLimit, savedCacheBytes: savedCacheBytes))
       }
       guard var loaded = state.loaded[id] else { throw Self.unknown(id) }
       loaded.active += 1

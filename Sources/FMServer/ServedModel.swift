@@ -21,11 +21,15 @@ public final class ServedModel: Sendable {
   let queueLimit: Int
 
   /// Serves `model` with `slots` sequences of one shared context and a queue of `queue`.
-  public init(id: String, model: SystemLanguageModel, slots: Int, queue: Int) {
+  /// - Parameter savedCacheBytes: host memory for the caches of slots lent to other conversations.
+  public init(
+    id: String, model: SystemLanguageModel, slots: Int, queue: Int,
+    savedCacheBytes: Int = BatchingConfiguration.defaultSavedCacheBytes
+  ) {
     self.id = id
     self.slots = slots
     queueLimit = queue
-    self.model = model.batched(slots: slots, queue: queue)
+    self.model = model.batched(slots: slots, queue: queue, savedCacheBytes: savedCacheBytes)
   }
 
   /// Tokens one request holds: prompt and answer together.

@@ -8,7 +8,7 @@ import Testing
 @Suite struct BatchSchedulerTests {
   func scheduler(
     _ decoder: ScriptedBatchDecoder, running: Int = 0, longestGathering: Double = 0.005,
-    copies: CacheCopies = CacheCopies()
+    copies: CacheOperations = CacheOperations()
   ) -> BatchScheduler {
     BatchScheduler(decoder: decoder, copies: copies, longestGathering: longestGathering, runningSequences: { running })
   }
@@ -77,7 +77,7 @@ import Testing
   /// the copy holds past its prefix, and the source slot is left as it was.
   @Test func aQueuedCopyComesBeforeTheNextDecodesRemovals() throws {
     let decoder = ScriptedBatchDecoder(capacity: 64)
-    let copies = CacheCopies()
+    let copies = CacheOperations()
     let scheduler = scheduler(decoder, copies: copies)
     defer { scheduler.stop() }
     let source = SlotThread(scheduler, sequence: 0, tokens: Array(1...30), startPosition: 0)
@@ -104,7 +104,7 @@ import Testing
   /// was.
   @Test func aCopyComesBeforeItsSourceChangesInTheSameDecode() throws {
     let decoder = ScriptedBatchDecoder(capacity: 64)
-    let copies = CacheCopies()
+    let copies = CacheOperations()
     let scheduler = scheduler(decoder, copies: copies)
     defer { scheduler.stop() }
     #expect(SlotThread(scheduler, sequence: 1, tokens: Array(1...30), startPosition: 0).waitReturned())

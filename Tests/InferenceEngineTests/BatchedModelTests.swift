@@ -160,6 +160,34 @@ import Testing
     #expect(!second.tokens.isEmpty)
   }
 
+  /// With one slot, a conversation whose slot another conversation took in between comes back to
+  /// its cache, kept in host memory meanwhile: it evaluates only what is new, and generates.
+  @Test func aConversationWhoseSlotWasLentFindsItsCacheRestored() async throws {
+    let batched = try batched(slots: 1)
+    let long = String(repeating: "Answer briefly and kindly, as a sailor would. ", count: 12)
+    let first = prompt(long + Self.questions[0])
+    let reply = try await session(on: batched).record(GenerationRequest(promptTokens: first, maximumTokens: 16))
+    _ = try await session(on: batched).record(
+      GenerationRequest(promptTokens: prompt(Self.questions[1] + long), maximumTokens: 16))
+    let next = model.tokenize(
+      "<|im_end|>\n<|im_start|>user\nAnd a lake?<|im_end|>\n<|im_start|>assistant\n", parseSpecial: true)
+    let returning = first + reply.tokens + next
+    let second = try await session(on: batched).record(GenerationRequest(promptTokens: returning, maximumTokens: 8))
+    #expect(batched.statistics.savedCaches >= 1 && batched.statistics.restoredCaches == 1)
+    #expect(second.summary.usage.cachedPromptTokens >= first.count + reply.tokens.count - 1)
+    #expect(!second.tokens.isEmpty)
+    // Restored to the bit: the same turns where the conversation kept its slot (a second slot
+    // for the other), each decode holding it alone, end alike.
+    let kept = try self.batched(slots: 2)
+    let keptReply = try await session(on: kept).record(GenerationRequest(promptTokens: first, maximumTokens: 16))
+    _ = try await session(on: kept).record(
+      GenerationRequest(promptTokens: prompt(Self.questions[1] + long), maximumTokens: 16))
+    let keptSecond = try await session(on: kept).record(
+      GenerationRequest(promptTokens: first + keptReply.tokens + next, maximumTokens: 8))
+    #expect(kept.statistics.restoredCaches == 0)
+    #expect(keptReply.tokens == reply.tokens && keptSecond.tokens == second.tokens)
+  }
+
   /// A prompt longer than a slot's context fails at once with the counts; the sessions beside
   /// it complete.
   @Test func aPromptThatCannotFitFailsAndTheOthersGoOn() async throws {

@@ -12,6 +12,8 @@ final class ScriptedBatchDecoder: BatchDecoder, @unchecked Sendable {
     case decode(index: Int)
     case removal(sequence: Int32, from: Int)
     case copy(from: Int32, to: Int32)
+    case save(sequence: Int32)
+    case restore(sequence: Int32)
   }
 
   struct Decode: Equatable {
@@ -33,6 +35,7 @@ final class ScriptedBatchDecoder: BatchDecoder, @unchecked Sendable {
   private var lastRows: [BatchRow] = []
   private var skipped = false
   private var finished = 0
+  private var restoresFail = false
 
   init(capacity: Int) {
     self.capacity = capacity
@@ -63,6 +66,9 @@ final class ScriptedBatchDecoder: BatchDecoder, @unchecked Sendable {
   func fail(decode index: Int, status: Int32, keptRows: Int = 0) {
     condition.withLock { failures[index] = (status, keptRows) }
   }
+
+  /// Restores fail from now on, as llama.cpp's do when it cannot read what it is given.
+  func failRestores() { condition.withLock { restoresFail = true } }
 
   /// How long each decode takes from now on.
   func takeSeconds(_ value: Double) { condition.withLock { seconds = value } }
@@ -101,6 +107,29 @@ final class ScriptedBatchDecoder: BatchDecoder, @unchecked Sendable {
     condition.withLock {
       recordedEvents.append(.copy(from: source, to: destination))
       cells[destination] = cells[source]
+    }
+  }
+
+  /// The positions a sequence holds, as bytes: four per position.
+  func saveCells(of sequence: Int32) -> [UInt8]? {
+    condition.withLock {
+      recordedEvents.append(.save(sequence: sequence))
+      return (cells[sequence] ?? []).sorted().flatMap { withUnsafeBytes(of: Int32($0).littleEndian, Array.init) }
+    }
+  }
+
+  func restoreCells(_ saved: [UInt8], into sequence: Int32) -> Bool {
+    condition.withLock {
+      recordedEvents.append(.restore(sequence: sequence))
+      guard !restoresFail else {
+        cells[sequence] = []
+        return false
+      }
+      cells[sequence] = Set(
+        stride(from: 0, to: saved.count, by: 4).map { offset in
+          Int(saved[offset..<offset + 4].reversed().reduce(Int32(0)) { $0 << 8 | Int32($1) })
+        })
+      return true
     }
   }
 

@@ -40,6 +40,9 @@ enum ServeCommand: Subcommand {
     .option("--parallel", value: "N", help: "requests generating at once on each model (default 1)"),
     .option("--queue", value: "N", help: "requests waiting for a slot before 503 (default 16)"),
     .option("--context", value: "N", help: "tokens per request, prompt and answer (default 4096)"),
+    .option(
+      "--cache-ram", value: "MIB",
+      help: "host memory per model keeping the caches of slots lent to other conversations (default 2048; 0: none)"),
     ModelOptions.chatTemplateOption,
     .option("--cors", value: "ORIGIN", help: "allow browser calls from ORIGIN ('*' for any); off by default"),
     .option("--models-dir", value: "DIR", help: "also serve every .gguf file in DIR (named by file name)"),
@@ -75,6 +78,12 @@ enum ServeCommand: Subcommand {
       }
       return queue
     }
+    let cacheRAM = try arguments.value("--cache-ram").map { value -> Int in
+      guard let megabytes = Int(value), megabytes >= 0 else {
+        throw UsageError("--cache-ram needs a non-negative number of MiB, not '\(value)'")
+      }
+      return megabytes << 20
+    }
     let apiKey = arguments.value("--api-key") ?? context.environment["FM_API_KEY"].flatMap { $0.isEmpty ? nil : $0 }
     let configuration = ServerConfiguration(apiKey: apiKey, corsOrigin: arguments.value("--cors"))
     let store = try responseStore(arguments, context: context)
@@ -88,7 +97,8 @@ enum ServeCommand: Subcommand {
     let entries = try await modelEntries(arguments, contextSize: contextSize, context: context)
     let roster = ModelRoster(
       entries, slots: parallel, queue: queue ?? 16, maxLoaded: maxLoaded,
-      keepAlive: keepAlive ?? (entries.count == 1 ? .forever : .default))
+      keepAlive: keepAlive ?? (entries.count == 1 ? .forever : .default),
+      savedCacheBytes: cacheRAM)
     let first = entries[0].id
     try await ProgressSpinner.during("loading \(first)…", output: context.standardError) {
       try await roster.loadDefault()

@@ -84,6 +84,14 @@ final class ServerMetrics: Sendable {
       "fm_cache_copies_total", "counter",
       "New conversations given another slot's cached prefix (a shared system prompt) instead of evaluating it.",
       batches.cacheCopies)
+    metric(
+      "fm_cache_saves_total", "counter",
+      "Slots' caches kept in host memory when the slot was taken for another conversation (--cache-ram).",
+      batches.savedCaches)
+    metric(
+      "fm_cache_restores_total", "counter",
+      "Kept caches restored into a slot for a conversation that came back, instead of evaluating it again.",
+      batches.restoredCaches)
     return lines.joined(separator: "\n") + "\n"
   }
 }

@@ -21,14 +21,17 @@ extension SystemLanguageModel {
   ///   - tokenBudget: the most tokens of one decode, all slots together: running sequences'
   ///     next tokens first, then chunks of waiting prompts.
   ///   - threads: threads for the shared decodes.
+  ///   - savedCacheBytes: host memory that keeps the caches of slots taken for other
+  ///     conversations (`BatchingConfiguration.savedCacheBytes`).
   package func batched(
-    slots: Int, queue: Int? = nil, tokenBudget: Int = 512, threads: Int = CPUTopology.physicalCores
+    slots: Int, queue: Int? = nil, tokenBudget: Int = 512, threads: Int = CPUTopology.physicalCores,
+    savedCacheBytes: Int = BatchingConfiguration.defaultSavedCacheBytes
   ) -> SystemLanguageModel {
     SystemLanguageModel(
       source: source, useCase: useCase, guardrails: guardrails, contextSize: contextSize, keepAlive: keepAlive,
       batching: BatchingConfiguration(
         slots: slots, context: ContextConfiguration(contextSize: contextSize, batchSize: tokenBudget, threads: threads),
-        queueLimit: queue), chatTemplate: chatTemplateSource)
+        queueLimit: queue, savedCacheBytes: savedCacheBytes), chatTemplate: chatTemplateSource)
   }
 
   /// The batched model once a session made it (for a server's metrics: slots in use, requests

@@ -27,6 +27,13 @@ protocol BatchDecoder: AnyObject {
   /// copies a whole stream, and copies the cells' contents at the start of the next decode).
   func copyCells(of source: Int32, to destination: Int32)
 
+  /// `sequence`'s cache as bytes kept in host memory, or nil when llama.cpp cannot write it.
+  func saveCells(of sequence: Int32) -> [UInt8]?
+
+  /// Makes `sequence`'s cache the one `saved` holds (from `saveCells`), replacing what it held.
+  /// - Returns: false when llama.cpp cannot read it (the sequence's cache is then empty).
+  func restoreCells(_ saved: [UInt8], into sequence: Int32) -> Bool
+
   /// The positions `sequence`'s cache holds from the start: its last position + 1, or 0.
   func cachedCount(of sequence: Int32) -> Int
 

@@ -23,6 +23,9 @@ final class BatchEvaluation: @unchecked Sendable {
   var evaluated = 0
   /// Why it ended without its logits, if it did.
   var failure: EngineError?
+  /// Whether the slot's cache was emptied (a saved cache that could not be restored into it):
+  /// it holds nothing its request counted on.
+  var cacheLost = false
   let done = DispatchSemaphore(value: 0)
 
   init(

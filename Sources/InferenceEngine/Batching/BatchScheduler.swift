@@ -23,8 +23,16 @@ final class BatchScheduler: @unchecked Sendable {
   private var lastDecodeSeconds = 0.0
   /// The longest a decode waits to gather (see `gatheringWindow`).
   private let longestGathering: Double
-  /// Copies of one slot's cache into another, carried out before each decode's removals.
-  private let copies: CacheCopies
+  /// Saves, copies and restores of slots' caches, carried out before each decode's removals.
+  private let copies: CacheOperations
+  /// Saved slots' caches by id (`CacheOperations.Operation.save`).
+  private var savedCaches: [Int: [UInt8]] = [:]
+  /// Slots copied into since the last decode, with the slot each copy came from: llama.cpp moves a
+  /// copy's K and V at the next decode, so until then the source holds what such a slot will.
+  private var pendingCopies: [Int32: Int32] = [:]
+  /// Slots whose saved cache could not be restored: their next evaluation fails, its request
+  /// told that the cache it counted on is gone, rather than running without it.
+  private var lostCaches: Set<Int32> = []
 
   /// Starts the scheduler's thread on `decoder`, which from then on only that thread uses.
   /// - Parameters:
@@ -33,7 +41,7 @@ final class BatchScheduler: @unchecked Sendable {
   ///   - longestGathering: the longest a decode waits for running sequences that have not
   ///     asked yet, in seconds (see `gatheringWindow`).
   init(
-    decoder: any BatchDecoder, copies: CacheCopies = CacheCopies(), longestGathering: Double = 0.005,
+    decoder: any BatchDecoder, copies: CacheOperations = CacheOperations(), longestGathering: Double = 0.005,
     runningSequences: @escaping @Sendable () -> Int
   ) {
     self.decoder = decoder
@@ -127,9 +135,21 @@ final class BatchScheduler: @unchecked Sendable {
   /// increasing order, as one ubatch, and starts another at each step back or gap.
   private func decode(_ planned: [(evaluation: BatchEvaluation, chunk: BatchPlan.Chunk)]) {
     // Copies first: each was queued before any evaluation that could change what it copies.
-    let copied = copies.take()
-    for copy in copied { decoder.copyCells(of: copy.from, to: copy.to) }
-    let chunks = planned.sorted { $0.evaluation.sequence < $1.evaluation.sequence }
+    let operations = copies.take()
+    for operation in operations { perform(operation) }
+    var answered: [BatchEvaluation] = []
+    let chunks = planned.filter { evaluation, _ in
+      guard evaluation.evaluated == 0, lostCaches.remove(evaluation.sequence) != nil else { return true }
+      evaluation.cacheLost = true
+      evaluation.failure = EngineError(.decodeFailed, "the conversation's saved cache could not be restored")
+      answered.append(evaluation)
+      return false
+    }.sorted { $0.evaluation.sequence < $1.evaluation.sequence }
+    guard !chunks.isEmpty else {
+      condition.withLock { pending.removeAll { evaluation in answered.contains { $0 === evaluation } } }
+      for evaluation in answered { evaluation.done.signal() }
+      return
+    }
     rows.removeAll(keepingCapacity: true)
     var outputs = 0
     var outputsWithCandidates = 0
@@ -159,7 +179,7 @@ final class BatchScheduler: @unchecked Sendable {
     let started = DispatchTime.now()
     let status = decoder.decode(rows, skippingOutputLayer: outputs > 0 && outputsWithCandidates == outputs)
     let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
-    var answered: [BatchEvaluation] = []
+    pendingCopies.removeAll()
     if status != 0 {
       for (evaluation, chunk) in chunks {
         // A failed decode may have kept some of its rows (llama.cpp keeps the ubatches it
@@ -173,14 +193,16 @@ final class BatchScheduler: @unchecked Sendable {
       }
     } else {
       if let padding { decoder.removeCells(of: padding.sequence, from: padding.position) }
-      answered = readOutputs(of: chunks)
+      answered += readOutputs(of: chunks)
       decoder.finishedDecode()
     }
     condition.withLock {
       pending.removeAll { evaluation in answered.contains { $0 === evaluation } }
       lastDecodeSeconds = seconds
       counts.decodes += 1
-      counts.cacheCopies += copied.count
+      counts.cacheCopies += operations.count { if case .copy = $0 { true } else { false } }
+      counts.savedCaches += operations.count { if case .save = $0 { true } else { false } }
+      counts.restoredCaches += operations.count { if case .restore = $0 { true } else { false } }
       counts.decodeSeconds += seconds
       counts.tokens += rows.count - (padding == nil ? 0 : 1)
       counts.evaluations += answered.count
@@ -189,6 +211,31 @@ final class BatchScheduler: @unchecked Sendable {
       counts.widestDecode = max(counts.widestDecode, sequences)
     }
     for evaluation in answered { evaluation.done.signal() }
+  }
+
+  /// Carries out one queued operation on the cache (`CacheOperations`).
+  private func perform(_ operation: CacheOperations.Operation) {
+    switch operation {
+    case .copy(let source, let destination):
+      decoder.copyCells(of: source, to: destination)
+      pendingCopies[destination] = pendingCopies[source] ?? source
+    case .save(let slot, let id):
+      // A slot copied into since the last decode holds its source's cache once llama.cpp moves it.
+      savedCaches[id] = decoder.saveCells(of: pendingCopies[slot] ?? slot)
+    case .restore(let id, let slot):
+      // A copy into or out of the slot still to be moved would overwrite what is restored, or
+      // copy it in place of the slot's cache.
+      if pendingCopies[slot] == nil, !pendingCopies.values.contains(slot), let saved = savedCaches[id],
+        decoder.restoreCells(saved, into: slot)
+      {
+        lostCaches.remove(slot)
+      } else {
+        decoder.removeCells(of: slot, from: 0)
+        lostCaches.insert(slot)
+      }
+    case .drop(let id):
+      savedCaches[id] = nil
+    }
   }
 
   /// Adds a token that asks for no logits to a decode of 4k + 3 rows of one sequence, after

@@ -48,8 +48,12 @@ public final class BatchedModel: TokenModel, Sendable {
     }
     self.model = model
     self.configuration = configuration
-    let copies = CacheCopies()
-    let slots = SlotPool(count: configuration.slots, queueLimit: configuration.queueLimit, copies: copies)
+    let copies = CacheOperations()
+    // As many tokens as the budget's bytes hold at the cache's size per token.
+    let bytesPerToken = max(model.keyValueCacheBytes(contextSize: 1), 1)
+    let slots = SlotPool(
+      count: configuration.slots, queueLimit: configuration.queueLimit,
+      savedTokenLimit: max(configuration.savedCacheBytes, 0) / bytesPerToken, copies: copies)
     self.slots = slots
     scheduler = BatchScheduler(
       decoder: try LlamaBatchDecoder(model: model, configuration: configuration), copies: copies

@@ -80,6 +80,10 @@ final class BatchedSlotBackend: TokenBackend {
       candidates: candidates, limit: contextLength, cancellation: flag, logits: logits)
     owner.scheduler.evaluate(evaluation)
     cachedTokens.append(contentsOf: tokens.prefix(evaluation.evaluated))
+    if evaluation.cacheLost {
+      cachedTokens = []
+      partBoundaries = PartBoundaries()
+    }
     if let failure = evaluation.failure { throw failure }
     return logits.prefix(outputs).map { UnsafeBufferPointer($0) }
   }

@@ -9,11 +9,22 @@ public struct BatchingConfiguration: Sendable, Equatable {
   /// The most requests that wait for a slot while every slot is busy; a request past them is
   /// refused at once with `EngineError.Code.queueFull`. Nil: requests always wait.
   public var queueLimit: Int?
+  /// The most bytes of host memory that keep the caches of slots taken for other conversations
+  /// (`SlotTable`), so that a conversation whose slot was lent evaluates only its new input when
+  /// it comes back; 0 keeps none. By default 2 GiB, as much as 2 GiB of KV cache holds (llama-server
+  /// keeps 8 GiB by default).
+  public var savedCacheBytes: Int
+  /// 2 GiB.
+  public static let defaultSavedCacheBytes = 2 << 30
 
-  public init(slots: Int, context: ContextConfiguration = ContextConfiguration(), queueLimit: Int? = nil) {
+  public init(
+    slots: Int, context: ContextConfiguration = ContextConfiguration(), queueLimit: Int? = nil,
+    savedCacheBytes: Int = defaultSavedCacheBytes
+  ) {
     self.slots = slots
     self.context = context
     self.queueLimit = queueLimit
+    self.savedCacheBytes = savedCacheBytes
   }
 }
 
@@ -33,6 +44,10 @@ public struct BatchStatistics: Sendable, Equatable {
   /// Slots that took a new conversation with another slot's cached prefix copied in
   /// (`SlotTable.Taken.copiedFrom`) instead of evaluating it.
   public var cacheCopies = 0
+  /// Slots' caches kept in host memory when the slot was taken for another conversation, and
+  /// kept caches restored into a slot for a conversation that came back (`SlotTable.saved`).
+  public var savedCaches = 0
+  public var restoredCaches = 0
   /// Seconds spent in `llama_decode`.
   public var decodeSeconds = 0.0
 

@@ -31,6 +31,28 @@ final class LlamaBatchDecoder: BatchDecoder {
     llama_memory_seq_cp(context.memory, source, destination, -1, -1)
   }
 
+  func saveCells(of sequence: Int32) -> [UInt8]? {
+    // llama_state_seq_get_size/get_data: the sequence's cells (positions, K and V) as bytes;
+    // 0 when it cannot write them.
+    let size = llama_state_seq_get_size(context.handle, sequence)
+    guard size > 0 else { return nil }
+    var bytes = [UInt8](repeating: 0, count: size)
+    let written = bytes.withUnsafeMutableBufferPointer {
+      llama_state_seq_get_data(context.handle, $0.baseAddress, size, sequence)
+    }
+    return written == size ? bytes : nil
+  }
+
+  func restoreCells(_ saved: [UInt8], into sequence: Int32) -> Bool {
+    removeCells(of: sequence, from: 0)
+    // llama_state_seq_set_data: the bytes read, 0 on failure (the sequence is then cleared).
+    let read = saved.withUnsafeBufferPointer {
+      llama_state_seq_set_data(context.handle, $0.baseAddress, saved.count, sequence)
+    }
+    if read == 0 { removeCells(of: sequence, from: 0) }
+    return read > 0
+  }
+
   func cachedCount(of sequence: Int32) -> Int {
     // llama_memory_seq_pos_max: the sequence's last position in the cache, or -1.
     Int(llama_memory_seq_pos_max(context.memory, sequence)) + 1

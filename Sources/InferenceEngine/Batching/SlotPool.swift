@@ -16,18 +16,20 @@ final class SlotPool: @unchecked Sendable {
   private var nextTicket = 0
   /// The most requests that wait while every slot is busy; nil for no bound.
   let queueLimit: Int?
-  /// Where a slot taken with another's prefix (`SlotTable.Taken.copiedFrom`) queues the copy.
-  private let copies: CacheCopies
+  /// Where a slot taken queues what it needs done to the cache first (`SlotTable.Taken`).
+  private let copies: CacheOperations
 
-  init(count: Int, queueLimit: Int? = nil, copies: CacheCopies) {
-    table = SlotTable(count: count)
+  /// - Parameter savedTokenLimit: the most tokens of slots taken for other requests kept in host
+  ///   memory (`SlotTable.savedTokenLimit`).
+  init(count: Int, queueLimit: Int? = nil, savedTokenLimit: Int = 0, copies: CacheOperations) {
+    table = SlotTable(count: count, savedTokenLimit: savedTokenLimit)
     self.queueLimit = queueLimit
     self.copies = copies
   }
 
   /// Takes a slot for `prompt`, waiting for one to be free.
-  /// - Returns: its index and what its cache holds (after a copy it queued, where the table
-  ///   chose one).
+  /// - Returns: its index and what its cache holds (after the copy or restore it queued, where
+  ///   the table chose one).
   /// - Throws: `EngineError.Code.queueFull` at once when the request would wait behind
   ///   `queueLimit` others; `EngineError.Code.cancelled` when `flag` is cancelled meanwhile.
   func take(for prompt: [Token], cancellation flag: CancellationFlag) throws -> SlotTable.Taken {
@@ -50,7 +52,7 @@ final class SlotPool: @unchecked Sendable {
       if flag.isCancelled { throw EngineError(.cancelled, "cancelled while waiting for a free slot") }
       if waiting.first == ticket, let taken = table.take(for: prompt) {
         // Under the lock: before whoever takes the source slot next can change it.
-        if let source = taken.copiedFrom { copies.queue(from: source, to: taken.index) }
+        copies.queue(taken)
         return taken
       }
       // The flag calls no one back when it turns: look at it again every 50 ms.

@@ -24,6 +24,13 @@
 /// forward pass per token saved; estimated from memory bandwidth and a 2-core CPU's prefill rate,
 /// even a large slot's copy costs fewer tokens' evaluation than the threshold (the estimate is in
 /// docs/BATCHING.md).
+///
+/// A slot taken for another conversation keeps what it held in host memory (`Taken.saved`, at
+/// least `shortestSavedTail` tokens past what the new request shares with it), up to
+/// `savedTokenLimit` tokens in all, the longest unused dropped first; a request that finds more
+/// of its prompt there than in any slot gets it restored into the slot it takes
+/// (`Taken.restoredFrom`). With more conversations than slots, as a team's agents are, a
+/// conversation whose slot was lent evaluates only its new input when it returns.
 struct SlotTable {
   /// A slot given to a request.
   struct Taken: Equatable {
@@ -35,7 +42,25 @@ struct SlotTable {
     /// whole cache; the request's first evaluation drops what follows `tokens`): a free slot,
     /// or a busy one whose request keeps `tokens`.
     let copiedFrom: Int?
+    /// The id of the saved prefix that what the slot held goes to, before anything else touches it.
+    var saved: Int? = nil
+    /// The saved prefix restored into the slot (after the save, in place of a copy).
+    var restoredFrom: Int? = nil
+    /// Saved prefixes dropped to keep within `savedTokenLimit`, after the restore.
+    var dropped: [Int] = []
   }
+
+  /// A slot's cache kept in host memory.
+  struct SavedPrefix {
+    let id: Int
+    let tokens: [Token]
+    let boundaries: PartBoundaries
+    var lastUsed: Int
+  }
+
+  /// The fewest tokens a slot taken for another request must hold past what that request
+  /// shares with it for them to be saved: fewer are cheaper to evaluate again than to keep.
+  static let shortestSavedTail = 64
 
   /// The fewest tokens a copy must add to what the taken slot already shares with the prompt.
   static let shortestCopiedPrefix = 16
@@ -53,9 +78,15 @@ struct SlotTable {
 
   private(set) var slots: [Slot]
   private var clock = 0
+  /// Caches of slots taken for other requests, oldest first.
+  private(set) var saved: [SavedPrefix] = []
+  private var nextSavedID = 0
+  /// The most tokens the saved prefixes hold together; 0 saves none.
+  let savedTokenLimit: Int
 
-  init(count: Int) {
+  init(count: Int, savedTokenLimit: Int = 0) {
     slots = Array(repeating: Slot(), count: count)
+    self.savedTokenLimit = savedTokenLimit
   }
 
   /// Slots running a request now.
@@ -99,20 +130,56 @@ struct SlotTable {
     let source = slots.indices.filter { $0 != index }
       .map { ($0, DecodeSteps.commonPrefixLength(slots[$0].tokens, prompt)) }
       .max { $0.1 < $1.1 }
+    let kept = saved.indices.map { ($0, DecodeSteps.commonPrefixLength(saved[$0].tokens, prompt)) }.max { $0.1 < $1.1 }
     var taken = Taken(index: index, tokens: slots[index].tokens, boundaries: slots[index].boundaries, copiedFrom: nil)
-    if let (from, common) = source, common >= shared + Self.shortestCopiedPrefix {
+    let held = slots[index]
+    if let (position, common) = kept, common >= max(shared, source?.1 ?? 0) + Self.shortestCopiedPrefix {
+      clock += 1
+      saved[position].lastUsed = clock
+      var boundaries = saved[position].boundaries
+      boundaries.truncate(to: common)
+      taken = Taken(
+        index: index, tokens: Array(saved[position].tokens.prefix(common)), boundaries: boundaries, copiedFrom: nil,
+        restoredFrom: saved[position].id)
+      shared = common
+    } else if let (from, common) = source, common >= shared + Self.shortestCopiedPrefix {
       var boundaries = slots[from].boundaries
       boundaries.truncate(to: common)
       taken = Taken(
         index: index, tokens: Array(slots[from].tokens.prefix(common)), boundaries: boundaries, copiedFrom: from)
       shared = common
     }
+    save(held, past: DecodeSteps.commonPrefixLength(held.tokens, prompt), into: &taken)
     // What the request keeps of the cache while it runs.
     let reused = min(shared, max(prompt.count - 1, 0))
     slots[index].tokens = Array(taken.tokens.prefix(reused))
     slots[index].boundaries = taken.boundaries
     slots[index].boundaries.truncate(to: reused)
     return taken
+  }
+
+  /// Saves what slot `held` holds, where the request that takes it keeps only `common` tokens of
+  /// it and the rest is long enough to keep (`shortestSavedTail`) and fits `savedTokenLimit`;
+  /// drops the saved prefixes it holds whole, then the longest unused past the limit.
+  private mutating func save(_ held: Slot, past common: Int, into taken: inout Taken) {
+    guard held.tokens.count - common >= Self.shortestSavedTail, held.tokens.count <= savedTokenLimit,
+      !saved.contains(where: { $0.tokens.starts(with: held.tokens) })
+    else { return }
+    clock += 1
+    let prefix = SavedPrefix(id: nextSavedID, tokens: held.tokens, boundaries: held.boundaries, lastUsed: clock)
+    nextSavedID += 1
+    taken.saved = prefix.id
+    var dropped = saved.filter { held.tokens.starts(with: $0.tokens) && $0.id != taken.restoredFrom }
+    saved.removeAll { old in dropped.contains { $0.id == old.id } }
+    saved.append(prefix)
+    while saved.reduce(0, { $0 + $1.tokens.count }) > savedTokenLimit {
+      guard let oldest = saved.filter({ $0.id != taken.restoredFrom }).min(by: { $0.lastUsed < $1.lastUsed }) else {
+        break
+      }
+      dropped.append(oldest)
+      saved.removeAll { $0.id == oldest.id }
+    }
+    taken.dropped = dropped.map(\.id)
   }
 
   /// Gives slot `index` back, its cache holding `tokens` evaluated up to `boundaries`.
