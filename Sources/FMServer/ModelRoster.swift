@@ -194,6 +194,8 @@ extension BatchStatistics {
     sum.widestDecode = max(lhs.widestDecode, rhs.widestDecode)
     sum.sequences += rhs.sequences
     sum.cacheCopies += rhs.cacheCopies
+    sum.savedCaches += rhs.savedCaches
+    sum.restoredCaches += rhs.restoredCaches
     sum.decodeSeconds += rhs.decodeSeconds
     return sum
   }

@@ -81,6 +81,33 @@ struct ChatCompletionsTests {
     await server.stop()
   }
 
+  /// With one slot and two conversations in turn, each takes the slot from the other: the one
+  /// that comes back finds its cache restored from host memory (all but its prompt's last token
+  /// cached), and with `--cache-ram 0` evaluates it again.
+  @Test(arguments: [nil, 0]) func aConversationWhoseSlotWasLentFindsItsCache(cacheRAM: Int?) async throws {
+    let server = try TestServer.start(parallel: 1, cacheRAM: cacheRAM)
+    let long = String(repeating: "Answer briefly, as a sailor would. ", count: 10)
+    let first = TestServer.chat(long + "Name a colour", maxTokens: 4)
+    func cached(_ body: String) async throws -> (prompt: Int, cached: Int) {
+      let usage = try #require(try await Self.post(server, body).json["usage"] as? [String: Any])
+      let details = try #require(usage["prompt_tokens_details"] as? [String: Any])
+      return (try #require(usage["prompt_tokens"] as? Int), try #require(details["cached_tokens"] as? Int))
+    }
+    _ = try await cached(first)
+    _ = try await cached(TestServer.chat("Name a fish. " + long, maxTokens: 4))
+    let back = try await cached(first)
+    let metrics = try await server.metrics { TestServer.metric("fm_cache_restores_total", in: $0) != nil }
+    if cacheRAM == 0 {
+      #expect(back.cached < back.prompt / 2)
+      #expect(TestServer.metric("fm_cache_restores_total", in: metrics.text) == 0)
+    } else {
+      #expect(back.cached == back.prompt - 1)
+      #expect(TestServer.metric("fm_cache_restores_total", in: metrics.text) == 1)
+      #expect(try #require(TestServer.metric("fm_cache_saves_total", in: metrics.text)) >= 1)
+    }
+    await server.stop()
+  }
+
   @Test func aRepeatedPromptReportsTheTokensFoundInTheCache() async throws {
     let server = try TestServer.start()
     let body = TestServer.chat("Name a colour", maxTokens: 4)

@@ -16,15 +16,17 @@ struct TestServer {
   ///   - parallel: the slots (`--parallel`).
   ///   - queue: the requests that may wait for one (`--queue`).
   ///   - chatTemplate: a template in place of the model's own (`--chat-template-file`).
+  ///   - cacheRAM: bytes keeping lent slots' caches (`--cache-ram`); nil for the default.
   static func start(
     parallel: Int = 2, queue: Int = 16, configuration: ServerConfiguration = ServerConfiguration(),
     limits: HTTPLimits = HTTPLimits(), contextSize: Int = 2048, chatTemplate: String? = nil,
-    responseStore: ResponseStore = ResponseStore()
+    responseStore: ResponseStore = ResponseStore(), cacheRAM: Int? = nil
   ) throws -> TestServer {
     // Batched, as `fm serve` runs it.
     let model = SystemLanguageModel(
       path: URL(fileURLWithPath: TestModels.smolLM2Path), contextSize: contextSize, chatTemplate: chatTemplate)
-    let served = ModelRoster(id: modelID, model: model, slots: parallel, queue: queue)
+    let served = ModelRoster(
+      [ModelRoster.Entry(id: modelID, model: model)], slots: parallel, queue: queue, savedCacheBytes: cacheRAM)
     let http = try HTTPServer(
       host: "127.0.0.1", port: 0, limits: limits,
       responder: OpenAIServer(models: served, configuration: configuration, responseStore: responseStore))
