@@ -14,7 +14,7 @@ import Testing
   @Test func helpListsTheOptions() throws {
     let help = try FMBinary.run(["serve", "--help"])
     #expect(help.status == 0)
-    for option in ["--host", "--port", "--api-key", "--parallel", "--queue", "--context", "--cors"] {
+    for option in ["--host", "--port", "--api-key", "--parallel", "--queue", "--context", "--cors", "--cache-ram"] {
       #expect(help.standardOutput.contains(option), "\(option)")
     }
     #expect(try FMBinary.run(["--help"]).standardOutput.contains("serve"))
@@ -22,7 +22,8 @@ import Testing
 
   @Test(arguments: [
     ["--port", "x"], ["--port", "70000"], ["--parallel", "0"], ["--queue", "-1"], ["--max-loaded", "0"],
-    ["--keep-alive", "soon"], ["--store-max", "0"], ["--models-dir", "/nonexistent"],
+    ["--keep-alive", "soon"], ["--store-max", "0"], ["--models-dir", "/nonexistent"], ["--cache-ram", "-1"],
+    ["--cache-ram", "lots"],
   ])
   func badOptionsAreUsageErrors(arguments: [String]) throws {
     let result = try FMBinary.run(["serve"] + arguments)
