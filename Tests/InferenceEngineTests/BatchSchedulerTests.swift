@@ -8,9 +8,10 @@ import Testing
 @Suite struct BatchSchedulerTests {
   func scheduler(
     _ decoder: ScriptedBatchDecoder, running: Int = 0, longestGathering: Double = 0.005,
-    copies: CacheOperations = CacheOperations()
+    operations: CacheOperations = CacheOperations()
   ) -> BatchScheduler {
-    BatchScheduler(decoder: decoder, copies: copies, longestGathering: longestGathering, runningSequences: { running })
+    BatchScheduler(
+      decoder: decoder, operations: operations, longestGathering: longestGathering, runningSequences: { running })
   }
 
   /// Waits until `condition` holds; false after 10 s.
@@ -77,12 +78,12 @@ import Testing
   /// the copy holds past its prefix, and the source slot is left as it was.
   @Test func aQueuedCopyComesBeforeTheNextDecodesRemovals() throws {
     let decoder = ScriptedBatchDecoder(capacity: 64)
-    let copies = CacheOperations()
-    let scheduler = scheduler(decoder, copies: copies)
+    let operations = CacheOperations()
+    let scheduler = scheduler(decoder, operations: operations)
     defer { scheduler.stop() }
     let source = SlotThread(scheduler, sequence: 0, tokens: Array(1...30), startPosition: 0)
     #expect(source.waitReturned())
-    copies.queue(from: 0, to: 2)
+    operations.queue([.copy(from: 0, to: 2)])
     let copied = SlotThread(scheduler, sequence: 2, tokens: [77, 78], startPosition: 20)
     #expect(copied.waitReturned())
     let events = decoder.events
@@ -104,12 +105,12 @@ import Testing
   /// was.
   @Test func aCopyComesBeforeItsSourceChangesInTheSameDecode() throws {
     let decoder = ScriptedBatchDecoder(capacity: 64)
-    let copies = CacheOperations()
-    let scheduler = scheduler(decoder, copies: copies)
+    let operations = CacheOperations()
+    let scheduler = scheduler(decoder, operations: operations)
     defer { scheduler.stop() }
     #expect(SlotThread(scheduler, sequence: 1, tokens: Array(1...30), startPosition: 0).waitReturned())
     let running = try busy(scheduler, decoder)
-    copies.queue(from: 1, to: 2)
+    operations.queue([.copy(from: 1, to: 2)])
     let source = SlotThread(scheduler, sequence: 1, tokens: [90, 91], startPosition: 10)
     let copied = SlotThread(scheduler, sequence: 2, tokens: [77], startPosition: 20)
     try #require(waitUntil { scheduler.unansweredEvaluations == 3 })

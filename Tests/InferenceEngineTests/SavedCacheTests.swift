@@ -62,57 +62,59 @@ import Testing
     #expect(try Self.take(&table, grown).saved == nil)
   }
 
+  /// A one-slot scheduler on which conversation `a` ran, then `b` took the slot from it (`a`'s
+  /// cache saved first): ready for `a` to come back.
+  struct LentSlot {
+    let decoder = ScriptedBatchDecoder(capacity: 256)
+    let operations = CacheOperations()
+    let scheduler: BatchScheduler
+    var table = SlotTable(count: 1, savedTokenLimit: 10_000)
+    let a = SavedCacheTests.conversation(1000, length: 100)
+    let b = SavedCacheTests.conversation(2000, length: 100)
+
+    init() throws {
+      scheduler = BatchScheduler(decoder: decoder, operations: operations, runningSequences: { 0 })
+      let first = try SavedCacheTests.take(&table, a)
+      #expect(SlotThread(scheduler, sequence: 0, tokens: a, startPosition: 0).waitReturned())
+      table.release(first.index, tokens: a, boundaries: PartBoundaries())
+      operations.queue(try SavedCacheTests.take(&table, b))
+      #expect(SlotThread(scheduler, sequence: 0, tokens: Array(b[20...]), startPosition: 20).waitReturned())
+      table.release(0, tokens: b, boundaries: PartBoundaries())
+    }
+
+    /// `a`'s next turn, one token more, on the slot: its evaluation, returned.
+    mutating func comeBack() throws -> SlotThread {
+      operations.queue(try SavedCacheTests.take(&table, a + [7]))
+      let thread = SlotThread(scheduler, sequence: 0, tokens: [7], startPosition: a.count)
+      #expect(thread.waitReturned())
+      return thread
+    }
+  }
+
   /// On the scheduler: the save comes before the removals of the request that takes the slot,
   /// and the restore gives the slot back the positions it held.
   @Test func theSchedulerSavesBeforeAndRestoresBeforeTheNextDecode() throws {
-    let decoder = ScriptedBatchDecoder(capacity: 256)
-    let operations = CacheOperations()
-    let scheduler = BatchScheduler(decoder: decoder, copies: operations, runningSequences: { 0 })
-    defer { scheduler.stop() }
-    var table = SlotTable(count: 1, savedTokenLimit: 10_000)
-    let a = Self.conversation(1000, length: 100)
-    let b = Self.conversation(2000, length: 100)
-    var taken = try Self.take(&table, a)
-    #expect(SlotThread(scheduler, sequence: 0, tokens: a, startPosition: 0).waitReturned())
-    table.release(taken.index, tokens: a, boundaries: PartBoundaries())
-    taken = try Self.take(&table, b)
-    operations.queue(taken)
-    #expect(SlotThread(scheduler, sequence: 0, tokens: Array(b[20...]), startPosition: 20).waitReturned())
-    let events = decoder.events
+    var slot = try LentSlot()
+    defer { slot.scheduler.stop() }
+    let events = slot.decoder.events
     let save = try #require(events.firstIndex(of: .save(sequence: 0)))
     #expect(save < (events.firstIndex(of: .removal(sequence: 0, from: 20)) ?? -1))
-    #expect(decoder.positions(of: 0) == Set(0..<b.count))
-    table.release(taken.index, tokens: b, boundaries: PartBoundaries())
-    taken = try Self.take(&table, a + [7])
-    operations.queue(taken)
-    #expect(SlotThread(scheduler, sequence: 0, tokens: [7], startPosition: a.count).waitReturned())
-    #expect(decoder.positions(of: 0) == Set(0...a.count))
-    #expect(scheduler.statistics.savedCaches == 2 && scheduler.statistics.restoredCaches == 1)
+    #expect(slot.decoder.positions(of: 0) == Set(0..<slot.b.count))
+    _ = try slot.comeBack()
+    #expect(slot.decoder.positions(of: 0) == Set(0...slot.a.count))
+    #expect(slot.scheduler.statistics.savedCaches == 2 && slot.scheduler.statistics.restoredCaches == 1)
   }
 
   /// A restore llama.cpp refuses empties the slot, and the request that counted on it fails with
   /// that said, rather than run on a cache without its prefix; the slot's next request runs.
   @Test func aRestoreThatFailsFailsItsRequestOnly() throws {
-    let decoder = ScriptedBatchDecoder(capacity: 256)
-    let operations = CacheOperations()
-    let scheduler = BatchScheduler(decoder: decoder, copies: operations, runningSequences: { 0 })
-    defer { scheduler.stop() }
-    var table = SlotTable(count: 1, savedTokenLimit: 10_000)
-    let a = Self.conversation(1000, length: 100)
-    let b = Self.conversation(2000, length: 100)
-    #expect(SlotThread(scheduler, sequence: 0, tokens: a, startPosition: 0).waitReturned())
-    let first = try Self.take(&table, a)
-    table.release(first.index, tokens: a, boundaries: PartBoundaries())
-    operations.queue(try Self.take(&table, b))
-    #expect(SlotThread(scheduler, sequence: 0, tokens: Array(b[20...]), startPosition: 20).waitReturned())
-    table.release(0, tokens: b, boundaries: PartBoundaries())
-    decoder.failRestores()
-    operations.queue(try Self.take(&table, a + [7]))
-    let failed = SlotThread(scheduler, sequence: 0, tokens: [7], startPosition: a.count)
-    #expect(failed.waitReturned())
+    var slot = try LentSlot()
+    defer { slot.scheduler.stop() }
+    slot.decoder.failRestores()
+    let failed = try slot.comeBack()
     #expect(failed.evaluation.failure?.message.contains("could not be restored") == true)
-    #expect(decoder.positions(of: 0).isEmpty)
-    let next = SlotThread(scheduler, sequence: 0, tokens: a, startPosition: 0)
+    #expect(slot.decoder.positions(of: 0).isEmpty)
+    let next = SlotThread(slot.scheduler, sequence: 0, tokens: slot.a, startPosition: 0)
     #expect(next.waitReturned())
     #expect(next.evaluation.failure == nil)
   }

@@ -44,7 +44,7 @@ import Testing
   }
 
   @Test func aFullQueueRefusesAtOnceAndAFreedSlotGoesToTheWaiter() throws {
-    let pool = SlotPool(count: 1, queueLimit: 1, copies: CacheOperations())
+    let pool = SlotPool(count: 1, queueLimit: 1, operations: CacheOperations())
     let running = try pool.take(for: [1, 2], cancellation: CancellationFlag())
     #expect(pool.busyCount == 1)
     let waiter = Taker(pool, prompt: [3, 4])
@@ -66,7 +66,7 @@ import Testing
 
   /// A queue of 0: a request runs when a slot is free, and is refused when none is.
   @Test func aQueueOfZeroAdmitsOnlyWhatRunsAtOnce() throws {
-    let pool = SlotPool(count: 2, queueLimit: 0, copies: CacheOperations())
+    let pool = SlotPool(count: 2, queueLimit: 0, operations: CacheOperations())
     let first = try pool.take(for: [1], cancellation: CancellationFlag())
     _ = try pool.take(for: [2], cancellation: CancellationFlag())
     #expect(throws: EngineError.self) { try pool.take(for: [3], cancellation: CancellationFlag()) }
@@ -75,7 +75,7 @@ import Testing
   }
 
   @Test func aCancelledWaiterLeavesTheQueue() throws {
-    let pool = SlotPool(count: 1, queueLimit: 1, copies: CacheOperations())
+    let pool = SlotPool(count: 1, queueLimit: 1, operations: CacheOperations())
     let running = try pool.take(for: [1], cancellation: CancellationFlag())
     let flag = CancellationFlag()
     let waiter = Taker(pool, cancellation: flag)
@@ -96,7 +96,7 @@ import Testing
 
   /// Without a bound, every request waits: the engine used outside a server never refuses.
   @Test func withoutABoundEveryRequestWaits() throws {
-    let pool = SlotPool(count: 1, copies: CacheOperations())
+    let pool = SlotPool(count: 1, operations: CacheOperations())
     let running = try pool.take(for: [1], cancellation: CancellationFlag())
     let waiters = (0..<5).map { _ in Taker(pool) }
     eventually { pool.waitingCount == 5 }

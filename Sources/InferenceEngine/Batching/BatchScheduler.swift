@@ -24,7 +24,7 @@ final class BatchScheduler: @unchecked Sendable {
   /// The longest a decode waits to gather (see `gatheringWindow`).
   private let longestGathering: Double
   /// Saves, copies and restores of slots' caches, carried out before each decode's removals.
-  private let copies: CacheOperations
+  private let operations: CacheOperations
   /// Saved slots' caches by id (`CacheOperations.Operation.save`).
   private var savedCaches: [Int: [UInt8]] = [:]
   /// Slots copied into since the last decode, with the slot each copy came from: llama.cpp moves a
@@ -37,15 +37,16 @@ final class BatchScheduler: @unchecked Sendable {
   /// Starts the scheduler's thread on `decoder`, which from then on only that thread uses.
   /// - Parameters:
   ///   - runningSequences: how many sequences run a request now.
-  ///   - copies: where taking a slot queues a copy of another slot's cache into it.
+  ///   - operations: where taking a slot queues what it needs done to the cache first (a save,
+  ///     a copy of another slot's cache, a restore).
   ///   - longestGathering: the longest a decode waits for running sequences that have not
   ///     asked yet, in seconds (see `gatheringWindow`).
   init(
-    decoder: any BatchDecoder, copies: CacheOperations = CacheOperations(), longestGathering: Double = 0.005,
+    decoder: any BatchDecoder, operations: CacheOperations = CacheOperations(), longestGathering: Double = 0.005,
     runningSequences: @escaping @Sendable () -> Int
   ) {
     self.decoder = decoder
-    self.copies = copies
+    self.operations = operations
     self.runningSequences = runningSequences
     self.longestGathering = longestGathering
     rows.reserveCapacity(decoder.capacity)
@@ -134,9 +135,10 @@ final class BatchScheduler: @unchecked Sendable {
   /// The rows go in sequence order: llama.cpp decodes the rows of consecutive sequences, in
   /// increasing order, as one ubatch, and starts another at each step back or gap.
   private func decode(_ planned: [(evaluation: BatchEvaluation, chunk: BatchPlan.Chunk)]) {
-    // Copies first: each was queued before any evaluation that could change what it copies.
-    let operations = copies.take()
-    for operation in operations { perform(operation) }
+    // The queued cache operations first: each was queued before any evaluation that could change
+    // the cache it saves or copies.
+    let queued = operations.take()
+    for operation in queued { perform(operation) }
     var answered: [BatchEvaluation] = []
     let chunks = planned.filter { evaluation, _ in
       guard evaluation.evaluated == 0, lostCaches.remove(evaluation.sequence) != nil else { return true }
@@ -200,9 +202,9 @@ final class BatchScheduler: @unchecked Sendable {
       pending.removeAll { evaluation in answered.contains { $0 === evaluation } }
       lastDecodeSeconds = seconds
       counts.decodes += 1
-      counts.cacheCopies += operations.count { if case .copy = $0 { true } else { false } }
-      counts.savedCaches += operations.count { if case .save = $0 { true } else { false } }
-      counts.restoredCaches += operations.count { if case .restore = $0 { true } else { false } }
+      counts.cacheCopies += queued.count { if case .copy = $0 { true } else { false } }
+      counts.savedCaches += queued.count { if case .save = $0 { true } else { false } }
+      counts.restoredCaches += queued.count { if case .restore = $0 { true } else { false } }
       counts.decodeSeconds += seconds
       counts.tokens += rows.count - (padding == nil ? 0 : 1)
       counts.evaluations += answered.count

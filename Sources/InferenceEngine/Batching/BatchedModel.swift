@@ -48,15 +48,15 @@ public final class BatchedModel: TokenModel, Sendable {
     }
     self.model = model
     self.configuration = configuration
-    let copies = CacheOperations()
+    let operations = CacheOperations()
     // As many tokens as the budget's bytes hold at the cache's size per token.
     let bytesPerToken = max(model.keyValueCacheBytes(contextSize: 1), 1)
     let slots = SlotPool(
       count: configuration.slots, queueLimit: configuration.queueLimit,
-      savedTokenLimit: max(configuration.savedCacheBytes, 0) / bytesPerToken, copies: copies)
+      savedTokenLimit: max(configuration.savedCacheBytes, 0) / bytesPerToken, operations: operations)
     self.slots = slots
     scheduler = BatchScheduler(
-      decoder: try LlamaBatchDecoder(model: model, configuration: configuration), copies: copies
+      decoder: try LlamaBatchDecoder(model: model, configuration: configuration), operations: operations
     ) { slots.busyCount }
   }
 

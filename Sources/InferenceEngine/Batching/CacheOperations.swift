@@ -33,12 +33,12 @@ final class CacheOperations: Sendable {
     if let source = taken.copiedFrom { operations.append(.copy(from: Int32(source), to: slot)) }
     if let id = taken.restoredFrom { operations.append(.restore(id: id, slot: slot)) }
     operations += taken.dropped.map { .drop(id: $0) }
-    queued.withLock { $0 += operations }
+    queue(operations)
   }
 
-  /// Queues a copy of slot `from`'s whole cache into slot `to`.
-  func queue(from source: Int, to destination: Int) {
-    queued.withLock { $0.append(.copy(from: Int32(source), to: Int32(destination))) }
+  /// Queues `operations`, in that order.
+  func queue(_ operations: [Operation]) {
+    queued.withLock { $0 += operations }
   }
 
   /// The operations queued so far, oldest first; the queue is empty after.

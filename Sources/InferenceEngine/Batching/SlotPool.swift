@@ -17,14 +17,14 @@ final class SlotPool: @unchecked Sendable {
   /// The most requests that wait while every slot is busy; nil for no bound.
   let queueLimit: Int?
   /// Where a slot taken queues what it needs done to the cache first (`SlotTable.Taken`).
-  private let copies: CacheOperations
+  private let operations: CacheOperations
 
   /// - Parameter savedTokenLimit: the most tokens of slots taken for other requests kept in host
   ///   memory (`SlotTable.savedTokenLimit`).
-  init(count: Int, queueLimit: Int? = nil, savedTokenLimit: Int = 0, copies: CacheOperations) {
+  init(count: Int, queueLimit: Int? = nil, savedTokenLimit: Int = 0, operations: CacheOperations) {
     table = SlotTable(count: count, savedTokenLimit: savedTokenLimit)
     self.queueLimit = queueLimit
-    self.copies = copies
+    self.operations = operations
   }
 
   /// Takes a slot for `prompt`, waiting for one to be free.
@@ -52,7 +52,7 @@ final class SlotPool: @unchecked Sendable {
       if flag.isCancelled { throw EngineError(.cancelled, "cancelled while waiting for a free slot") }
       if waiting.first == ticket, let taken = table.take(for: prompt) {
         // Under the lock: before whoever takes the source slot next can change it.
-        copies.queue(taken)
+        operations.queue(taken)
         return taken
       }
       // The flag calls no one back when it turns: look at it again every 50 ms.
