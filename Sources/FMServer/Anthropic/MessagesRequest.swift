@@ -102,10 +102,7 @@ struct MessagesRequest: Sendable {
       guard let name = try choice.string("name") else {
         throw APIError.invalid("'tool_choice.name' is required", param: "tool_choice.name")
       }
-      guard let tool = tools.first(where: { $0.name == name }) else {
-        throw APIError.invalid("'tool_choice' names '\(name)', which is not in 'tools'", param: "tool_choice.name")
-      }
-      forced = tool.name
+      forced = try TurnRequest.forcedTool(name, in: tools, param: "tool_choice.name")
       mode = .required
     default:
       throw APIError.invalid("'tool_choice.type' must be auto, any, tool or none", param: "tool_choice.type")

@@ -7,7 +7,7 @@ import JSON
 struct ChatCompletionRequest: Sendable {
   var model: String
   var transcript: Transcript
-  /// The tools the model may call in this request (all of them, or the one `tool_choice` names).
+  /// The request's tools, all of them shown in the prompt (`TurnRequest.enabledTools`).
   var enabledTools: [Transcript.ToolDefinition]
   /// The tool a named `tool_choice` makes the model call.
   var forcedTool: String?
@@ -46,10 +46,9 @@ struct ChatCompletionRequest: Sendable {
       throw APIError.unsupported("top_logprobs", "log probabilities are not reported")
     }
     oneToolCall = try fields.bool("parallel_tool_calls") == false
-    let allTools = try Self.tools(&fields)
-    enabledTools = allTools
-    forcedTool = try Self.forcedTool(&fields, allTools)
-    let toolChoice = try Self.toolChoiceMode(&fields, hasTools: !allTools.isEmpty)
+    enabledTools = try Self.tools(&fields)
+    forcedTool = try Self.forcedTool(&fields, enabledTools)
+    let toolChoice = try Self.toolChoiceMode(&fields, hasTools: !enabledTools.isEmpty)
     schema = try Self.responseFormat(&fields)
     stop = try Self.stopSequences(&fields)
     if !stop.isEmpty, schema != nil {
@@ -66,7 +65,7 @@ struct ChatCompletionRequest: Sendable {
     guard let messages = try fields.array("messages") else {
       throw APIError.invalid("'messages' is required", param: "messages")
     }
-    transcript = try ChatMessages.transcript(messages, tools: allTools)
+    transcript = try ChatMessages.transcript(messages, tools: enabledTools)
     templateVariables = try Self.templateVariables(&fields)
     reasoningLevel = try Self.reasoningLevel(&fields)
     try fields.rejectUnknown()
@@ -171,10 +170,7 @@ struct ChatCompletionRequest: Sendable {
     }
     try function.rejectUnknown()
     try choice.rejectUnknown()
-    guard tools.contains(where: { $0.name == name }) else {
-      throw APIError.invalid("'tool_choice' names '\(name)', which is not in 'tools'", param: "tool_choice")
-    }
-    return name
+    return try TurnRequest.forcedTool(name, in: tools, param: "tool_choice")
   }
 
   private static func toolChoiceMode(_ fields: inout JSONFields, hasTools: Bool) throws

@@ -124,10 +124,7 @@ struct ResponsesRequest: Sendable {
         let name = try choice.string("name")
       else { throw APIError.invalid(usage, param: "tool_choice") }
       try choice.rejectUnknown()
-      guard let tool = tools.first(where: { $0.name == name }) else {
-        throw APIError.invalid("'tool_choice' names '\(name)', which is not in 'tools'", param: "tool_choice")
-      }
-      forced = tool.name
+      forced = try TurnRequest.forcedTool(name, in: tools, param: "tool_choice")
       mode = .required
     default:
       throw APIError.invalid(usage, param: "tool_choice")

@@ -50,4 +50,13 @@ extension TurnRequest {
     }
     return hasTools ? mode : nil
   }
+
+  /// `name`, the tool a named tool choice forces, which must be one of `tools`.
+  /// - Throws: `APIError` naming `param` when it is not.
+  static func forcedTool(_ name: String, in tools: [Transcript.ToolDefinition], param: String) throws -> String {
+    guard tools.contains(where: { $0.name == name }) else {
+      throw APIError.invalid("'tool_choice' names '\(name)', which is not in 'tools'", param: param)
+    }
+    return name
+  }
 }
