@@ -16,13 +16,6 @@ struct ChatCompletionsTests {
     try await RawHTTPConnection.exchange(RawHTTPConnection.post(path, body), port: server.port)
   }
 
-  /// A streamed response's chunks, the JSON of every `data:` event before `[DONE]`.
-  static func chunks(of response: RawHTTPConnection.Response) -> [[String: Any]] {
-    response.text.components(separatedBy: "\n\n").filter { !$0.isEmpty }.dropLast().map { event in
-      (try? JSONSerialization.jsonObject(with: Data(event.dropFirst(6).utf8))) as? [String: Any] ?? [:]
-    }
-  }
-
   @Test func aCompletionHasOpenAIsShapeAndUsage() async throws {
     let server = try TestServer.start()
     let response = try await Self.post(server, TestServer.chat("Say hello", maxTokens: 6))
@@ -51,12 +44,7 @@ struct ChatCompletionsTests {
     let body = TestServer.chat(
       "Count to five", maxTokens: 8, extra: #","stream":true,"stream_options":{"include_usage":true}"#)
     let response = try await Self.post(server, body)
-    #expect(response.status == 200)
-    #expect(response.headers["content-type"] == "text/event-stream")
-    let events = response.text.components(separatedBy: "\n\n").filter { !$0.isEmpty }
-    #expect(events.allSatisfy { $0.hasPrefix("data: ") })
-    #expect(events.last == "data: [DONE]")
-    let chunks = Self.chunks(of: response)
+    let chunks = TestServer.openAIChunks(of: response)
     #expect(Set(chunks.compactMap { $0["id"] as? String }).count == 1)
     #expect(Set(chunks.compactMap { $0["created"] as? Int }).count == 1)
     #expect(chunks.allSatisfy { $0["object"] as? String == "chat.completion.chunk" })
@@ -127,7 +115,7 @@ struct ChatCompletionsTests {
       server,
       TestServer.chat("Name a colour", maxTokens: 4, extra: #","stream":true,"stream_options":{"include_usage":true}"#))
     // The usage chunk comes last before [DONE].
-    let streamedUsage = Self.chunks(of: streamed).last?["usage"] as? [String: Any]
+    let streamedUsage = TestServer.chunks(of: streamed).last?["usage"] as? [String: Any]
     #expect((streamedUsage?["prompt_tokens_details"] as? [String: Any])?["cached_tokens"] as? Int == second.cached)
     let cached = Double(2 * second.cached)
     let metrics = try await server.metrics { TestServer.metric("fm_prompt_tokens_cached_total", in: $0) == cached }

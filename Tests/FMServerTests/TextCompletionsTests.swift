@@ -27,13 +27,6 @@ struct TextCompletionsTests {
     (json["choices"] as? [[String: Any]])?.first ?? [:]
   }
 
-  /// A streamed response's chunks, the JSON of every `data:` event before `[DONE]`.
-  static func chunks(of response: RawHTTPConnection.Response) -> [[String: Any]] {
-    response.text.components(separatedBy: "\n\n").filter { !$0.isEmpty }.dropLast().map { event in
-      (try? JSONSerialization.jsonObject(with: Data(event.dropFirst(6).utf8))) as? [String: Any] ?? [:]
-    }
-  }
-
   /// OpenAI's legacy `logprobs` object, its four arrays.
   struct LogProbabilities {
     var tokens: [String]
@@ -182,12 +175,7 @@ struct TextCompletionsTests {
     let whole = try await Self.post(server, Self.body(maxTokens: 8, greedy))
     let response = try await Self.post(
       server, Self.body(maxTokens: 8, greedy + #","stream":true,"stream_options":{"include_usage":true}"#))
-    #expect(response.status == 200)
-    #expect(response.headers["content-type"] == "text/event-stream")
-    let events = response.text.components(separatedBy: "\n\n").filter { !$0.isEmpty }
-    #expect(events.allSatisfy { $0.hasPrefix("data: ") })
-    #expect(events.last == "data: [DONE]")
-    let chunks = Self.chunks(of: response)
+    let chunks = TestServer.openAIChunks(of: response)
     #expect(Set(chunks.compactMap { $0["id"] as? String }).count == 1)
     #expect(chunks.allSatisfy { $0["object"] as? String == "text_completion" })
     // The usage chunk has no choices; the one before it no text and the finish reason.
@@ -222,7 +210,7 @@ struct TextCompletionsTests {
       let response = try await Self.post(
         server,
         Self.body("Name three colours:", maxTokens: 20, greedy + #","stop":\#(stopJSON),"stream":\#(stream)"#))
-      let choices = stream ? Self.chunks(of: response).map(Self.choice) : [Self.choice(response.json)]
+      let choices = stream ? TestServer.chunks(of: response).map(Self.choice) : [Self.choice(response.json)]
       let cut = choices.compactMap { $0["text"] as? String }.joined()
       #expect(!cut.contains(stop))
       #expect(text.hasPrefix(cut))

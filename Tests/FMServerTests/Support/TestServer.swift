@@ -2,6 +2,7 @@ import FMServer
 import FMTestSupport
 import Foundation
 import FoundationModels
+import Testing
 
 /// `fm serve`'s server in the test process, on the small test model and a free port.
 struct TestServer {
@@ -50,6 +51,26 @@ struct TestServer {
   /// The value of the metric `name` in `/metrics` text (a line `name value`), if it is there.
   static func metric(_ name: String, in text: String) -> Double? {
     text.split(separator: "\n").first { $0.hasPrefix(name + " ") }.flatMap { Double($0.split(separator: " ")[1]) }
+  }
+
+  /// A streamed response's chunks, the JSON of every `data:` event before `[DONE]`.
+  static func chunks(of response: RawHTTPConnection.Response) -> [[String: Any]] {
+    response.text.components(separatedBy: "\n\n").filter { !$0.isEmpty }.dropLast().map { event in
+      (try? JSONSerialization.jsonObject(with: Data(event.dropFirst(6).utf8))) as? [String: Any] ?? [:]
+    }
+  }
+
+  /// An OpenAI event stream's chunks (`chunks(of:)`), its framing checked: a 200 of
+  /// `text/event-stream`, every event a `data:` line, `[DONE]` last.
+  static func openAIChunks(
+    of response: RawHTTPConnection.Response, sourceLocation: SourceLocation = #_sourceLocation
+  ) -> [[String: Any]] {
+    #expect(response.status == 200, sourceLocation: sourceLocation)
+    #expect(response.headers["content-type"] == "text/event-stream", sourceLocation: sourceLocation)
+    let events = response.text.components(separatedBy: "\n\n").filter { !$0.isEmpty }
+    #expect(events.allSatisfy { $0.hasPrefix("data: ") }, sourceLocation: sourceLocation)
+    #expect(events.last == "data: [DONE]", sourceLocation: sourceLocation)
+    return chunks(of: response)
   }
 
   /// A chat-completions body for one user message.
