@@ -197,6 +197,8 @@ extension BatchStatistics {
     sum.savedCaches += rhs.savedCaches
     sum.restoredCaches += rhs.restoredCaches
     sum.decodeSeconds += rhs.decodeSeconds
+    sum.draftTokens += rhs.draftTokens
+    sum.confirmedDraftTokens += rhs.confirmedDraftTokens
     return sum
   }
 }

@@ -1,6 +1,7 @@
 import FMServer
 import FMTestSupport
 import Foundation
+import FoundationModels
 import Testing
 
 /// `/v1/completions`, OpenAI's legacy text completions, on the small model through raw HTTP:
@@ -52,6 +53,27 @@ struct TextCompletionsTests {
 
     var isConsistent: Bool {
       [tokenLogProbabilities.count, top.count, offsets.count].allSatisfy { $0 == tokens.count }
+    }
+  }
+
+  /// A text that repeats itself is continued with drafts from it (prompt lookup), counted in
+  /// `/metrics`; a server started with `--speculate off` drafts nothing.
+  @Test func draftsAreCountedAndOffDraftsNothing() async throws {
+    let pattern = String(repeating: "red, green, blue, ", count: 8)
+    for speculation in [SystemLanguageModel.Speculation.lookup, .off] {
+      let server = try TestServer.start(speculation: speculation)
+      let response = try await Self.post(server, Self.body(pattern, maxTokens: 24, #","temperature":0"#))
+      #expect(response.status == 200)
+      let metrics = try await server.metrics { _ in true }
+      let drafted = try #require(TestServer.metric("fm_draft_tokens_total", in: metrics.text))
+      let accepted = try #require(TestServer.metric("fm_draft_tokens_accepted_total", in: metrics.text))
+      #expect(accepted <= drafted)
+      if speculation == .off {
+        #expect(drafted == 0)
+      } else {
+        #expect(drafted > 0, "the pattern's every pair of tokens occurred before")
+      }
+      await server.stop()
     }
   }
 

@@ -68,13 +68,16 @@ import Testing
     let batched = try batched(slots: 2)
     let first = try batched.makeBackend(batched.configuration.context)
     let second = try batched.makeBackend(batched.configuration.context)
+    let alone = min(LlamaTokenBackend.outputLimit, batched.configuration.context.batchSize) - 1
+    let own = try model.makeBackend(ContextConfiguration(contextSize: 256))
+    #expect(alone == own.draftTokenLimit || batched.configuration.context.batchSize < LlamaTokenBackend.outputLimit)
     try first.beginRequest(prompt: prompt(Self.questions[0]), cancellation: CancellationFlag())
-    #expect(first.draftTokenLimit == DecodeSteps.maximumDrafts)
+    #expect(first.draftTokenLimit == alone)
     try second.beginRequest(prompt: prompt(Self.questions[1]), cancellation: CancellationFlag())
     #expect(first.draftTokenLimit == 0)
     #expect(second.draftTokenLimit == 0)
     first.endRequest()
-    #expect(second.draftTokenLimit == DecodeSteps.maximumDrafts)
+    #expect(second.draftTokenLimit == alone)
     second.endRequest()
   }
 

@@ -208,6 +208,29 @@ private final class PairList: TokenConstraint, @unchecked Sendable {
     }
   }
 
+  /// Forced text after a guess joins the draft as certain, and guessing goes on after it: one
+  /// evaluation holds a guessed letter, the forced `;` and the next guess, and once the model
+  /// confirms the guesses, the `;` is taken as forced without a choice of its own.
+  @Test func forcedTextJoinsTheDraftBetweenGuesses() throws {
+    let prompt = tokens("xy;xy;xy;")
+    var steps = try decodeSteps(prompt: prompt, constraint: Shaped(model: model, shape: "LL;LL;LL;"))
+    _ = try startAtPromptEnd(&steps)
+    let drafted = try next(&steps, preferring: ["x"])
+    guard case .evaluate(let batch, let outputs, _) = drafted.action else {
+      Issue.record("expected an evaluation, not \(drafted.action)")
+      return
+    }
+    #expect(batch == tokens("xy;x"))
+    #expect(outputs == 4)
+    // y confirmed, `;` certain, x confirmed; then the model's own y, and the forced `;` after it.
+    let after = try next(&steps, preferring: ["y", "x", "x", "y"])
+    #expect(after.text.joined() == "y;xy;")
+    #expect(steps.generated == tokens("xy;xy;"))
+    #expect(steps.usage.draftTokens == 2, "the forced `;` is no guess")
+    #expect(steps.usage.confirmedDraftTokens == 2)
+    #expect(steps.usage.forcedTokens == 2)
+  }
+
   /// The logits before a forced token, the first of two outputs of its batch, may choose a
   /// longer token: it replaces the forced one, which leaves the cache.
   @Test func aHealedForcedTokenLeavesTheCache() throws {

@@ -1,9 +1,10 @@
 import FMTestSupport
 import Foundation
-import InferenceEngine
 import Testing
 
-/// Draft tokens from the text so far (prompt lookup) in greedy guided generation.
+@testable import InferenceEngine
+
+/// Draft tokens from the text so far (prompt lookup), with and without a constraint.
 @Suite struct SpeculativeDraftTests {
   struct Outcome {
     var text = ""
@@ -11,18 +12,26 @@ import Testing
     var evaluations = 0
   }
 
-  /// Eight letters after the prompt "xyxyxy"; `next` picks each from the letters so far.
-  func generate(_ sampling: SamplingParameters, next: @escaping @Sendable (String) -> String) async throws -> Outcome {
+  /// Eight letters after the prompt "xyxy…" (16 letters: a long enough match for drafts
+  /// without a constraint too, `DraftPolicy.copyMatch`); `next` picks each from the letters so
+  /// far.
+  /// - Parameter constrained: whether a constraint shapes the output as eight letters; without
+  ///   one, the generation stops after eight tokens.
+  func generate(
+    _ sampling: SamplingParameters, speculation: Speculation = .lookup, constrained: Bool = true,
+    next: @escaping @Sendable (String) -> String
+  ) async throws -> Outcome {
     let model = ScriptedTokenModel(tokens: ["x", "y"]) { context in
-      // Single-byte tokens: the prompt is 6 of them; the rest is the answer so far.
+      // Single-byte tokens: the prompt is 16 of them; the rest is the answer so far.
       let text = String(
-        decoding: context.dropFirst(6).flatMap { $0 < 2 ? Array(["x", "y"][Int($0)].utf8) : [] }, as: UTF8.self)
+        decoding: context.dropFirst(16).flatMap { $0 < 2 ? Array(["x", "y"][Int($0)].utf8) : [] }, as: UTF8.self)
       return [next(text) == "x" ? 0 : 1: 10]
     }
     var outcome = Outcome()
     let request = GenerationRequest(
-      promptTokens: model.tokenize("xyxyxy", parseSpecial: false), sampling: sampling,
-      constraint: Shaped(model: model, shape: "LLLLLLLL"))
+      promptTokens: model.tokenize(String(repeating: "xy", count: 8), parseSpecial: false), sampling: sampling,
+      maximumTokens: 8,
+      constraint: constrained ? Shaped(model: model, shape: "LLLLLLLL") : nil, speculation: speculation)
     for try await event in InferenceSession(model: model).generate(request) {
       switch event {
       case .text(let piece): outcome.text += piece
@@ -34,18 +43,38 @@ import Testing
     return outcome
   }
 
-  /// Top-1 sampling chooses what greedy does but never drafts.
-  static let topOne = SamplingParameters(strategy: .topK(1))
-
-  @Test func confirmedDraftsSaveForwardPassesAndChangeNothing() async throws {
+  @Test(arguments: [true, false])
+  func confirmedDraftsSaveForwardPassesAndChangeNothing(constrained: Bool) async throws {
     let alternate: @Sendable (String) -> String = { $0.count % 2 == 0 ? "x" : "y" }
-    let greedy = try await generate(.greedy, next: alternate)
-    let plain = try await generate(Self.topOne, next: alternate)
-    #expect(greedy.text == "xyxyxyxy")
-    #expect(greedy.text == plain.text)
-    #expect((greedy.summary?.usage.confirmedDraftTokens ?? 0) >= 3)
+    let drafted = try await generate(.greedy, constrained: constrained, next: alternate)
+    let plain = try await generate(.greedy, speculation: .off, constrained: constrained, next: alternate)
+    #expect(drafted.text == "xyxyxyxy")
+    #expect(drafted.text == plain.text)
+    #expect((drafted.summary?.usage.confirmedDraftTokens ?? 0) >= 3)
     #expect(plain.summary?.usage.draftTokens == 0)
-    #expect(greedy.evaluations < plain.evaluations)
+    #expect(drafted.evaluations < plain.evaluations)
+  }
+
+  /// The longest match wins, then the most recent of equal ones; the match's length comes
+  /// with the tokens that followed it.
+  @Test func theLongestMatchWinsThenTheMostRecent() {
+    let context: [Token] = [1, 2, 3, 9, 5, 2, 3, 8, 1, 2, 3]
+    let longest = PromptLookup.draft(in: context, count: 2, shortestMatch: 2)
+    #expect(longest.match == 3)
+    #expect(longest.tokens == [9, 5])
+    let recent = PromptLookup.draft(in: [2, 3, 7, 2, 3, 8, 2, 3], count: 3, shortestMatch: 2)
+    #expect(recent.match == 2)
+    #expect(recent.tokens == [8, 2, 3])
+    #expect(PromptLookup.draft(in: context, count: 2, shortestMatch: 4).tokens.isEmpty)
+  }
+
+  /// A sampled request drafts too; where the model is sure, the draft is always confirmed.
+  @Test func aSampledRequestDraftsAndKeepsTheModelsChoices() async throws {
+    let alternate: @Sendable (String) -> String = { $0.count % 2 == 0 ? "x" : "y" }
+    let sampled = try await generate(
+      SamplingParameters(strategy: .topK(2), seed: 7), constrained: false, next: alternate)
+    #expect(sampled.text == "xyxyxyxy")
+    #expect((sampled.summary?.usage.confirmedDraftTokens ?? 0) >= 3)
   }
 
   /// The model leaves the pattern the prompt shows: drafts are refused, the cache forgets them,
@@ -58,7 +87,7 @@ import Testing
       return text.count < plan.count ? String(plan[text.count]) : "y"
     }
     let greedy = try await generate(.greedy, next: leave)
-    let plain = try await generate(Self.topOne, next: leave)
+    let plain = try await generate(.greedy, speculation: .off, next: leave)
     #expect(greedy.text == "xyyxyyxy")
     #expect(greedy.text == plain.text)
     let usage = try #require(greedy.summary?.usage)

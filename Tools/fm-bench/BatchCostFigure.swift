@@ -29,6 +29,7 @@ struct BatchCostFigure {
     let flag = CancellationFlag()
     _ = try backend.evaluate(history[...], cancellation: flag)
     let extra = Array(model.tokenize("one two three four five six seven eight nine ten", parseSpecial: false).prefix(8))
+    try measureDrafts(on: backend, after: history, flag: flag)
     // Ten candidates, as after a digit: the output layer is skipped.
     let digits = (0..<10).map { model.tokenize("\($0)", parseSpecial: false)[0] }
     for size in 1...extra.count {
@@ -43,6 +44,28 @@ struct BatchCostFigure {
         let what = candidates == nil ? "outputs \(outputs)" : "10 candidate logits"
         print("tokens \(size) \(what): median \(Measurements.rounded(times.median)) ms")
       }
+    }
+  }
+
+  /// What a sampled token with its drafts costs: a decode of 1 to 32 tokens with the logits of
+  /// every one (each is verified), against a decode of one; `DraftPolicy` rests on it.
+  private func measureDrafts(on backend: any TokenBackend, after history: [Token], flag: CancellationFlag) throws {
+    let tokens = Array(
+      model.tokenize(String(repeating: "a b c d e f g h ", count: 8), parseSpecial: false).prefix(
+        backend.draftTokenLimit + 1))
+    var single = 0.0
+    for size in 1...tokens.count {
+      var times = Measurements()
+      for _ in 0..<max(runs, 1) {
+        let start = DispatchTime.now()
+        _ = try backend.evaluate(tokens.prefix(size), outputs: size, candidates: nil, cancellation: flag)
+        times.append(elapsed(since: start) * 1000)
+        backend.truncateCache(to: history.count)
+      }
+      if size == 1 { single = times.median }
+      print(
+        "draft rows \(size - 1), every logit: median \(Measurements.rounded(times.median)) ms, \(Measurements.rounded(times.median / single)) × one token"
+      )
     }
   }
 }

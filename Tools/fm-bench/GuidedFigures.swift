@@ -27,10 +27,14 @@ struct GuidedFigures {
     var schema: GenerationSchema
     var prompt: String
 
-    /// The prompt with the schema described in it, exactly as the session words it with
-    /// `includeSchemaInPrompt` (the default), for the sides that do not add it themselves.
-    var promptWithSchema: String {
-      prompt + "\n\n" + schema.promptInstruction
+    /// The prompt of run `run` (from 0): each run's begins differently, so that no run finds
+    /// the one before in a kept cache (the reference, a process per run, keeps none).
+    func prompt(run: Int) -> String { "Request \(run + 1). \(prompt)" }
+
+    /// The prompt of run `run` with the schema described in it, exactly as the session words it
+    /// with `includeSchemaInPrompt` (the default), for the sides that do not add it themselves.
+    func promptWithSchema(run: Int) -> String {
+      prompt(run: run) + "\n\n" + schema.promptInstruction
     }
   }
 
@@ -107,7 +111,7 @@ struct GuidedFigures {
     if let first = cases.first {
       progress("P4/P5 warm-up")
       _ = try? await LanguageModelSession(model: model).respond(
-        to: first.prompt, schema: first.schema,
+        to: first.prompt(run: -1), schema: first.schema,
         options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 8))
     }
     for (index, testCase) in cases.enumerated() {
@@ -120,7 +124,7 @@ struct GuidedFigures {
       for run in 0..<max(runs, 1) {
         let start = DispatchTime.now()
         let response = try? await LanguageModelSession(model: model).respond(
-          to: testCase.prompt, schema: testCase.schema,
+          to: testCase.prompt(run: run), schema: testCase.schema,
           options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: budget))
         ours.append(elapsed(since: start))
         let valid = response.map { testCase.document.accepts($0.rawContent.jsonString) } ?? false
@@ -128,11 +132,11 @@ struct GuidedFigures {
         if let response, valid, run == 0 {
           constrainedRates.append(response.decodeRate)
           let free = try await LanguageModelSession(model: model).respond(
-            to: testCase.promptWithSchema,
+            to: testCase.promptWithSchema(run: run),
             options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: max(2, response.outputTokens)))
           freeRates.append(free.decodeRate)
         }
-        let (seconds, output) = try referenceRun(testCase)
+        let (seconds, output) = try referenceRun(testCase, run: run)
         theirs.append(seconds)
         theirsValid = theirsValid && testCase.document.accepts(output)
         let usage = response.map {
@@ -175,13 +179,15 @@ struct GuidedFigures {
   /// Runs llama-completion on the same rendered prompt with the schema as its grammar.
   /// - Returns: the seconds it reports for prompt evaluation, generation and sampling (the
   ///   grammar works in sampling), and its output.
-  private func referenceRun(_ testCase: Case) throws -> (Double, String) {
+  private func referenceRun(_ testCase: Case, run: Int) throws -> (Double, String) {
     let directory = FileManager.default.temporaryDirectory
     let schemaFile = directory.appendingPathComponent("fm-bench-schema.json")
     let promptFile = directory.appendingPathComponent("fm-bench-prompt.txt")
     try testCase.schemaText.write(to: schemaFile, atomically: true, encoding: .utf8)
-    guard let template = tokenModel.chatTemplate else { throw EngineError(.invalidChatTemplate, "\(modelPath) has no chat template") }
-    try template.render([ChatMessage(role: .user, content: testCase.promptWithSchema)]).text
+    guard let template = tokenModel.chatTemplate else {
+      throw EngineError(.invalidChatTemplate, "\(modelPath) has no chat template")
+    }
+    try template.render([ChatMessage(role: .user, content: testCase.promptWithSchema(run: run))]).text
       .write(to: promptFile, atomically: true, encoding: .utf8)
     let executable = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
       .deletingLastPathComponent().appendingPathComponent(".deps/llama/bin/llama-completion").path

@@ -7,8 +7,8 @@ import ModelStore
 ///
 /// Prints one JSON line per figure on stdout; progress goes to stderr.
 ///
-///     fm-bench [p1 p2 p3 p4 p5 p8 p9 p9-templates p10 p12 p14 depth corpus-run guardrails streams hf-pull | all]
-///              [--model NAME|PATH] [--runs N] [--schemas N] [--corpus DIR] [--set PATH] [--limit N] [--max-tokens N]
+///     fm-bench [p1 p2 p3 p4 p5 p8 p9 p9-templates p10 p12 p14 p15 depth corpus-run guardrails streams hf-pull | all]
+///              [--model NAME|PATH] [--draft-model NAME|PATH] [--runs N] [--schemas N] [--corpus DIR] [--set PATH] [--limit N] [--max-tokens N]
 ///              [--subset NAME] [--seconds S] [--streams N,N,…] [--megabytes N] [--chat-template-file FILE]
 ///
 /// `--chat-template-file FILE` gives P1, P3 and P9 a chat template in place of the model's own
@@ -30,6 +30,10 @@ import ModelStore
 /// `hf-pull` (on its own, not in `all`, no model needed) pulls an `hf:` model of `--megabytes N`
 /// (512) from a loopback Hub server, `--runs N` times alternating with `curl`, and once through
 /// a connection dropped halfway.
+/// `p15` (on its own, not in `all`) starts `fm serve --speculate lookup` and `--speculate off`, then
+/// `llama-server` with each n-gram `--spec-type` and, given `--draft-model NAME|PATH`, with that
+/// model drafting, and sends each the workloads of `--corpus DIR` (default `bench/workloads`),
+/// one request at a time, the first `--limit N` prompts of each if given.
 /// P12 takes its prompts from `--set PATH` (default `bench/tool-use/set.json`), the first
 /// `--limit N` of them if given, each model request generating at most `--max-tokens N` (96);
 /// it prints two lines: P12a (one tool round, timed) and P12b (whole tasks, scored).
@@ -47,6 +51,7 @@ var chatTemplateFile: String?
 var secondsAllowed = 60.0
 var streamCounts: [Int]?
 var megabytes = 512
+var draftModelArgument: String?
 var index = 0
 while index < arguments.count {
   switch arguments[index] {
@@ -84,6 +89,9 @@ while index < arguments.count {
   case "--megabytes":
     index += 1
     megabytes = index < arguments.count ? Int(arguments[index]) ?? megabytes : megabytes
+  case "--draft-model":
+    index += 1
+    draftModelArgument = index < arguments.count ? arguments[index] : nil
   case "--max-tokens":
     index += 1
     toolUseMaximumTokens =
@@ -121,6 +129,13 @@ do {
     ).measure() {
       report.print()
     }
+    exit(0)
+  }
+  if figures == ["p15"] {
+    let figure = SpeculationFigure(
+      modelPath: modelPath, draftModelPath: try draftModelArgument.map { try ModelStore().resolve($0).path.path },
+      workloadDirectory: URL(fileURLWithPath: corpusArgument ?? "bench/workloads"), limit: toolUseLimit)
+    for report in try await figure.measure() { report.print() }
     exit(0)
   }
   if figures == ["p16"] {

@@ -12,6 +12,7 @@ extension ChatSettings {
       self.model = try AppleModelName.resolve(model) ?? ModelCatalog.defaultChatModelName(environment: environment)
     }
     if let template = try ModelOptions.chatTemplate(arguments) { chatTemplate = template }
+    if let mode = try ModelOptions.speculation(arguments) { speculation = mode }
     if let size = arguments.value("--context-size") {
       contextSize = try ModelOptions.positiveInt(size, "--context-size")
     }

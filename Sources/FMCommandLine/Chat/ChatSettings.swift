@@ -27,6 +27,8 @@ struct ChatSettings: Codable, Equatable, Sendable {
   var toolChoice: ToolChoice?
   /// The text of `--chat-template-file`, kept with a saved chat; nil for the model's own template.
   var chatTemplate: String?
+  /// `--speculate`; nil (as in older saves) is the model's default, `lookup`.
+  var speculation: SystemLanguageModel.Speculation?
   /// `/set think on|off`: whether a thinking model thinks; nil for its template's default.
   var think: Bool?
 
@@ -49,7 +51,9 @@ struct ChatSettings: Codable, Equatable, Sendable {
 
   /// The model these settings describe.
   func makeModel() -> SystemLanguageModel {
-    SystemLanguageModel(name: model, contextSize: contextSize, guardrails: guardrails, chatTemplate: chatTemplate)
+    SystemLanguageModel(
+      name: model, contextSize: contextSize, guardrails: guardrails, chatTemplate: chatTemplate,
+      speculation: speculation ?? .lookup)
   }
 
   /// `/show parameters`: one setting per line.
@@ -64,6 +68,7 @@ struct ChatSettings: Codable, Equatable, Sendable {
       "verbose          \(verbose ? "on" : "off")",
       "tools            \(usesTools ? "on, tool choice \((toolChoice ?? .auto).rawValue)" : "off")",
       "think            \(think.map { $0 ? "on" : "off" } ?? "the model's default")",
+      "speculate        \((speculation ?? .lookup).rawValue)",
     ]
   }
 }

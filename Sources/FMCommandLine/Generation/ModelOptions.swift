@@ -7,9 +7,11 @@ struct ModelOptions {
     .option(
       "--model", "-m", value: "NAME|PATH",
       help:
-        "model name (see 'fm models'), hf:OWNER/REPO[:QUANT] or GGUF path; default (also 'system') \(ModelCatalog.defaultChatModel.name)"),
+        "model name (see 'fm models'), hf:OWNER/REPO[:QUANT] or GGUF path; default (also 'system') \(ModelCatalog.defaultChatModel.name)"
+    ),
     .option("--context-size", value: "N", help: "tokens per session (default 4096)"),
     chatTemplateOption,
+    speculateOption,
     .option("--temperature", "-t", value: "T", help: "sampling temperature 0...1 (default: the model's default)"),
     .option("--sampling", value: "MODE", help: "greedy | top-k:K | top-p:P | system (default: system)"),
     .flag("--greedy", "-g", help: "greedy sampling (--sampling greedy)"),
@@ -34,12 +36,15 @@ struct ModelOptions {
     let contextSize = try arguments.value("--context-size").map { try Self.positiveInt($0, "--context-size") }
     let template = try Self.chatTemplate(arguments)
     let named = try AppleModelName.resolve(arguments.value("--model"))
-    if named == nil, contextSize == nil, template == nil, useCase == .general, guardrails == .default {
+    let speculation = try Self.speculation(arguments)
+    if named == nil, contextSize == nil, template == nil, speculation == nil, useCase == .general,
+      guardrails == .default
+    {
       model = .default
     } else {
       model = SystemLanguageModel(
         name: named ?? ModelCatalog.defaultChatModelName(environment: environment), contextSize: contextSize,
-        useCase: useCase, guardrails: guardrails, chatTemplate: template)
+        useCase: useCase, guardrails: guardrails, chatTemplate: template, speculation: speculation ?? .lookup)
     }
     let seed = try arguments.value("--seed").map { value -> UInt64 in
       guard let seed = UInt64(value) else { throw UsageError("--seed needs a non-negative integer, not '\(value)'") }
@@ -47,7 +52,9 @@ struct ModelOptions {
     }
     var sampling = try arguments.value("--sampling").map { try SamplingSetting(parsing: $0, seed: seed) } ?? .system
     if arguments.flag("--greedy") {
-      guard arguments.value("--sampling") == nil else { throw UsageError("--greedy and --sampling choose one sampling") }
+      guard arguments.value("--sampling") == nil else {
+        throw UsageError("--greedy and --sampling choose one sampling")
+      }
       sampling = SamplingSetting(mode: .greedy, description: "greedy")
     }
     let temperature = try arguments.value("--temperature").map { value -> Double in
@@ -75,6 +82,22 @@ struct ModelOptions {
     } catch {
       throw UsageError("cannot read --chat-template-file \(path): \(error.localizedDescription)")
     }
+  }
+
+  /// `--speculate`, which `fm serve` takes too.
+  static let speculateOption = CommandLineOption.option(
+    "--speculate", value: "MODE",
+    help: "lookup | off: guess tokens from the text so far for the model to confirm (default lookup)")
+
+  /// The mode `--speculate` names, or nil when it is not given.
+  /// - Throws: `UsageError` for a mode that does not exist.
+  static func speculation(_ arguments: ParsedArguments) throws -> SystemLanguageModel.Speculation? {
+    guard let value = arguments.value("--speculate") else { return nil }
+    guard let mode = SystemLanguageModel.Speculation(rawValue: value) else {
+      let modes = SystemLanguageModel.Speculation.allCases.map(\.rawValue).joined(separator: " or ")
+      throw UsageError("--speculate needs \(modes), not '\(value)'")
+    }
+    return mode
   }
 
   static func positiveInt(_ value: String, _ option: String) throws -> Int {

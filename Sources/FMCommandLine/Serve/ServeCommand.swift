@@ -44,6 +44,7 @@ enum ServeCommand: Subcommand {
       "--cache-ram", value: "MIB",
       help: "host memory per model keeping the caches of slots lent to other conversations (default 2048; 0: none)"),
     ModelOptions.chatTemplateOption,
+    ModelOptions.speculateOption,
     .option("--cors", value: "ORIGIN", help: "allow browser calls from ORIGIN ('*' for any); off by default"),
     .option("--models-dir", value: "DIR", help: "also serve every .gguf file in DIR (named by file name)"),
     .option("--max-loaded", value: "N", help: "models in memory at once; another unloads the one idle longest"),
@@ -135,6 +136,7 @@ enum ServeCommand: Subcommand {
     -> [ModelRoster.Entry]
   {
     let template = try ModelOptions.chatTemplate(arguments)
+    let speculation = try ModelOptions.speculation(arguments) ?? .lookup
     var entries: [ModelRoster.Entry] = []
     var names = arguments.positionals
     if names.isEmpty, arguments.value("--models-dir") == nil {
@@ -142,7 +144,8 @@ enum ServeCommand: Subcommand {
     }
     for name in names {
       let model = SystemLanguageModel(
-        name: name, contextSize: contextSize, keepAlive: .unloadAtOnce, chatTemplate: template)
+        name: name, contextSize: contextSize, keepAlive: .unloadAtOnce, chatTemplate: template,
+        speculation: speculation)
       try await ChatCommand.fetchIfMissing(model, named: name, context: context)
       entries.append(ModelRoster.Entry(id: servedID(name), model: model))
     }
@@ -157,7 +160,8 @@ enum ServeCommand: Subcommand {
       for file in files {
         let path = URL(fileURLWithPath: directory).appendingPathComponent(file)
         let model = SystemLanguageModel(
-          path: path, contextSize: contextSize, keepAlive: .unloadAtOnce, chatTemplate: template)
+          path: path, contextSize: contextSize, keepAlive: .unloadAtOnce, chatTemplate: template,
+          speculation: speculation)
         entries.append(ModelRoster.Entry(id: servedID(path.path), model: model))
       }
     }

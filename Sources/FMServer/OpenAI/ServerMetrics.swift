@@ -92,6 +92,14 @@ final class ServerMetrics: Sendable {
       "fm_cache_restores_total", "counter",
       "Kept caches restored into a slot for a conversation that came back, instead of evaluating it again.",
       batches.restoredCaches)
+    metric(
+      "fm_draft_tokens_total", "counter",
+      "Tokens finished requests guessed ahead for the model to confirm (speculative decoding, --speculate).",
+      batches.draftTokens)
+    metric(
+      "fm_draft_tokens_accepted_total", "counter",
+      "Draft tokens the model confirmed, each a token generated without a forward pass of its own.",
+      batches.confirmedDraftTokens)
     return lines.joined(separator: "\n") + "\n"
   }
 }

@@ -55,7 +55,7 @@ struct TextCompletionRunner {
     }
     let generation = GenerationRequest(
       promptTokens: tokens, sampling: request.options.samplingParameters, maximumTokens: maximum,
-      logProbabilities: scoring)
+      logProbabilities: scoring, speculation: model.model.speculation.engineValue)
     return Prepared(generation: generation, request: request)
   }
 

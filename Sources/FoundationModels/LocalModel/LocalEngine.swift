@@ -111,7 +111,7 @@ final class LocalEngine: Sendable {
       let generation = GenerationRequest(
         promptTokens: prompt, promptBoundaries: boundaries, sampling: request.generationOptions.samplingParameters,
         maximumTokens: request.generationOptions.maximumResponseTokens, constraint: constraint,
-        shownControlTokens: tokenModel.controlTokens.shown(markers))
+        shownControlTokens: tokenModel.controlTokens.shown(markers), speculation: model.speculation.engineValue)
       var output = LocalOutput(
         channel: channel, splitter: splitter,
         reasoning: thinking.map { ReasoningSplitter(syntax: $0.syntax, startsInThinking: $0.started) })

@@ -31,7 +31,8 @@ extension SystemLanguageModel {
       source: source, useCase: useCase, guardrails: guardrails, contextSize: contextSize, keepAlive: keepAlive,
       batching: BatchingConfiguration(
         slots: slots, context: ContextConfiguration(contextSize: contextSize, batchSize: tokenBudget, threads: threads),
-        queueLimit: queue, savedCacheBytes: savedCacheBytes), chatTemplate: chatTemplateSource)
+        queueLimit: queue, savedCacheBytes: savedCacheBytes), chatTemplate: chatTemplateSource,
+      speculation: speculation)
   }
 
   /// The batched model once a session made it (for a server's metrics: slots in use, requests

@@ -33,6 +33,11 @@ public final class SystemLanguageModel: Sendable {
   let chatTemplateSource: String?
   /// The template sessions render with, parsed once (`chatTemplate(for:)`).
   let parsedTemplate = ParsedTemplateHolder()
+  /// Whether sessions on this model guess tokens ahead for the model to confirm (speculative
+  /// decoding); `.lookup` by default.
+  ///
+  /// Our addition.
+  public let speculation: Speculation
   /// When set, sessions share one batched context (see `batched(slots:queue:tokenBudget:threads:)`).
   let batching: BatchingConfiguration?
   /// The batched model, made by the first session when `batching` is set.
@@ -62,13 +67,14 @@ public final class SystemLanguageModel: Sendable {
   ///   - chatTemplate: a Jinja chat template (the text of a `.jinja` file, as llama-server's
   ///     `--chat-template-file` reads) to render conversations with instead of the one in the
   ///     model's file; needed for a model without one (a base model).
+  ///   - speculation: whether sessions guess tokens ahead (`Speculation`).
   public convenience init(
     name: String, contextSize: Int? = nil, keepAlive: KeepAlive = .default, useCase: UseCase = .general,
-    guardrails: Guardrails = .default, chatTemplate: String? = nil
+    guardrails: Guardrails = .default, chatTemplate: String? = nil, speculation: Speculation = .lookup
   ) {
     self.init(
       source: .reference(name), useCase: useCase, guardrails: guardrails, contextSize: contextSize,
-      keepAlive: keepAlive, chatTemplate: chatTemplate)
+      keepAlive: keepAlive, chatTemplate: chatTemplate, speculation: speculation)
   }
 
   /// A model from a GGUF file.
@@ -76,11 +82,11 @@ public final class SystemLanguageModel: Sendable {
   /// Our addition. `chatTemplate` is as for `init(name:…)`.
   public convenience init(
     path: URL, contextSize: Int? = nil, keepAlive: KeepAlive = .default, useCase: UseCase = .general,
-    guardrails: Guardrails = .default, chatTemplate: String? = nil
+    guardrails: Guardrails = .default, chatTemplate: String? = nil, speculation: Speculation = .lookup
   ) {
     self.init(
       source: .reference(path.path), useCase: useCase, guardrails: guardrails, contextSize: contextSize,
-      keepAlive: keepAlive, chatTemplate: chatTemplate)
+      keepAlive: keepAlive, chatTemplate: chatTemplate, speculation: speculation)
   }
 
   /// A model over an engine-level token model; for tests (scripted models) and embedding.
@@ -96,9 +102,10 @@ public final class SystemLanguageModel: Sendable {
 
   init(
     source: ModelSource, useCase: UseCase, guardrails: Guardrails, contextSize: Int?, keepAlive: KeepAlive = .default,
-    batching: BatchingConfiguration? = nil, chatTemplate: String? = nil
+    batching: BatchingConfiguration? = nil, chatTemplate: String? = nil, speculation: Speculation = .lookup
   ) {
     self.source = source
+    self.speculation = speculation
     self.chatTemplateSource = chatTemplate
     self.batching = batching
     self.keepAlive = keepAlive

@@ -69,6 +69,14 @@ final class BatchScheduler: @unchecked Sendable {
   /// What the scheduler has done so far.
   var statistics: BatchStatistics { condition.withLock { counts } }
 
+  /// Counts a finished request's draft tokens and those of them its model confirmed.
+  func countDrafts(_ drafted: Int, confirmed: Int) {
+    condition.withLock {
+      counts.draftTokens += drafted
+      counts.confirmedDraftTokens += confirmed
+    }
+  }
+
   /// Evaluations handed over and not answered yet, the decode in flight's included.
   var unansweredEvaluations: Int { condition.withLock { pending.count } }
 

@@ -19,7 +19,7 @@ final class BatchedSlotBackend: TokenBackend {
   init(owner: BatchedModel, contextLength: Int) {
     self.owner = owner
     self.contextLength = contextLength
-    logits = (0..<Self.maximumOutputs).map { _ in .allocate(capacity: owner.vocabularySize) }
+    logits = (0..<Self.outputLimit).map { _ in .allocate(capacity: owner.vocabularySize) }
   }
 
   deinit {
@@ -45,6 +45,8 @@ final class BatchedSlotBackend: TokenBackend {
     partBoundaries = PartBoundaries()
   }
 
+  func countDrafts(_ drafted: Int, confirmed: Int) { owner.scheduler.countDrafts(drafted, confirmed: confirmed) }
+
   /// Forgets the tail; the scheduler removes it from the shared cache before this slot's next
   /// evaluation, on its own thread (the only one that touches the context).
   func truncateCache(to count: Int) {
@@ -64,12 +66,17 @@ final class BatchedSlotBackend: TokenBackend {
   /// much).
   ///
   /// Alone, as many as a context of its own would take.
-  var draftTokenLimit: Int { owner.slots.busyCount > 1 ? 0 : DecodeSteps.maximumDrafts }
+  var draftTokenLimit: Int { owner.slots.busyCount > 1 ? 0 : outputLimit - 1 }
+
+  /// The most logits one evaluation returns: a sampled token's and its drafts', as on a context
+  /// of its own (`LlamaTokenBackend.outputLimit`), within what one decode holds.
+  static let outputLimit = LlamaTokenBackend.outputLimit
+  private var outputLimit: Int { min(Self.outputLimit, owner.configuration.context.batchSize) }
 
   func evaluate(
     _ tokens: ArraySlice<Token>, outputs: Int, candidates: [[Token]]?, cancellation flag: CancellationFlag
   ) throws -> [UnsafeBufferPointer<Float>] {
-    try checkEvaluation(tokens, outputs: outputs, candidates: candidates)
+    try checkEvaluation(tokens, outputs: outputs, candidates: candidates, limit: outputLimit)
     // A caller that evaluates without beginning a request (a benchmark driving the backend
     // itself) holds the least recently used slot until it ends one or lets the backend go.
     if slot == nil { try beginRequest(prompt: [], cancellation: flag) }

@@ -50,6 +50,10 @@ public struct BatchStatistics: Sendable, Equatable {
   public var restoredCaches = 0
   /// Seconds spent in `llama_decode`.
   public var decodeSeconds = 0.0
+  /// Tokens finished requests drafted (speculative decoding) and those of them the model
+  /// confirmed (`GenerationUsage.draftTokens`).
+  public var draftTokens = 0
+  public var confirmedDraftTokens = 0
 
   public init() {}
 }

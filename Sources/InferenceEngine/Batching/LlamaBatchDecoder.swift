@@ -14,7 +14,9 @@ final class LlamaBatchDecoder: BatchDecoder {
   /// - Throws: `EngineError.Code.contextCreationFailed` with llama.cpp's reason.
   init(model: LlamaModel, configuration: BatchingConfiguration) throws {
     self.model = model
-    context = try LlamaContext(model: model, configuration: configuration.context, sequences: configuration.slots)
+    context = try LlamaContext(
+      model: model, configuration: configuration.context, sequences: configuration.slots,
+      outputs: BatchedSlotBackend.outputLimit + BatchedSlotBackend.maximumOutputs * configuration.slots)
     batch = LlamaBatch(capacity: context.batchSize)
   }
 

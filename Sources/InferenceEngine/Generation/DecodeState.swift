@@ -41,8 +41,12 @@ struct DecodeState {
   }
 
   /// The tokens to append next and whether they were forced rather than sampled.
-  mutating func nextTokens(logits: UnsafeBufferPointer<Float>, budget: Int) throws -> ([Token], Bool) {
-    guard let constraint else { return ([sampler.sample(logits)], false) }
+  /// - Parameter sampled: the token already drawn at this position, by `verify` where it refused
+  ///   a draft; it is taken unless the budget makes the constraint close the output.
+  mutating func nextTokens(logits: UnsafeBufferPointer<Float>, budget: Int, sampled: Token? = nil) throws -> (
+    [Token], Bool
+  ) {
+    guard let constraint else { return ([sampled ?? sampler.sample(logits)], false) }
     let forced = constraint.forcedTokens()
     if !forced.isEmpty { return (forced, true) }
     // Keep enough budget to close the structure validly: when only that much is left, close.
@@ -50,7 +54,7 @@ struct DecodeState {
       let closing = constraint.tokensToClose()
       if !closing.isEmpty && closing.count + 1 > budget { return (closing, true) }
     }
-    let token = choose(after: logits, budget: budget)
+    let token = sampled ?? choose(after: logits, budget: budget)
     // Near the end, a choice must leave room for the forced text it brings and for closing
     // what follows: after `,` in an object of any members, the forced `"` of the next key
     // would otherwise use the last of the budget and leave the output cut open. Closing now
@@ -85,13 +89,27 @@ struct DecodeState {
   /// after which the output can still be closed within it.
   mutating func choose(after logits: UnsafeBufferPointer<Float>, budget: Int? = nil) -> Token {
     guard let constraint else { return sampler.sample(logits) }
-    _ = scratch.withUnsafeMutableBufferPointer { buffer in
-      buffer.update(fromContentsOf: logits)
-    }
-    return scratch.withUnsafeMutableBufferPointer { buffer in
+    mask(logits, by: constraint, budget: budget)
+    return scratch.withUnsafeBufferPointer { sampler.sample($0) }
+  }
+
+  /// The token taken where `draft` was guessed after `logits`: the draft when the model
+  /// confirms it, else the model's own choice, as `choose(after:)` makes it (greedy) or drawn
+  /// so that speculation leaves the distribution of the output unchanged (`Sampler.verify`).
+  mutating func verify(_ draft: Token, after logits: UnsafeBufferPointer<Float>) -> Token {
+    if isGreedy { return choose(after: logits) }
+    guard let constraint else { return sampler.verify(draft, logits: logits) }
+    mask(logits, by: constraint, budget: nil)
+    return scratch.withUnsafeBufferPointer { sampler.verify(draft, logits: $0) }
+  }
+
+  /// Sets `scratch` to `logits` masked by `constraint` (and, with a `budget`, to the tokens
+  /// after which the output can still be closed within it).
+  private mutating func mask(_ logits: UnsafeBufferPointer<Float>, by constraint: any TokenConstraint, budget: Int?) {
+    scratch.withUnsafeMutableBufferPointer { buffer in
+      _ = buffer.update(fromContentsOf: logits)
       constraint.mask(buffer)
       if let budget { constraint.maskUnclosable(buffer, budget: budget) }
-      return sampler.sample(UnsafeBufferPointer(buffer))
     }
   }
 }

@@ -40,11 +40,15 @@ struct DecodeSteps {
   /// The most draft tokens the next steps may propose; the driver sets it from its backend
   /// (`TokenBackend.draftTokenLimit`).
   var draftLimit = maximumDrafts
+  /// How long the next draft may be, and whether to draft at all.
+  private var draftPolicy: DraftPolicy
 
   /// A token tried after a sampled one, with the tokens allowed after it when few.
   private struct Draft {
     let token: Token
     let allowedAfter: [Token]?
+    /// Whether the constraint forces it after the drafts before it: it is taken when they are.
+    var forced = false
   }
 
   /// How to read the logits an evaluation returns.
@@ -70,6 +74,7 @@ struct DecodeSteps {
     self.model = model
     self.contextLength = contextLength
     state = DecodeState(request: request, model: model)
+    draftPolicy = DraftPolicy(constrained: request.constraint != nil)
   }
 
   /// Refuses a request that cannot run.
@@ -258,20 +263,24 @@ struct DecodeSteps {
         carried = chosen
       }
     case .drafts(let drafts):
-      let confirmed = try confirm(drafts, outputs: outputs)
+      let (confirmed, correction) = try confirm(drafts, outputs: outputs)
       logits = outputs[confirmed]
       batch = []
       if let stop = stopCondition() { return finish(stop) }
+      return try choose(after: logits, carrying: nil, sampled: correction, cancellation: cancellation)
     }
     return try choose(after: logits, carrying: carried, cancellation: cancellation)
   }
 
   /// Takes the next tokens, sampled after `logits` or the `carried` one, then asks for their
   /// evaluation or finishes.
-  /// - Parameter carried: a token the model chose in place of a forced one (see `heal`): taken,
-  ///   not yet evaluated.
+  /// - Parameters:
+  ///   - carried: a token the model chose in place of a forced one (see `heal`): taken, not yet
+  ///     evaluated.
+  ///   - sampled: the token drawn after `logits` where it refused a draft (see `confirm`).
   private mutating func choose(
-    after logits: UnsafeBufferPointer<Float>, carrying carried: Token?, cancellation: CancellationFlag
+    after logits: UnsafeBufferPointer<Float>, carrying carried: Token?, sampled: Token? = nil,
+    cancellation: CancellationFlag
   ) throws -> DecodeStep {
     if cancellation.isCancelled { throw EngineError(.cancelled, "cancelled") }
     if request.maximumTokens == 0 { return finish(.maximumTokens) }
@@ -282,7 +291,7 @@ struct DecodeSteps {
       batch = [carried]
       if let stop = stopCondition() { return finish(stop) }
     } else {
-      let (next, forced) = try state.nextTokens(logits: logits, budget: budget)
+      let (next, forced) = try state.nextTokens(logits: logits, budget: budget, sampled: sampled)
       // Unconstrained (see `GenerationRequest.LogProbabilities`): one token, sampled after `logits`.
       let scored = request.logProbabilities.map { wanted in
         TokenLogProbability(token: next[0], logits: logits, alternatives: wanted.alternatives)
@@ -374,39 +383,83 @@ struct DecodeSteps {
     return chosen
   }
 
-  /// Up to `maximumDrafts` tokens from `PromptLookup` that the constraint allows one after
-  /// another as the model's choices, each with the tokens allowed after it when few.
+  /// Tokens from `PromptLookup` to evaluate after the batch as guesses of what the model
+  /// chooses next, as many as `DraftPolicy` and the driver's `draftLimit` allow.
   ///
-  /// Greedy decoding with a constraint only: a draft is confirmed by comparing it with the choice.
+  /// Under a constraint each guess is one it allows after the ones before (so no draft can lead
+  /// the output out of it), with the tokens allowed after it when few; forced text after a
+  /// guess joins the draft as certain (taken when the guesses before it are), and guessing
+  /// goes on after it, except before a forced token the model may lengthen (see `heal`).
   /// - Parameter budget: what is left of the budget after the batch.
   private func draft(budget: Int) -> [Draft] {
-    guard state.isGreedy, let constraint = request.constraint, let snapshot = constraint.snapshot() else { return [] }
+    guard request.speculation == .lookup, request.logProbabilities == nil else { return [] }
     let room = min(draftLimit, spare(budget), contextLength - cacheLength - batch.count - 1)
-    var drafts: [Draft] = []
-    for token in PromptLookup.draft(in: request.promptTokens + state.generated, count: room) {
-      // Forced text comes next, or the token is not allowed: the draft ends.
-      guard !model.isEndOfGeneration(token), constraint.forcedTokens().isEmpty, (try? constraint.accept(token)) != nil
-      else { break }
-      drafts.append(Draft(token: token, allowedAfter: constraint.allowedTokens(limit: Self.candidateLimit)))
+    guard room > 0 else { return [] }
+    var context = request.promptTokens + state.generated
+    // The guesses after `context`, as many as the policy gives its match (and `room` allows).
+    func lookup(room: Int) -> ArraySlice<Token> {
+      let found = PromptLookup.draft(in: context, count: room, shortestMatch: draftPolicy.shortestMatch)
+      return found.tokens.prefix(draftPolicy.length(after: state.generated.count, match: found.match))
     }
-    constraint.restore(snapshot)
-    return drafts
+    guard let constraint = request.constraint else {
+      return lookup(room: room).prefix { !model.isEndOfGeneration($0) }.map { Draft(token: $0, allowedAfter: nil) }
+    }
+    guard let snapshot = constraint.snapshot() else { return [] }
+    defer { constraint.restore(snapshot) }
+    var drafts: [Draft] = []
+    var guesses = lookup(room: room)
+    while drafts.count < room {
+      let forced = constraint.forcedTokens()
+      if forced.isEmpty {
+        guard let token = guesses.popFirst(), !model.isEndOfGeneration(token), (try? constraint.accept(token)) != nil
+        else { break }
+        drafts.append(Draft(token: token, allowedAfter: constraint.allowedTokens(limit: Self.candidateLimit)))
+        context.append(token)
+        continue
+      }
+      guard drafts.count + forced.count <= room, constraint.extensions(of: forced[forced.count - 1]).isEmpty else {
+        break
+      }
+      for token in forced {
+        guard (try? constraint.accept(token)) != nil else { return drafts }
+        drafts.append(
+          Draft(token: token, allowedAfter: constraint.allowedTokens(limit: Self.candidateLimit), forced: true))
+      }
+      context += forced
+      guesses = lookup(room: room - drafts.count)
+    }
+    // A draft that ends in forced text is worth its evaluation only after a guess.
+    return drafts.contains { !$0.forced } ? drafts : []
   }
 
-  /// Takes the draft tokens the model confirms, each being its own choice after the ones
-  /// before, and drops the others from the cache.
+  /// Takes the draft tokens the model confirms, each being what it takes after the ones before
+  /// (`DecodeState.verify`), and drops the others from the cache.
   /// - Parameter outputs: the logits after the batch and after each draft token.
-  /// - Returns: how many were confirmed.
-  private mutating func confirm(_ drafts: [Draft], outputs: [UnsafeBufferPointer<Float>]) throws -> Int {
+  /// - Returns: how many were confirmed and, in a sampled request, the token drawn in place of the
+  ///   first refused one (a greedy request's is chosen again, as any).
+  private mutating func confirm(_ drafts: [Draft], outputs: [UnsafeBufferPointer<Float>]) throws -> (
+    Int, Token?
+  ) {
     var confirmed = 0
-    while confirmed < drafts.count, state.choose(after: outputs[confirmed]) == drafts[confirmed].token {
-      try append(drafts[confirmed].token, forced: false)
+    var correction: Token?
+    while confirmed < drafts.count {
+      let draft = drafts[confirmed]
+      let taken = draft.forced ? draft.token : state.verify(draft.token, after: outputs[confirmed])
+      guard taken == draft.token else {
+        if !state.isGreedy { correction = taken }
+        break
+      }
+      try append(taken, forced: draft.forced)
       confirmed += 1
     }
-    state.draftedTokens += drafts.count
-    state.confirmedDrafts += confirmed
+    // Forced text is certain: the guesses alone measure the lookup.
+    let guessed = drafts.filter { !$0.forced }.count
+    let confirmedGuesses = drafts.prefix(confirmed).filter { !$0.forced }.count
+    state.draftedTokens += guessed
+    state.confirmedDrafts += confirmedGuesses
+    draftPolicy.record(drafted: guessed, confirmed: confirmedGuesses, generated: state.generated.count)
     cacheLength -= drafts.count - confirmed
-    return confirmed
+    return (confirmed, correction)
   }
 
   /// The step that asks for the batch and `drafts` after it to be evaluated.

@@ -17,6 +17,11 @@ public struct GenerationRequest: Sendable {
   /// Whether to report log probabilities (`GenerationEvent.logProbabilities`), and how; nil
   /// reports none.
   public var logProbabilities: LogProbabilities?
+  /// Whether tokens are guessed ahead for the model to confirm (speculative decoding); it
+  /// changes the cost of the output, never the output's distribution.
+  ///
+  /// A request that reports log probabilities does not speculate (each token's come from its own pass).
+  public var speculation: Speculation
 
   /// What a request reports of its tokens' log probabilities (see `TokenLogProbability`).
   ///
@@ -41,7 +46,7 @@ public struct GenerationRequest: Sendable {
   public init(
     promptTokens: [Token], promptBoundaries: [Int] = [], sampling: SamplingParameters = .greedy,
     maximumTokens: Int? = nil, constraint: (any TokenConstraint)? = nil, shownControlTokens: [Token: [UInt8]] = [:],
-    logProbabilities: LogProbabilities? = nil
+    logProbabilities: LogProbabilities? = nil, speculation: Speculation = .lookup
   ) {
     self.promptTokens = promptTokens
     self.promptBoundaries = promptBoundaries
@@ -50,6 +55,7 @@ public struct GenerationRequest: Sendable {
     self.constraint = constraint
     self.shownControlTokens = shownControlTokens
     self.logProbabilities = logProbabilities
+    self.speculation = speculation
   }
 }
 

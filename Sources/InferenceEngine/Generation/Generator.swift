@@ -63,6 +63,7 @@ struct Generator {
         usage.prefillSeconds = Self.seconds(since: started, until: prefilled ?? ended)
         usage.timeToFirstTokenSeconds = Self.seconds(since: started, until: first)
         usage.decodeSeconds = Self.seconds(since: first, until: ended)
+        backend.countDrafts(usage.draftTokens, confirmed: usage.confirmedDraftTokens)
         return GenerationSummary(stopReason: reason, usage: usage, tokens: steps.generated)
       }
     }

@@ -52,6 +52,10 @@ public protocol TokenBackend: AnyObject {
   /// Called when the request that `beginRequest` began ends, however it ends: a shared cache
   /// goes back to the pool, holding what the request left in it.
   func endRequest()
+  /// Called when a request finishes, with the tokens it drafted and those of them the model
+  /// confirmed: a shared backend counts them for its model (`BatchStatistics`). The default
+  /// does nothing.
+  func countDrafts(_ drafted: Int, confirmed: Int)
 }
 
 extension TokenBackend {
@@ -62,6 +66,8 @@ extension TokenBackend {
   public func beginRequest(prompt: [Token], cancellation flag: CancellationFlag) throws {}
 
   public func endRequest() {}
+
+  public func countDrafts(_ drafted: Int, confirmed: Int) {}
 
   /// The most logits one `evaluate` returns.
   public static var maximumOutputs: Int { 4 }

@@ -18,10 +18,12 @@ final class LlamaContext {
   let configuration: ContextConfiguration
 
   /// Creates a context on `model` with the output-layer tap as its eval callback.
-  /// - Parameter sequences: how many sequences (`BatchedModel`'s slots) share the context, each
-  ///   holding up to `configuration.contextSize` tokens in a cache stream of its own.
+  /// - Parameters:
+  ///   - sequences: how many sequences (`BatchedModel`'s slots) share the context, each holding up
+  ///     to `configuration.contextSize` tokens in a cache stream of its own.
+  ///   - outputs: the most logits one decode returns, for all sequences together.
   /// - Throws: `EngineError.Code.contextCreationFailed` with llama.cpp's reason.
-  init(model: LlamaModel, configuration: ContextConfiguration, sequences: Int = 1) throws {
+  init(model: LlamaModel, configuration: ContextConfiguration, sequences: Int = 1, outputs: Int) throws {
     var parameters = llama_context_default_params()
     parameters.n_ctx = UInt32(configuration.contextSize * sequences)
     parameters.n_batch = UInt32(configuration.batchSize)
@@ -35,10 +37,10 @@ final class LlamaContext {
     // llama.cpp then splits a decode "equal" (see `LlamaBatchDecoder.isOneUbatch` and
     // `BatchScheduler.decode`).
     parameters.kv_unified = false
-    // At most the last four tokens' logits of each sequence are read; the default, an output
-    // buffer for the whole batch, would cost batch × vocabulary floats (hundreds of megabytes on
-    // Qwen's vocabulary) for nothing.
-    parameters.n_outputs_max = UInt32(LlamaTokenBackend.maximumOutputs * sequences)
+    // Only the last tokens' logits of each sequence are read (a sampled token's and its drafts');
+    // the default, an output buffer for the whole batch, would cost batch × vocabulary floats
+    // (hundreds of megabytes on Qwen's vocabulary) for nothing.
+    parameters.n_outputs_max = UInt32(outputs)
     parameters.n_threads = Int32(configuration.threads)
     parameters.n_threads_batch = Int32(configuration.threads)
     parameters.no_perf = true

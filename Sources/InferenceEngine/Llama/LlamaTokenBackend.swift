@@ -26,13 +26,14 @@ final class LlamaTokenBackend: TokenBackend {
       )
     }
     let kept = model.contexts.take(configuration)
-    let context = try kept?.context ?? LlamaContext(model: model, configuration: configuration)
+    let context =
+      try kept?.context ?? LlamaContext(model: model, configuration: configuration, outputs: Self.outputLimit)
     self.model = model
     self.context = context
     // A kept context comes with its cache; the first request keeps what it has in common.
     cachedTokens = kept?.tokens ?? []
     partBoundaries = kept?.boundaries ?? PartBoundaries()
-    candidateLogits = (0..<Self.maximumOutputs).map { _ in .allocate(capacity: model.vocabularySize) }
+    candidateLogits = (0..<Self.outputLimit).map { _ in .allocate(capacity: model.vocabularySize) }
     // llama.cpp pads n_ctx up; the session's limit is what was asked for.
     contextLength = min(context.size, configuration.contextSize)
     batch = LlamaBatch(capacity: context.batchSize)
@@ -62,11 +63,20 @@ final class LlamaTokenBackend: TokenBackend {
 
   func markPartBoundary() { partBoundaries.mark(cachedTokens.count) }
 
+  /// The most logits one `evaluate` returns: a sampled token's and up to 31 drafts' after it.
+  ///
+  /// A context of one sequence reads the weights for its rows alone, so a long draft that the
+  /// model confirms (a span copied from the prompt) is where one stream gets past the speed of
+  /// reading them once per token; `DraftPolicy` keeps drafts short where they are refused.
+  static let outputLimit = 32
+
+  var draftTokenLimit: Int { min(Self.outputLimit, batch.capacity) - 1 }
+
   func evaluate(
     _ tokens: ArraySlice<Token>, outputs: Int, candidates: [[Token]]?, cancellation flag: CancellationFlag
   ) throws -> [UnsafeBufferPointer<Float>] {
     try checkEvaluation(
-      tokens, outputs: outputs, candidates: candidates, limit: min(Self.maximumOutputs, batch.capacity))
+      tokens, outputs: outputs, candidates: candidates, limit: min(Self.outputLimit, batch.capacity))
     abortFlag = flag
     defer { abortFlag = nil }
     var start = tokens.startIndex

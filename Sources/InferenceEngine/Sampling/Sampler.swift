@@ -32,6 +32,29 @@ struct Sampler {
     }
   }
 
+  /// Speculative sampling's verification of a guessed token (a draft from prompt lookup, which
+  /// proposes one token with certainty): `draft` is kept with its probability under this
+  /// sampler's distribution at `logits`; otherwise a token is drawn from that distribution
+  /// without it, renormalised. The token returned is thus distributed exactly as `sample`'s
+  /// (standard rejection sampling), whatever the draft.
+  mutating func verify(_ draft: Token, logits: UnsafeBufferPointer<Float>) -> Token {
+    let candidates: [(Token, Float)]
+    switch parameters.strategy {
+    case _ where parameters.temperature <= 0, .greedy:
+      return Self.argmax(logits)
+    case .topK(let k):
+      candidates = Self.topK(logits, k: max(1, k))
+    case .topP(let p):
+      candidates = nucleus(logits, p: p)
+    }
+    let weights = softmax(candidates)
+    guard let index = candidates.firstIndex(where: { $0.0 == draft }) else { return choose(from: candidates) }
+    if random.nextUnit() < weights[index] || candidates.count == 1 { return draft }
+    var rest = candidates
+    rest.remove(at: index)
+    return choose(from: rest)
+  }
+
   static func argmax(_ logits: UnsafeBufferPointer<Float>) -> Token {
     var best = 0
     var bestValue = -Float.infinity

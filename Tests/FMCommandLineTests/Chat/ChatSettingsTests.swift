@@ -16,6 +16,7 @@ import Testing
       "--model", "smollm2-135m", "--context-size", "512", "--temperature", "0.2", "--sampling", "top-p:0.5", "--seed",
       "9",
       "--max-tokens", "64", "-i", "Be brief.", "--guardrails", "permissive", "--summarize-at", "80", "--verbose",
+      "--speculate", "off",
     ])
     #expect(settings.model == "smollm2-135m")
     #expect(settings.contextSize == 512)
@@ -28,6 +29,9 @@ import Testing
     #expect(settings.verbose)
     #expect(settings.generationOptions.samplingMode == .random(probabilityThreshold: 0.5, seed: 9))
     #expect(settings.makeModel().contextSize == 512)
+    #expect(settings.makeModel().speculation == .off)
+    #expect(settings.parameterLines.contains("speculate        off"))
+    #expect(try parse([]).makeModel().speculation == .lookup)
   }
 
   @Test func defaultsUseTheDefaultChatModel() throws {
@@ -48,7 +52,7 @@ import Testing
 
   @Test(arguments: [
     ["--guardrails", "loose"], ["--summarize-at", "0"], ["--summarize-at", "x"], ["--seed", "3"],
-    ["--temperature", "1.5"], ["--context-size", "-1"],
+    ["--temperature", "1.5"], ["--context-size", "-1"], ["--speculate", "sometimes"],
   ])
   func badValuesAreUsageErrors(arguments: [String]) {
     #expect(throws: UsageError.self) { try parse(arguments) }

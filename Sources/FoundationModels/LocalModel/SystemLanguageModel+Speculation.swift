@@ -1,0 +1,27 @@
+import InferenceEngine
+
+extension SystemLanguageModel {
+  /// Whether the local model guesses the tokens ahead and has them confirmed in the forward
+  /// pass of the token before (speculative decoding).
+  ///
+  /// Our addition. It changes how fast a response comes, never what the model may answer: a
+  /// greedy response is the model's own choice at every token, a sampled one keeps the model's
+  /// distribution, and under guided generation a guess the schema does not allow is never made.
+  /// A session reports what it guessed in `LocalModelFigures` (`draftTokens`,
+  /// `confirmedDraftTokens`).
+  public enum Speculation: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Prompt lookup: where the last tokens occurred before, in the conversation or the answer
+    /// so far, what followed them then is guessed next. Rewriting, editing or extracting from a
+    /// given text repeats long spans of it; where guesses keep failing (open chat) they pause.
+    case lookup
+    /// One chosen token per forward pass.
+    case off
+
+    package var engineValue: InferenceEngine.Speculation {
+      switch self {
+      case .lookup: .lookup
+      case .off: .off
+      }
+    }
+  }
+}

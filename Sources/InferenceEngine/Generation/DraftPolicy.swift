@@ -1,0 +1,80 @@
+/// When a generation drafts, and how many tokens (`DecodeSteps`), from how long a stretch of
+/// the text so far its last tokens repeat and from how many of its drafts the model confirmed.
+///
+/// Why so choosy: a draft row is not free. On a CPU a decode of 2 tokens costs about 1.8 of one,
+/// of 4 about 2.9, of 16 about 6 (`fm-bench batches`; llama.cpp's kernels are bound by
+/// arithmetic there, not only by reading the weights, and a decode of 16 is cheaper than one of
+/// 13). A draft pays only when enough of it is confirmed, and how much will be shows in the
+/// match: where the last 8 tokens or more occurred before, the answer is copying a span (a
+/// rewritten file, an edited text), and about 20 tokens of the continuation are confirmed on
+/// average; where only 2 to 5 match (open text), fewer than 3 are. Prompt lookup of the
+/// answers of `bench/workloads` measured it (bench/README.md, P15).
+///
+/// Under a constraint drafts are shorter and start on shorter matches: a JSON value copied
+/// from a document is a few tokens, its keys are forced, and tokens the constraint allows
+/// few of cost little. Where drafts keep being refused, the next ones are short (probes) until
+/// one is confirmed whole; where too little of what was drafted is confirmed, drafting pauses,
+/// for longer each time (open chat drafts next to nothing).
+struct DraftPolicy {
+  /// The shortest match that drafts: a copied span without a constraint, any repeat with one.
+  static let copyMatch = 8
+  static let guidedMatch = 2
+  /// Draft lengths: a copied span's (a decode of 16 tokens with the sampled one), a guided
+  /// value's, and a probe's after a refused draft.
+  static let copyLength = 15
+  static let guidedLength = 3
+  static let probeLength = 3
+  /// Drafted tokens seen before drafting may pause, and the share of them that must be
+  /// confirmed for it to go on.
+  static let evidence = 24
+  static let payingShare = 0.3
+  /// Generated tokens without drafts after the first pause; each further pause doubles it.
+  static let firstPause = 16
+  static let longestPause = 256
+
+  let constrained: Bool
+  /// Whether the last draft was mostly refused: the next are probes.
+  private var probing = false
+  /// Drafted and confirmed tokens since drafting last paused or went on.
+  private var drafted = 0
+  private var confirmed = 0
+  /// The generated-token count from which drafting goes on.
+  private var resumesAt = 0
+  private var pause = firstPause
+
+  init(constrained: Bool) {
+    self.constrained = constrained
+  }
+
+  /// The shortest match worth a draft.
+  var shortestMatch: Int { constrained ? Self.guidedMatch : Self.copyMatch }
+
+  /// How many tokens to draft after `generated` tokens where the last `match` tokens occurred
+  /// before; 0 for none.
+  func length(after generated: Int, match: Int) -> Int {
+    guard generated >= resumesAt, match >= shortestMatch else { return 0 }
+    if probing { return Self.probeLength }
+    return match >= Self.copyMatch ? Self.copyLength : Self.guidedLength
+  }
+
+  /// Learns from a draft of `drafted` tokens of which the model confirmed the first `confirmed`.
+  mutating func record(drafted draftCount: Int, confirmed confirmedCount: Int, generated: Int) {
+    guard draftCount > 0 else { return }
+    if confirmedCount == draftCount {
+      probing = false
+    } else if 4 * confirmedCount < draftCount {
+      probing = true
+    }
+    drafted += draftCount
+    confirmed += confirmedCount
+    guard drafted >= Self.evidence else { return }
+    if Double(confirmed) < Self.payingShare * Double(drafted) {
+      resumesAt = generated + pause
+      pause = min(pause * 2, Self.longestPause)
+    } else {
+      pause = Self.firstPause
+    }
+    drafted = 0
+    confirmed = 0
+  }
+}
