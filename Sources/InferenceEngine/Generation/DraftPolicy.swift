@@ -10,15 +10,16 @@
 /// average; where only 2 to 5 match (open text), fewer than 3 are. Prompt lookup of the
 /// answers of `bench/workloads` measured it (bench/README.md, P15).
 ///
-/// Under a constraint drafts are shorter and start on shorter matches: a JSON value copied
-/// from a document is a few tokens, its keys are forced, and tokens the constraint allows
+/// Under a constraint drafts are shorter and start on shorter matches (4 tokens: on 2 or 3 the
+/// answers' values are confirmed about half the time, too seldom for a draft of 3): a JSON value
+/// copied from a document is a few tokens, its keys are forced, and tokens the constraint allows
 /// few of cost little. Where drafts keep being refused, the next ones are short (probes) until
 /// one is confirmed whole; where too little of what was drafted is confirmed, drafting pauses,
 /// for longer each time (open chat drafts next to nothing).
 struct DraftPolicy {
-  /// The shortest match that drafts: a copied span without a constraint, any repeat with one.
+  /// The shortest match that drafts: a copied span without a constraint, a value's start with one.
   static let copyMatch = 8
-  static let guidedMatch = 2
+  static let guidedMatch = 4
   /// Draft lengths: a copied span's (a decode of 16 tokens with the sampled one), a guided
   /// value's, and a probe's after a refused draft.
   static let copyLength = 15
