@@ -11,8 +11,10 @@ import JSON
 /// Every side is a server answering one streamed request at a time, greedy, so that the sides
 /// generate the same answers and differ in how fast: `fm serve` with each `--speculate` mode,
 /// `llama-server` with each `--spec-type` n-gram mode and, with `--draft-model`, with that
-/// model drafting. A side's rate on a workload is its generated tokens after the first over
-/// the seconds after the first, summed over the prompts.
+/// model drafting. All are started first and each prompt goes to every side in turn, so the
+/// machine's drift over the run falls on all sides alike (the model file is mapped once, in the
+/// page cache, for all). A side's rate on a workload is its generated tokens after the first
+/// over the seconds after the first, summed over the prompts.
 struct SpeculationFigure {
   let modelPath: String
   let draftModelPath: String?
@@ -92,30 +94,36 @@ struct SpeculationFigure {
 
   func measure() async throws -> [FigureReport] {
     let workloads = try workloads()
-    var outcomes: [String: [String: Outcome]] = [:]
+    var servers: [(name: String, served: ServeFigure.Served, stop: @Sendable () -> Void)] = []
+    defer { for server in servers { server.stop() } }
     for side in sides {
       progress("P15: starting \(side.name)")
       let (url, stop) = try await side.start()
-      defer { stop() }
-      let served = try await ServeFigure.served(url)
+      servers.append((side.name, try await ServeFigure.served(url), stop))
       // One untimed request first: first-use costs are not the figure.
-      _ = await StreamedCompletion.request(body(workloads[0].prompts[0], workloads[0], model: served.model), to: url)
-      for workload in workloads {
-        var outcome = Outcome()
-        for (index, prompt) in workload.prompts.enumerated() {
-          progress("P15 \(side.name): \(workload.name) \(index + 1)/\(workload.prompts.count)")
-          let completion = await StreamedCompletion.request(body(prompt, workload, model: served.model), to: url)
-          guard completion.error == nil, let first = completion.timeToFirstToken else {
+      _ = await StreamedCompletion.request(
+        body(workloads[0].prompts[0], workloads[0], model: servers[servers.count - 1].served.model), to: url)
+    }
+    var outcomes: [String: [String: Outcome]] = [:]
+    for workload in workloads {
+      for (index, prompt) in workload.prompts.enumerated() {
+        progress("P15 \(workload.name) \(index + 1)/\(workload.prompts.count)")
+        for server in servers {
+          let completion = await StreamedCompletion.request(
+            body(prompt, workload, model: server.served.model), to: server.served.url)
+          var outcome = outcomes[server.name, default: [:]][workload.name, default: Outcome()]
+          if completion.error == nil, let first = completion.timeToFirstToken {
+            outcome.tokens += max(completion.completionTokens - 1, 0)
+            outcome.seconds += completion.seconds - first
+            if let schema = prompt.schema, (try? JSONSchemaParser().parse(schema))?.accepts(completion.content) == true
+            {
+              outcome.valid += 1
+            }
+          } else {
             outcome.failed += 1
-            continue
           }
-          outcome.tokens += max(completion.completionTokens - 1, 0)
-          outcome.seconds += completion.seconds - first
-          if let schema = prompt.schema, (try? JSONSchemaParser().parse(schema))?.accepts(completion.content) == true {
-            outcome.valid += 1
-          }
+          outcomes[server.name, default: [:]][workload.name] = outcome
         }
-        outcomes[side.name, default: [:]][workload.name] = outcome
       }
     }
     return workloads.map { report($0, outcomes: outcomes) }
