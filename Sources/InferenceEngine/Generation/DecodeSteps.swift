@@ -510,8 +510,9 @@ struct DecodeSteps {
       promptLogProbabilities: takePromptScores())
   }
 
-  /// The most draft tokens evaluated with a sampled one (a decode of four tokens costs little
-  /// more than a decode of one; `fm-bench batches`).
+  /// The most draft tokens evaluated with a sampled one where the backend says no other
+  /// (`TokenBackend.draftTokenLimit`'s default; llama.cpp's contexts allow 31, see
+  /// `LlamaTokenBackend.outputLimit`): as many as every backend's four outputs hold.
   static let maximumDrafts = 3
 
   /// The prompt tokens a scoring evaluation holds (`GenerationRequest.LogProbabilities`): one

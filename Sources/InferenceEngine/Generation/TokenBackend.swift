@@ -20,11 +20,11 @@ public protocol TokenBackend: AnyObject {
   /// The most draft tokens worth evaluating after the next sampled one (see
   /// `DecodeSteps.draft(budget:)`), asked before every step.
   ///
-  /// Where a decode holds this sequence's rows only, a few more rows cost little beside
-  /// reading all the weights, and the default, `DecodeSteps.maximumDrafts`, is right. Where
-  /// it holds other sequences' rows as well (`BatchedModel`'s), the weights are read for them
-  /// anyway and each draft row costs as much as a running sequence's token while every one of
-  /// them waits for it.
+  /// Where a decode holds this sequence's rows only, as many as it returns logits for (the
+  /// default, `DecodeSteps.maximumDrafts`, fits the four every backend returns; a llama.cpp
+  /// context takes 31): `DraftPolicy` decides how many of them pay. Where it holds other
+  /// sequences' rows as well (`BatchedModel`'s), the weights are read for them anyway and each
+  /// draft row costs as much as a running sequence's token while every one of them waits for it.
   var draftTokenLimit: Int { get }
   /// Drops cached tokens from position `count` on, and the part boundaries after it.
   func truncateCache(to count: Int)
