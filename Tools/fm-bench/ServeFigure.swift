@@ -107,29 +107,10 @@ struct ServeFigure {
       constrained
       ? "Invent a short story about \(topic) and describe it as a JSON object."
       : "Write a short story about \(topic)."
-    var body: [JSONValue.Member] = [
-      .init(key: "model", value: .string(model)),
-      .init(
-        key: "messages",
-        value: .array([
-          .object([.init(key: "role", value: .string("user")), .init(key: "content", value: .string(prompt))])
-        ])),
-      .init(key: "max_tokens", value: .number(ExactDecimal(maximumTokens))),
-      .init(key: "temperature", value: .number(.zero)),
-      .init(key: "seed", value: .number(ExactDecimal(42))),
-    ]
-    if constrained {
-      body.append(
-        .init(
-          key: "response_format",
-          value: .object([
-            .init(key: "type", value: .string("json_schema")),
-            .init(
-              key: "json_schema",
-              value: .object([.init(key: "name", value: .string("story")), .init(key: "schema", value: Self.schema)])),
-          ])))
-    }
-    return body
+    return StreamedCompletion.greedyBody(
+      model: model, prompt: prompt, maximumTokens: maximumTokens,
+      format: constrained ? StreamedCompletion.SchemaFormat(name: "story", schema: Self.schema) : nil,
+      extra: [.init(key: "seed", value: .number(ExactDecimal(42)))])
   }
 }
 

@@ -161,30 +161,11 @@ struct SpeculationFigure {
   }
 
   private func body(_ prompt: Prompt, _ workload: Workload, model: String) -> [JSONValue.Member] {
-    var body: [JSONValue.Member] = [
-      .init(key: "model", value: .string(model)),
-      .init(
-        key: "messages",
-        value: .array([
-          .object([.init(key: "role", value: .string("user")), .init(key: "content", value: .string(prompt.text))])
-        ])),
-      .init(key: "max_tokens", value: .number(ExactDecimal(workload.maximumTokens))),
-      .init(key: "temperature", value: .number(.zero)),
-    ]
-    if let schema = prompt.schema {
-      body.append(
-        .init(
-          key: "response_format",
-          value: .object([
-            .init(key: "type", value: .string("json_schema")),
-            .init(
-              key: "json_schema",
-              value: .object([
-                .init(key: "name", value: .string(prompt.id.replacingOccurrences(of: "-", with: "_"))),
-                .init(key: "strict", value: .bool(true)), .init(key: "schema", value: schema),
-              ])),
-          ])))
-    }
-    return body
+    StreamedCompletion.greedyBody(
+      model: model, prompt: prompt.text, maximumTokens: workload.maximumTokens,
+      format: prompt.schema.map {
+        StreamedCompletion.SchemaFormat(
+          name: prompt.id.replacingOccurrences(of: "-", with: "_"), schema: $0, strict: true)
+      })
   }
 }

@@ -71,3 +71,42 @@ struct StreamedCompletion: Sendable {
     return outcome
   }
 }
+
+extension StreamedCompletion {
+  /// A JSON Schema response format: `json_schema` named `name`, with `strict` when given.
+  struct SchemaFormat {
+    var name: String
+    var schema: JSONValue
+    var strict: Bool?
+  }
+
+  /// A greedy chat completion of one user message, `prompt`, with `format` as its
+  /// `response_format` when given and `extra` members after the others.
+  static func greedyBody(
+    model: String, prompt: String, maximumTokens: Int, format: SchemaFormat? = nil, extra: [JSONValue.Member] = []
+  ) -> [JSONValue.Member] {
+    var body: [JSONValue.Member] =
+      [
+        .init(key: "model", value: .string(model)),
+        .init(
+          key: "messages",
+          value: .array([
+            .object([.init(key: "role", value: .string("user")), .init(key: "content", value: .string(prompt))])
+          ])),
+        .init(key: "max_tokens", value: .number(ExactDecimal(maximumTokens))),
+        .init(key: "temperature", value: .number(.zero)),
+      ] + extra
+    if let format {
+      var schema: [JSONValue.Member] = [.init(key: "name", value: .string(format.name))]
+      if let strict = format.strict { schema.append(.init(key: "strict", value: .bool(strict))) }
+      schema.append(.init(key: "schema", value: format.schema))
+      body.append(
+        .init(
+          key: "response_format",
+          value: .object([
+            .init(key: "type", value: .string("json_schema")), .init(key: "json_schema", value: .object(schema)),
+          ])))
+    }
+    return body
+  }
+}
