@@ -392,7 +392,10 @@ struct DecodeSteps {
   /// goes on after it, except before a forced token the model may lengthen (see `heal`).
   /// - Parameter budget: what is left of the budget after the batch.
   private func draft(budget: Int) -> [Draft] {
-    guard request.speculation == .lookup, request.logProbabilities == nil else { return [] }
+    // While drafting pauses, the text is not even looked up.
+    guard request.speculation == .lookup, request.logProbabilities == nil,
+      draftPolicy.drafts(after: state.generated.count)
+    else { return [] }
     let room = min(draftLimit, spare(budget), contextLength - cacheLength - batch.count - 1)
     guard room > 0 else { return [] }
     var context = request.promptTokens + state.generated

@@ -50,10 +50,13 @@ struct DraftPolicy {
   /// The shortest match worth a draft.
   var shortestMatch: Int { constrained ? Self.guidedMatch : Self.copyMatch }
 
+  /// Whether drafting goes on after `generated` tokens (it is not paused).
+  func drafts(after generated: Int) -> Bool { generated >= resumesAt }
+
   /// How many tokens to draft after `generated` tokens where the last `match` tokens occurred
   /// before; 0 for none.
   func length(after generated: Int, match: Int) -> Int {
-    guard generated >= resumesAt, match >= shortestMatch else { return 0 }
+    guard drafts(after: generated), match >= shortestMatch else { return 0 }
     if probing { return Self.probeLength }
     return match >= Self.copyMatch ? Self.copyLength : Self.guidedLength
   }

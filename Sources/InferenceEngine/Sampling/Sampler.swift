@@ -20,15 +20,22 @@ struct Sampler {
   }
 
   mutating func sample(_ logits: UnsafeBufferPointer<Float>) -> Token {
+    guard let candidates = candidates(logits) else { return Self.argmax(logits) }
+    return choose(from: candidates)
+  }
+
+  /// The tokens a random choice is made among, best first, as (token, logit); nil when the
+  /// choice is greedy.
+  private func candidates(_ logits: UnsafeBufferPointer<Float>) -> [(Token, Float)]? {
     switch parameters.strategy {
     case .greedy:
-      return Self.argmax(logits)
+      return nil
     case _ where parameters.temperature <= 0:
-      return Self.argmax(logits)
+      return nil
     case .topK(let k):
-      return choose(from: Self.topK(logits, k: max(1, k)))
+      return Self.topK(logits, k: max(1, k))
     case .topP(let p):
-      return choose(from: nucleus(logits, p: p))
+      return nucleus(logits, p: p)
     }
   }
 
@@ -38,15 +45,7 @@ struct Sampler {
   /// without it, renormalised. The token returned is thus distributed exactly as `sample`'s
   /// (standard rejection sampling), whatever the draft.
   mutating func verify(_ draft: Token, logits: UnsafeBufferPointer<Float>) -> Token {
-    let candidates: [(Token, Float)]
-    switch parameters.strategy {
-    case _ where parameters.temperature <= 0, .greedy:
-      return Self.argmax(logits)
-    case .topK(let k):
-      candidates = Self.topK(logits, k: max(1, k))
-    case .topP(let p):
-      candidates = nucleus(logits, p: p)
-    }
+    guard let candidates = candidates(logits) else { return Self.argmax(logits) }
     let weights = softmax(candidates)
     guard let index = candidates.firstIndex(where: { $0.0 == draft }) else { return choose(from: candidates) }
     if random.nextUnit() < weights[index] || candidates.count == 1 { return draft }
