@@ -77,6 +77,20 @@ struct TextCompletionsTests {
     }
   }
 
+  /// With a draft model (here the model itself, which shares its vocabulary) a text that
+  /// repeats nothing is still continued with drafts, the draft model's, counted in `/metrics`.
+  @Test func aDraftModelDraftsWhereTheTextRepeatsNothing() async throws {
+    let server = try TestServer.start(speculation: .draft, draftModel: TestModels.smolLM2Path)
+    let response = try await Self.post(server, Self.body("Once upon a time", maxTokens: 24, #","temperature":0"#))
+    #expect(response.status == 200, "\(response.text)")
+    let metrics = try await server.metrics { _ in true }
+    let drafted = try #require(TestServer.metric("fm_draft_tokens_total", in: metrics.text))
+    let accepted = try #require(TestServer.metric("fm_draft_tokens_accepted_total", in: metrics.text))
+    #expect(accepted > 0, "the model's sure guesses are its own choices")
+    #expect(accepted <= drafted)
+    await server.stop()
+  }
+
   @Test func aCompletionHasOpenAIsLegacyShapeAndUsage() async throws {
     let server = try TestServer.start()
     let response = try await Self.post(server, Self.body(maxTokens: 6))

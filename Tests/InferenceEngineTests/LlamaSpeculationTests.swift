@@ -32,7 +32,15 @@ import Testing
     #expect(first.summary.usage.confirmedDraftTokens <= first.summary.usage.draftTokens)
     let next = prompt + first.tokens + model.tokenize(" Thanks.", parseSpecial: false)
     let second = try await session.record(GenerationRequest(promptTokens: next, maximumTokens: 4))
-    #expect(second.summary.usage.cachedPromptTokens == prompt.count + first.tokens.count)
+    #expect(reusesTheTurn(second, prompt: prompt, reply: first))
+  }
+
+  /// Whether `next` reused the whole of the turn before it: its prompt and reply, but for the
+  /// reply's last token where the budget ended the reply (a token chosen last is not evaluated).
+  func reusesTheTurn(_ next: RecordedGeneration, prompt: [Token], reply: RecordedGeneration) -> Bool {
+    let whole = prompt.count + reply.tokens.count
+    let reused = next.summary.usage.cachedPromptTokens
+    return reused == whole || (reply.summary.stopReason == .maximumTokens && reused == whole - 1)
   }
 
   /// Greedy speculation takes at each position the model's choice after the verify logits: the
@@ -51,5 +59,25 @@ import Testing
     #expect(drafted.tokens == again.tokens)
     #expect(drafted.summary.usage.draftTokens > 0, "the answer repeats the prompt: lookup finds drafts")
     #expect(drafted.tokens.first == plain.tokens.first, "the first token comes from the same prompt logits")
+  }
+
+  /// The model drafting for itself (`Speculation.draft`, a draft model of the same vocabulary):
+  /// its confident guesses are its own greedy choices, so some are confirmed; the output is
+  /// reproduced by a second run, and the next turn reuses the whole turn.
+  @Test func aDraftModelsGuessesAreConfirmedAndTheNextTurnReusesTheTurn() async throws {
+    let text = try draftingSession()
+    let prompt = text.promptTokens([ChatMessage(role: .user, content: "Count from one to twenty in words.")])
+    let request = GenerationRequest(promptTokens: prompt, maximumTokens: 40, speculation: .draft)
+    let first = try await text.record(request)
+    let again = try await draftingSession().record(request)
+    #expect(first.tokens == again.tokens)
+    #expect(first.summary.usage.confirmedDraftTokens > 0)
+    let next = prompt + first.tokens + model.tokenize(" Thanks.", parseSpecial: false)
+    let second = try await text.record(GenerationRequest(promptTokens: next, maximumTokens: 4, speculation: .draft))
+    #expect(reusesTheTurn(second, prompt: prompt, reply: first))
+  }
+
+  func draftingSession() throws -> InferenceSession {
+    try InferenceSession(model: model, configuration: ContextConfiguration(contextSize: 1024), draftModel: model)
   }
 }

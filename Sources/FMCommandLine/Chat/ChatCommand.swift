@@ -130,7 +130,14 @@ enum ChatCommand: Subcommand {
   static func fetchIfMissing(_ model: SystemLanguageModel, named name: String, context: CommandContext)
     async throws
   {
-    guard !model.isAvailable else { return }
+    if !model.isAvailable { try await pull(name, context: context) }
+    if let draft = model.draftModel, !SystemLanguageModel(name: draft).isAvailable {
+      try await pull(draft, context: context)
+    }
+  }
+
+  /// Fetches the model `name` into the store, showing progress.
+  private static func pull(_ name: String, context: CommandContext) async throws {
     guard let request = try? ModelRequest(parsing: name) else {
       let names = ModelCatalog.all.map(\.name).joined(separator: ", ")
       throw ChatError("no model '\(name)': give a GGUF file, hf:OWNER/REPO[:QUANT] or one of \(names)")

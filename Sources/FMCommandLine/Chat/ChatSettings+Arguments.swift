@@ -12,7 +12,12 @@ extension ChatSettings {
       self.model = try AppleModelName.resolve(model) ?? ModelCatalog.defaultChatModelName(environment: environment)
     }
     if let template = try ModelOptions.chatTemplate(arguments) { chatTemplate = template }
-    if let mode = try ModelOptions.speculation(arguments) { speculation = mode }
+    let speculating = try ModelOptions.speculation(arguments)
+    if speculating != ModelOptions.Speculating() {
+      // Flags that speak of speculation replace a saved chat's choice whole.
+      speculation = speculating.mode
+      draftModel = speculating.draftModel
+    }
     if let size = arguments.value("--context-size") {
       contextSize = try ModelOptions.positiveInt(size, "--context-size")
     }

@@ -27,8 +27,11 @@ struct ChatSettings: Codable, Equatable, Sendable {
   var toolChoice: ToolChoice?
   /// The text of `--chat-template-file`, kept with a saved chat; nil for the model's own template.
   var chatTemplate: String?
-  /// `--speculate`; nil (as in older saves) is the model's default, `lookup`.
+  /// `--speculate`; nil (as in older saves) is the model's default: `draft` with a draft model,
+  /// else `lookup`.
   var speculation: SystemLanguageModel.Speculation?
+  /// `--draft-model`: the model that guesses for `model` (`--speculate draft`); nil for none.
+  var draftModel: String?
   /// `/set think on|off`: whether a thinking model thinks; nil for its template's default.
   var think: Bool?
 
@@ -53,7 +56,7 @@ struct ChatSettings: Codable, Equatable, Sendable {
   func makeModel() -> SystemLanguageModel {
     SystemLanguageModel(
       name: model, contextSize: contextSize, guardrails: guardrails, chatTemplate: chatTemplate,
-      speculation: speculation ?? .lookup)
+      speculation: speculation, draftModel: draftModel)
   }
 
   /// `/show parameters`: one setting per line.
@@ -68,7 +71,7 @@ struct ChatSettings: Codable, Equatable, Sendable {
       "verbose          \(verbose ? "on" : "off")",
       "tools            \(usesTools ? "on, tool choice \((toolChoice ?? .auto).rawValue)" : "off")",
       "think            \(think.map { $0 ? "on" : "off" } ?? "the model's default")",
-      "speculate        \((speculation ?? .lookup).rawValue)",
+      "speculate        \(makeModel().speculation.rawValue)\(draftModel.map { ", draft model \($0)" } ?? "")",
     ]
   }
 }

@@ -12,6 +12,7 @@ struct ModelOptions {
     .option("--context-size", value: "N", help: "tokens per session (default 4096)"),
     chatTemplateOption,
     speculateOption,
+    draftModelOption,
     .option("--temperature", "-t", value: "T", help: "sampling temperature 0...1 (default: the model's default)"),
     .option("--sampling", value: "MODE", help: "greedy | top-k:K | top-p:P | system (default: system)"),
     .flag("--greedy", "-g", help: "greedy sampling (--sampling greedy)"),
@@ -37,14 +38,15 @@ struct ModelOptions {
     let template = try Self.chatTemplate(arguments)
     let named = try AppleModelName.resolve(arguments.value("--model"))
     let speculation = try Self.speculation(arguments)
-    if named == nil, contextSize == nil, template == nil, speculation == nil, useCase == .general,
+    if named == nil, contextSize == nil, template == nil, speculation == Speculating(), useCase == .general,
       guardrails == .default
     {
       model = .default
     } else {
       model = SystemLanguageModel(
         name: named ?? ModelCatalog.defaultChatModelName(environment: environment), contextSize: contextSize,
-        useCase: useCase, guardrails: guardrails, chatTemplate: template, speculation: speculation ?? .lookup)
+        useCase: useCase, guardrails: guardrails, chatTemplate: template, speculation: speculation.mode,
+        draftModel: speculation.draftModel)
     }
     let seed = try arguments.value("--seed").map { value -> UInt64 in
       guard let seed = UInt64(value) else { throw UsageError("--seed needs a non-negative integer, not '\(value)'") }
@@ -84,20 +86,38 @@ struct ModelOptions {
     }
   }
 
-  /// `--speculate`, which `fm serve` takes too.
+  /// `--speculate` and `--draft-model`, which `fm serve` takes too.
   static let speculateOption = CommandLineOption.option(
     "--speculate", value: "MODE",
-    help: "lookup | off: guess tokens from the text so far for the model to confirm (default lookup)")
+    help:
+      "lookup | draft | off: guess tokens for the model to confirm, from the text so far (default lookup) or also from --draft-model"
+  )
+  static let draftModelOption = CommandLineOption.option(
+    "--draft-model", value: "NAME|PATH",
+    help: "a smaller model with the same vocabulary that guesses for the model (implies --speculate draft)")
 
-  /// The mode `--speculate` names, or nil when it is not given.
-  /// - Throws: `UsageError` for a mode that does not exist.
-  static func speculation(_ arguments: ParsedArguments) throws -> SystemLanguageModel.Speculation? {
-    guard let value = arguments.value("--speculate") else { return nil }
+  /// What `--speculate` and `--draft-model` choose.
+  struct Speculating: Equatable {
+    /// Nil: the model's default (`draft` with a draft model, else `lookup`).
+    var mode: SystemLanguageModel.Speculation?
+    var draftModel: String?
+  }
+
+  /// The mode `--speculate` names and the `--draft-model`, each nil when not given.
+  /// - Throws: `UsageError` for a mode that does not exist, `draft` without a draft model, or a
+  ///   draft model with another mode.
+  static func speculation(_ arguments: ParsedArguments) throws -> Speculating {
+    let draftModel = arguments.value("--draft-model")
+    guard let value = arguments.value("--speculate") else { return Speculating(draftModel: draftModel) }
     guard let mode = SystemLanguageModel.Speculation(rawValue: value) else {
-      let modes = SystemLanguageModel.Speculation.allCases.map(\.rawValue).joined(separator: " or ")
-      throw UsageError("--speculate needs \(modes), not '\(value)'")
+      let modes = SystemLanguageModel.Speculation.allCases.map(\.rawValue).joined(separator: ", ")
+      throw UsageError("--speculate needs one of \(modes), not '\(value)'")
     }
-    return mode
+    if mode == .draft, draftModel == nil { throw UsageError("--speculate draft needs --draft-model NAME") }
+    if mode != .draft, draftModel != nil {
+      throw UsageError("--draft-model guesses with --speculate draft, not \(mode.rawValue)")
+    }
+    return Speculating(mode: mode, draftModel: draftModel)
   }
 
   static func positiveInt(_ value: String, _ option: String) throws -> Int {

@@ -45,6 +45,7 @@ enum ServeCommand: Subcommand {
       help: "host memory per model keeping the caches of slots lent to other conversations (default 2048; 0: none)"),
     ModelOptions.chatTemplateOption,
     ModelOptions.speculateOption,
+    ModelOptions.draftModelOption,
     .option("--cors", value: "ORIGIN", help: "allow browser calls from ORIGIN ('*' for any); off by default"),
     .option("--models-dir", value: "DIR", help: "also serve every .gguf file in DIR (named by file name)"),
     .option("--max-loaded", value: "N", help: "models in memory at once; another unloads the one idle longest"),
@@ -136,7 +137,7 @@ enum ServeCommand: Subcommand {
     -> [ModelRoster.Entry]
   {
     let template = try ModelOptions.chatTemplate(arguments)
-    let speculation = try ModelOptions.speculation(arguments) ?? .lookup
+    let speculation = try ModelOptions.speculation(arguments)
     var entries: [ModelRoster.Entry] = []
     var names = arguments.positionals
     if names.isEmpty, arguments.value("--models-dir") == nil {
@@ -145,7 +146,7 @@ enum ServeCommand: Subcommand {
     for name in names {
       let model = SystemLanguageModel(
         name: name, contextSize: contextSize, keepAlive: .unloadAtOnce, chatTemplate: template,
-        speculation: speculation)
+        speculation: speculation.mode, draftModel: speculation.draftModel)
       try await ChatCommand.fetchIfMissing(model, named: name, context: context)
       entries.append(ModelRoster.Entry(id: servedID(name), model: model))
     }
@@ -161,7 +162,7 @@ enum ServeCommand: Subcommand {
         let path = URL(fileURLWithPath: directory).appendingPathComponent(file)
         let model = SystemLanguageModel(
           path: path, contextSize: contextSize, keepAlive: .unloadAtOnce, chatTemplate: template,
-          speculation: speculation)
+          speculation: speculation.mode, draftModel: speculation.draftModel)
         entries.append(ModelRoster.Entry(id: servedID(path.path), model: model))
       }
     }
@@ -171,6 +172,9 @@ enum ServeCommand: Subcommand {
     }
     if entries.count > 1, template != nil {
       throw UsageError("--chat-template-file is one model's template: serve that model alone")
+    }
+    if entries.count > 1, speculation.draftModel != nil {
+      throw UsageError("--draft-model guesses for one model: serve that model alone")
     }
     return entries
   }

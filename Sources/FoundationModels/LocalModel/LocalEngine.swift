@@ -8,7 +8,7 @@ import Synchronization
 /// model's lease, so the model stays loaded while the engine lives and for the model's
 /// keep-alive period after.
 final class LocalEngine: Sendable {
-  private let engine = Mutex<(session: InferenceSession, lease: ModelLease?)?>(nil)
+  private let engine = Mutex<(session: InferenceSession, leases: [ModelLease])?>(nil)
   /// The automata of the schemas this executor has decoded with.
   private let automata = SchemaAutomata()
 
@@ -23,10 +23,22 @@ final class LocalEngine: Sendable {
         ))
     }
     let sessionModel = try model.sessionModel(over: tokenModel, lease: lease)
+    let draft = try await model.leasedDraftModel()
+    let created: InferenceSession
+    if let draft {
+      do {
+        created = try InferenceSession(
+          model: sessionModel, configuration: model.contextConfiguration, draftModel: draft.model)
+      } catch let error as EngineError {
+        throw SystemLanguageModel.Error.assetsUnavailable(
+          .init(debugDescription: "draft model \(model.draftModel ?? ""): \(error.message)"))
+      }
+    } else {
+      created = InferenceSession(model: sessionModel, configuration: model.contextConfiguration)
+    }
     return engine.withLock { slot in
       if let slot { return slot.session }
-      let created = InferenceSession(model: sessionModel, configuration: model.contextConfiguration)
-      slot = (created, lease)
+      slot = (created, [lease, draft?.lease].compactMap { $0 })
       return created
     }
   }

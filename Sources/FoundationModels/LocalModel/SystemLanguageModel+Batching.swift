@@ -32,7 +32,7 @@ extension SystemLanguageModel {
       batching: BatchingConfiguration(
         slots: slots, context: ContextConfiguration(contextSize: contextSize, batchSize: tokenBudget, threads: threads),
         queueLimit: queue, savedCacheBytes: savedCacheBytes), chatTemplate: chatTemplateSource,
-      speculation: speculation)
+      speculation: speculation, draftModel: draftModel)
   }
 
   /// The batched model once a session made it (for a server's metrics: slots in use, requests

@@ -14,12 +14,19 @@ extension SystemLanguageModel {
     /// so far, what followed them then is guessed next. Rewriting, editing or extracting from a
     /// given text repeats long spans of it; where guesses keep failing (open chat) they pause.
     case lookup
+    /// Prompt lookup where the text repeats a span, and elsewhere the guesses of a draft
+    /// model (`SystemLanguageModel(name:…, draftModel:)`): a smaller model with the same
+    /// vocabulary, run beside this one. Each guess costs a forward pass of the draft model, so
+    /// it pays where that pass is much cheaper than this model's and mostly guesses right
+    /// (measured in bench/README.md, P15).
+    case draft
     /// One chosen token per forward pass.
     case off
 
     package var engineValue: InferenceEngine.Speculation {
       switch self {
       case .lookup: .lookup
+      case .draft: .draft
       case .off: .off
       }
     }

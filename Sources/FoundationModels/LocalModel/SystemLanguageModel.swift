@@ -34,10 +34,14 @@ public final class SystemLanguageModel: Sendable {
   /// The template sessions render with, parsed once (`chatTemplate(for:)`).
   let parsedTemplate = ParsedTemplateHolder()
   /// Whether sessions on this model guess tokens ahead for the model to confirm (speculative
-  /// decoding); `.lookup` by default.
+  /// decoding): `.lookup` by default, `.draft` where a draft model is given.
   ///
   /// Our addition.
   public let speculation: Speculation
+  /// The draft model's name or path, for `Speculation.draft`.
+  ///
+  /// Our addition.
+  public let draftModel: String?
   /// When set, sessions share one batched context (see `batched(slots:queue:tokenBudget:threads:)`).
   let batching: BatchingConfiguration?
   /// The batched model, made by the first session when `batching` is set.
@@ -67,26 +71,35 @@ public final class SystemLanguageModel: Sendable {
   ///   - chatTemplate: a Jinja chat template (the text of a `.jinja` file, as llama-server's
   ///     `--chat-template-file` reads) to render conversations with instead of the one in the
   ///     model's file; needed for a model without one (a base model).
-  ///   - speculation: whether sessions guess tokens ahead (`Speculation`).
+  ///   - speculation: whether sessions guess tokens ahead (`Speculation`); nil means `.draft`
+  ///     with a `draftModel`, else `.lookup`.
+  ///   - draftModel: a smaller model with the same vocabulary (a name or a GGUF path, as
+  ///     `name`) that guesses for this one (`Speculation.draft`): `qwen2.5-coder-0.5b` for
+  ///     `qwen2.5-coder-1.5b`. A first request fails with `assetsUnavailable` when its
+  ///     vocabulary differs, or when `speculation` is not `.draft`.
   public convenience init(
     name: String, contextSize: Int? = nil, keepAlive: KeepAlive = .default, useCase: UseCase = .general,
-    guardrails: Guardrails = .default, chatTemplate: String? = nil, speculation: Speculation = .lookup
+    guardrails: Guardrails = .default, chatTemplate: String? = nil, speculation: Speculation? = nil,
+    draftModel: String? = nil
   ) {
     self.init(
       source: .reference(name), useCase: useCase, guardrails: guardrails, contextSize: contextSize,
-      keepAlive: keepAlive, chatTemplate: chatTemplate, speculation: speculation)
+      keepAlive: keepAlive, chatTemplate: chatTemplate,
+      speculation: speculation ?? (draftModel == nil ? .lookup : .draft), draftModel: draftModel)
   }
 
   /// A model from a GGUF file.
   ///
-  /// Our addition. `chatTemplate` is as for `init(name:…)`.
+  /// Our addition. The other parameters are as for `init(name:…)`.
   public convenience init(
     path: URL, contextSize: Int? = nil, keepAlive: KeepAlive = .default, useCase: UseCase = .general,
-    guardrails: Guardrails = .default, chatTemplate: String? = nil, speculation: Speculation = .lookup
+    guardrails: Guardrails = .default, chatTemplate: String? = nil, speculation: Speculation? = nil,
+    draftModel: String? = nil
   ) {
     self.init(
       source: .reference(path.path), useCase: useCase, guardrails: guardrails, contextSize: contextSize,
-      keepAlive: keepAlive, chatTemplate: chatTemplate, speculation: speculation)
+      keepAlive: keepAlive, chatTemplate: chatTemplate,
+      speculation: speculation ?? (draftModel == nil ? .lookup : .draft), draftModel: draftModel)
   }
 
   /// A model over an engine-level token model; for tests (scripted models) and embedding.
@@ -102,10 +115,12 @@ public final class SystemLanguageModel: Sendable {
 
   init(
     source: ModelSource, useCase: UseCase, guardrails: Guardrails, contextSize: Int?, keepAlive: KeepAlive = .default,
-    batching: BatchingConfiguration? = nil, chatTemplate: String? = nil, speculation: Speculation = .lookup
+    batching: BatchingConfiguration? = nil, chatTemplate: String? = nil, speculation: Speculation = .lookup,
+    draftModel: String? = nil
   ) {
     self.source = source
     self.speculation = speculation
+    self.draftModel = draftModel
     self.chatTemplateSource = chatTemplate
     self.batching = batching
     self.keepAlive = keepAlive
@@ -142,6 +157,31 @@ public final class SystemLanguageModel: Sendable {
       throw SystemLanguageModel.Error.assetsUnavailable(.init(debugDescription: error.message))
     } catch let error as EngineError {
       throw SystemLanguageModel.Error.assetsUnavailable(.init(debugDescription: error.message))
+    }
+  }
+
+  /// The loaded draft model and its lease, for `Speculation.draft`; nil for other speculation.
+  /// - Throws: `SystemLanguageModel.Error.assetsUnavailable` when the draft model cannot be
+  ///   loaded, or is missing with `.draft` or given without it.
+  func leasedDraftModel() async throws -> (model: any TokenModel, lease: ModelLease?)? {
+    switch (speculation, draftModel) {
+    case (.draft, nil):
+      throw SystemLanguageModel.Error.assetsUnavailable(
+        .init(debugDescription: "speculation .draft needs a draft model (draftModel:, fm's --draft-model)"))
+    case (.draft, let name?):
+      do {
+        return try await ModelSource.reference(name).load(keepAlive: keepAlive.engineValue)
+      } catch let error as ModelStoreError {
+        throw SystemLanguageModel.Error.assetsUnavailable(.init(debugDescription: "draft model: \(error.message)"))
+      } catch let error as EngineError {
+        throw SystemLanguageModel.Error.assetsUnavailable(.init(debugDescription: "draft model: \(error.message)"))
+      }
+    case (_, let name?):
+      throw SystemLanguageModel.Error.assetsUnavailable(
+        .init(
+          debugDescription: "the draft model \(name) is used by speculation .draft only, not .\(speculation.rawValue)"))
+    case (_, nil):
+      return nil
     }
   }
 

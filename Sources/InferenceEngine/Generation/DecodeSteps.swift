@@ -42,6 +42,8 @@ struct DecodeSteps {
   var draftLimit = maximumDrafts
   /// How long the next draft may be, and whether to draft at all.
   private var draftPolicy: DraftPolicy
+  /// The draft model of a request that speculates with one (`Speculation.draft`).
+  private let drafter: ModelDrafter?
 
   /// A token tried after a sampled one, with the tokens allowed after it when few.
   private struct Draft {
@@ -49,6 +51,8 @@ struct DecodeSteps {
     let allowedAfter: [Token]?
     /// Whether the constraint forces it after the drafts before it: it is taken when they are.
     var forced = false
+    /// Whether the draft model guessed it (not the lookup).
+    var byModel = false
   }
 
   /// How to read the logits an evaluation returns.
@@ -66,10 +70,17 @@ struct DecodeSteps {
     case promptScores
   }
 
-  /// - Parameter contextLength: the most tokens the sequence's cache may hold.
-  /// - Throws: `EngineError` when the prompt is empty or does not fit, or the budget is not positive.
-  init(request: GenerationRequest, model: any TokenModel, contextLength: Int) throws {
+  /// - Parameters:
+  ///   - contextLength: the most tokens the sequence's cache may hold.
+  ///   - drafter: the draft model, which a request with `Speculation.draft` needs.
+  /// - Throws: `EngineError` when the prompt is empty or does not fit, the budget is not
+  ///   positive, or the request speculates with a draft model and there is none.
+  init(request: GenerationRequest, model: any TokenModel, contextLength: Int, drafter: ModelDrafter? = nil) throws {
     try Self.check(request, contextLength: contextLength)
+    guard request.speculation != .draft || drafter != nil else {
+      throw EngineError(.invalidRequest, "speculation with a draft model needs a session with a draft model")
+    }
+    self.drafter = request.speculation == .draft ? drafter : nil
     self.request = request
     self.model = model
     self.contextLength = contextLength
@@ -314,7 +325,7 @@ struct DecodeSteps {
     guard endsForced else {
       // Speculation: after a sampled token, tokens that followed the same words before are
       // evaluated with it; those the model confirms are taken without a pass of their own.
-      return evaluateBatch(drafts: draft(budget: budget - batch.count))
+      return evaluateBatch(drafts: draft(budget: budget - batch.count, cancellation: cancellation))
     }
     let extensions = extensions(budget: budget - batch.count)
     if extensions.isEmpty { return evaluateBatch(drafts: []) }
@@ -383,53 +394,67 @@ struct DecodeSteps {
     return chosen
   }
 
-  /// Tokens from `PromptLookup` to evaluate after the batch as guesses of what the model
-  /// chooses next, as many as `DraftPolicy` and the driver's `draftLimit` allow.
+  /// Tokens to evaluate after the batch as guesses of what the model chooses next, as many as
+  /// `DraftPolicy` and the driver's `draftLimit` allow: from `PromptLookup`, or where it finds
+  /// nothing and the request says so (`Speculation.draft`), from the draft model.
   ///
   /// Under a constraint each guess is one it allows after the ones before (so no draft can lead
   /// the output out of it), with the tokens allowed after it when few; forced text after a
   /// guess joins the draft as certain (taken when the guesses before it are), and guessing
   /// goes on after it, except before a forced token the model may lengthen (see `heal`).
   /// - Parameter budget: what is left of the budget after the batch.
-  private func draft(budget: Int) -> [Draft] {
+  private func draft(budget: Int, cancellation: CancellationFlag) -> [Draft] {
     // While drafting pauses, the text is not even looked up.
-    guard request.speculation == .lookup, request.logProbabilities == nil,
+    guard request.speculation != .off, request.logProbabilities == nil,
       draftPolicy.drafts(after: state.generated.count)
     else { return [] }
     let room = min(draftLimit, spare(budget), contextLength - cacheLength - batch.count - 1)
     guard room > 0 else { return [] }
+    let constraint = request.constraint
+    let snapshot = constraint?.snapshot()
+    if constraint != nil && snapshot == nil { return [] }
+    defer { if let constraint, let snapshot { constraint.restore(snapshot) } }
     var context = request.promptTokens + state.generated
-    // The guesses after `context`, as many as the policy gives its match (and `room` allows).
-    func lookup(room: Int) -> ArraySlice<Token> {
-      let found = PromptLookup.draft(in: context, count: room, shortestMatch: draftPolicy.shortestMatch)
-      return found.tokens.prefix(draftPolicy.length(after: state.generated.count, match: found.match))
-    }
-    guard let constraint = request.constraint else {
-      return lookup(room: room).prefix { !model.isEndOfGeneration($0) }.map { Draft(token: $0, allowedAfter: nil) }
-    }
-    guard let snapshot = constraint.snapshot() else { return [] }
-    defer { constraint.restore(snapshot) }
     var drafts: [Draft] = []
-    var guesses = lookup(room: room)
+    // The lookup's guesses after `context`, as many as the policy gives its match (and what is
+    // left of `room` allows); where it has none, the draft model's, up to its length.
+    var looked: ArraySlice<Token> = []
+    var modelGuesses = 0
+    func findGuesses() {
+      let found = PromptLookup.draft(
+        in: context, count: room - drafts.count, shortestMatch: draftPolicy.shortestMatch)
+      looked = found.tokens.prefix(draftPolicy.length(after: state.generated.count, match: found.match))
+      modelGuesses = looked.isEmpty && drafter != nil ? draftPolicy.modelLength : 0
+    }
+    func nextGuess() -> Token? {
+      if let token = looked.popFirst() { return token }
+      guard let drafter, modelGuesses > 0 else { return nil }
+      modelGuesses -= 1
+      return try? drafter.guess(after: context, constraint: constraint, cancellation: cancellation)
+    }
+    findGuesses()
     while drafts.count < room {
-      let forced = constraint.forcedTokens()
+      let forced = constraint?.forcedTokens() ?? []
       if forced.isEmpty {
-        guard let token = guesses.popFirst(), !model.isEndOfGeneration(token), (try? constraint.accept(token)) != nil
+        let byModel = looked.isEmpty
+        guard let token = nextGuess(), !model.isEndOfGeneration(token),
+          constraint.map({ (try? $0.accept(token)) != nil }) ?? true
         else { break }
-        drafts.append(Draft(token: token, allowedAfter: constraint.allowedTokens(limit: Self.candidateLimit)))
+        drafts.append(
+          Draft(token: token, allowedAfter: constraint?.allowedTokens(limit: Self.candidateLimit), byModel: byModel))
         context.append(token)
         continue
       }
-      guard drafts.count + forced.count <= room, constraint.extensions(of: forced[forced.count - 1]).isEmpty else {
-        break
-      }
+      guard let constraint, drafts.count + forced.count <= room,
+        constraint.extensions(of: forced[forced.count - 1]).isEmpty
+      else { break }
       for token in forced {
         guard (try? constraint.accept(token)) != nil else { return drafts }
         drafts.append(
           Draft(token: token, allowedAfter: constraint.allowedTokens(limit: Self.candidateLimit), forced: true))
       }
       context += forced
-      guesses = lookup(room: room - drafts.count)
+      findGuesses()
     }
     // A draft that ends in forced text is worth its evaluation only after a guess.
     return drafts.contains { !$0.forced } ? drafts : []
@@ -460,7 +485,9 @@ struct DecodeSteps {
     let confirmedGuesses = drafts.prefix(confirmed).filter { !$0.forced }.count
     state.draftedTokens += guessed
     state.confirmedDrafts += confirmedGuesses
-    draftPolicy.record(drafted: guessed, confirmed: confirmedGuesses, generated: state.generated.count)
+    draftPolicy.record(
+      drafted: guessed, confirmed: confirmedGuesses, generated: state.generated.count,
+      byModel: drafts.contains(where: \.byModel))
     cacheLength -= drafts.count - confirmed
     return (confirmed, correction)
   }

@@ -16,6 +16,10 @@
 /// few of cost little. Where drafts keep being refused, the next ones are short (probes) until
 /// one is confirmed whole; where too little of what was drafted is confirmed, drafting pauses,
 /// for longer each time (open chat drafts next to nothing).
+///
+/// A draft model (`Speculation.draft`) guesses where the text repeats nothing: its drafts
+/// start at `firstModelLength` tokens, grow after one confirmed whole and shrink to one more
+/// than what was confirmed otherwise (each of its guesses costs a decode of the draft model).
 struct DraftPolicy {
   /// The shortest match that drafts: a copied span without a constraint, a value's start with one.
   static let copyMatch = 8
@@ -32,6 +36,10 @@ struct DraftPolicy {
   /// Generated tokens without drafts after the first pause; each further pause doubles it.
   static let firstPause = 16
   static let longestPause = 256
+  /// The draft model's first and longest drafts, and how much a draft confirmed whole adds.
+  static let firstModelLength = 4
+  static let longestModelLength = 8
+  static let modelGrowth = 2
 
   let constrained: Bool
   /// Whether the last draft was mostly refused: the next are probes.
@@ -42,6 +50,8 @@ struct DraftPolicy {
   /// The generated-token count from which drafting goes on.
   private var resumesAt = 0
   private var pause = firstPause
+  /// The most tokens the draft model guesses next.
+  private(set) var modelLength = firstModelLength
 
   init(constrained: Bool) {
     self.constrained = constrained
@@ -61,9 +71,15 @@ struct DraftPolicy {
     return match >= Self.copyMatch ? Self.copyLength : Self.guidedLength
   }
 
-  /// Learns from a draft of `drafted` tokens of which the model confirmed the first `confirmed`.
-  mutating func record(drafted draftCount: Int, confirmed confirmedCount: Int, generated: Int) {
+  /// Learns from a draft of `drafted` tokens of which the model confirmed the first `confirmed`,
+  /// guessed by the draft model where `byModel`.
+  mutating func record(drafted draftCount: Int, confirmed confirmedCount: Int, generated: Int, byModel: Bool = false) {
     guard draftCount > 0 else { return }
+    if byModel {
+      modelLength =
+        confirmedCount == draftCount
+        ? min(modelLength + Self.modelGrowth, Self.longestModelLength) : confirmedCount + 1
+    }
     if confirmedCount == draftCount {
       probing = false
     } else if 4 * confirmedCount < draftCount {

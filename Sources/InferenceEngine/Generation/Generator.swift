@@ -7,6 +7,8 @@ import Foundation
 struct Generator {
   let model: any TokenModel
   let backend: any TokenBackend
+  /// The draft model of requests that speculate with one (`Speculation.draft`).
+  var drafter: ModelDrafter? = nil
 
   /// Generates a reply to `request`, reusing the prompt prefix the backend's cache holds.
   /// - Parameters:
@@ -34,7 +36,8 @@ struct Generator {
       request.promptTokens = spliced.tokens
       request.promptBoundaries = spliced.boundaries
     }
-    var steps = try DecodeSteps(request: request, model: model, contextLength: backend.contextLength)
+    var steps = try DecodeSteps(
+      request: request, model: model, contextLength: backend.contextLength, drafter: drafter)
     var step = steps.start(
       cachedTokens: backend.cachedTokens, boundaries: backend.partBoundaries,
       exactParts: backend.evaluatesPartsExactly)

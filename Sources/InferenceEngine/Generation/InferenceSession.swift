@@ -18,7 +18,23 @@ public final class InferenceSession: Sendable {
   public init(model: any TokenModel, configuration: ContextConfiguration = ContextConfiguration()) {
     self.model = model
     self.configuration = configuration
-    state = BackendSlot(model: model, configuration: configuration)
+    state = BackendSlot(model: model, configuration: configuration, draftModel: nil)
+  }
+
+  /// A session whose requests may speculate with `draftModel` (`Speculation.draft`): a smaller
+  /// model with the same vocabulary, on a context of its own with `configuration`'s size,
+  /// made by the first request that drafts with it.
+  /// - Throws: `EngineError.Code.invalidRequest` when the draft model's tokens are not
+  ///   `model`'s, one for one.
+  public init(
+    model: any TokenModel, configuration: ContextConfiguration = ContextConfiguration(), draftModel: any TokenModel
+  )
+    throws
+  {
+    try ModelDrafter.checkVocabulary(of: draftModel, against: model)
+    self.model = model
+    self.configuration = configuration
+    state = BackendSlot(model: model, configuration: configuration, draftModel: draftModel)
   }
 
   /// Ends the session's backend once the work before it is done, so that its context is back
@@ -44,7 +60,9 @@ public final class InferenceSession: Sendable {
     queue.start {
       do {
         progress.reset()
-        let generator = Generator(model: state.model, backend: try state.backend())
+        let generator = Generator(
+          model: state.model, backend: try state.backend(),
+          drafter: request.speculation == .draft ? try state.drafter() : nil)
         let summary = try generator.run(request, cancellation: cancellation, progress: progress) { event in
           if event != .text("") { continuation.yield(event) }
         }
@@ -107,15 +125,32 @@ public final class InferenceSession: Sendable {
 private final class BackendSlot: @unchecked Sendable {
   let model: any TokenModel
   let configuration: ContextConfiguration
+  let draftModel: (any TokenModel)?
   private var created: (any TokenBackend)?
+  private var createdDrafter: ModelDrafter?
 
-  init(model: any TokenModel, configuration: ContextConfiguration) {
+  init(model: any TokenModel, configuration: ContextConfiguration, draftModel: (any TokenModel)?) {
     self.model = model
     self.configuration = configuration
+    self.draftModel = draftModel
   }
 
-  /// Lets go of the backend (its context goes back to the model's pool).
-  func release() { created = nil }
+  /// Lets go of the backends (their contexts go back to their models' pools).
+  func release() {
+    created = nil
+    createdDrafter = nil
+  }
+
+  /// The draft model on a context of the session's size (its own threads, not a shared
+  /// decode's), or nil when the session has none.
+  func drafter() throws -> ModelDrafter? {
+    guard let draftModel else { return nil }
+    if let createdDrafter { return createdDrafter }
+    let drafter = try ModelDrafter(
+      model: draftModel, configuration: ContextConfiguration(contextSize: configuration.contextSize))
+    createdDrafter = drafter
+    return drafter
+  }
 
   func backend() throws -> any TokenBackend {
     if let created { return created }

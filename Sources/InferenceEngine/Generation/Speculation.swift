@@ -10,6 +10,11 @@ public enum Speculation: String, Sendable, Equatable, CaseIterable {
   /// far, the tokens that followed them then are guessed next (`PromptLookup`). Rewriting,
   /// editing or extracting from a given text repeats long spans of it.
   case lookup
+  /// Prompt lookup where the text repeats a span, and elsewhere a draft model's guesses: a
+  /// smaller model with the same vocabulary, on a cache of its own (`InferenceSession`'s
+  /// `draftModel`). Each guess costs a decode of the draft model, so it pays where that is
+  /// much cheaper than the model's own and guesses right often.
+  case draft
   /// One token chosen per forward pass. Tokens a constraint forces are still evaluated
   /// together (they are certain, not guessed).
   case off

@@ -34,6 +34,20 @@ import Testing
     #expect(try parse([]).makeModel().speculation == .lookup)
   }
 
+  /// `--draft-model` chooses draft speculation unless `--speculate` says otherwise (which is
+  /// refused); a saved chat keeps it, and flags about speculation replace it.
+  @Test func aDraftModelChoosesDraftSpeculation() throws {
+    let settings = try parse(["--draft-model", "qwen2.5-coder-0.5b"])
+    #expect(settings.makeModel().speculation == .draft)
+    #expect(settings.makeModel().draftModel == "qwen2.5-coder-0.5b")
+    #expect(settings.parameterLines.contains("speculate        draft, draft model qwen2.5-coder-0.5b"))
+    #expect(try parse(["--speculate", "draft", "--draft-model", "x.gguf"]).makeModel().draftModel == "x.gguf")
+    #expect(try parse([], saved: settings).makeModel().speculation == .draft)
+    let off = try parse(["--speculate", "off"], saved: settings)
+    #expect(off.makeModel().speculation == .off)
+    #expect(off.draftModel == nil)
+  }
+
   @Test func defaultsUseTheDefaultChatModel() throws {
     let settings = try parse([])
     #expect(settings == ChatSettings(model: "qwen2.5-coder-1.5b"))
@@ -52,7 +66,8 @@ import Testing
 
   @Test(arguments: [
     ["--guardrails", "loose"], ["--summarize-at", "0"], ["--summarize-at", "x"], ["--seed", "3"],
-    ["--temperature", "1.5"], ["--context-size", "-1"], ["--speculate", "sometimes"],
+    ["--temperature", "1.5"], ["--context-size", "-1"], ["--speculate", "sometimes"], ["--speculate", "draft"],
+    ["--speculate", "lookup", "--draft-model", "qwen2.5-coder-0.5b"],
   ])
   func badValuesAreUsageErrors(arguments: [String]) {
     #expect(throws: UsageError.self) { try parse(arguments) }

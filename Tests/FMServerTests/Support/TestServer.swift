@@ -22,12 +22,12 @@ struct TestServer {
     parallel: Int = 2, queue: Int = 16, configuration: ServerConfiguration = ServerConfiguration(),
     limits: HTTPLimits = HTTPLimits(), contextSize: Int = 2048, chatTemplate: String? = nil,
     responseStore: ResponseStore = ResponseStore(), cacheRAM: Int? = nil,
-    speculation: SystemLanguageModel.Speculation = .lookup
+    speculation: SystemLanguageModel.Speculation = .lookup, draftModel: String? = nil
   ) throws -> TestServer {
     // Batched, as `fm serve` runs it.
     let model = SystemLanguageModel(
       path: URL(fileURLWithPath: TestModels.smolLM2Path), contextSize: contextSize, chatTemplate: chatTemplate,
-      speculation: speculation)
+      speculation: speculation, draftModel: draftModel)
     let served = ModelRoster(
       [ModelRoster.Entry(id: modelID, model: model)], slots: parallel, queue: queue, savedCacheBytes: cacheRAM)
     let http = try HTTPServer(

@@ -1,0 +1,48 @@
+import FMTestSupport
+import Foundation
+import FoundationModels
+import Testing
+
+/// Sessions on a model with a draft model (`SystemLanguageModel(…, draftModel:)`): guided
+/// generation under it, and the clear errors of a draft model that cannot guess for the model.
+@Suite struct DraftModelSessionTests {
+  let smolLM2 = URL(fileURLWithPath: TestModels.smolLM2Path)
+  let greedy = GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 24)
+
+  /// The model drafting for itself: guided output stays valid, and the response's figures
+  /// count the draft model's guesses, some confirmed.
+  @Test func guidedGenerationWithADraftModelIsValidAndCountsItsGuesses() async throws {
+    let model = SystemLanguageModel(path: smolLM2, contextSize: 1024, draftModel: TestModels.smolLM2Path)
+    #expect(model.speculation == .draft)
+    let session = LanguageModelSession(model: model)
+    let response = try await session.respond(
+      to: "Name a famous landmark and the year it was built.", generating: Landmark.self,
+      options: GenerationOptions(samplingMode: .greedy))
+    #expect((1000...2025).contains(response.content.year))
+    let figures = try #require(LocalModelFigures(response.transcriptEntries))
+    #expect(figures.confirmedDraftTokens > 0)
+    #expect(figures.confirmedDraftTokens <= figures.draftTokens)
+  }
+
+  /// A draft model with another mode than `.draft`, `.draft` without one, and a draft model
+  /// whose vocabulary is not the model's each fail the first request with `assetsUnavailable`
+  /// that says why; the transcript holds no half-made turn.
+  @Test func aDraftModelThatCannotGuessIsAClearError() async throws {
+    var models: [(SystemLanguageModel, String)] = [
+      (SystemLanguageModel(path: smolLM2, speculation: .lookup, draftModel: TestModels.smolLM2Path), ".draft only"),
+      (SystemLanguageModel(path: smolLM2, speculation: .draft), "needs a draft model"),
+    ]
+    if TestModels.gemma3IsPresent {
+      models.append((SystemLanguageModel(path: smolLM2, draftModel: TestModels.gemma3Path), "vocabulary"))
+    }
+    for (model, reason) in models {
+      let session = LanguageModelSession(model: model)
+      await #expect {
+        try await session.respond(to: "Hello", options: greedy)
+      } throws: { error in
+        "\(error)".contains("assetsUnavailable") && "\(error)".contains(reason)
+      }
+      #expect(session.transcript.count == 0)
+    }
+  }
+}
