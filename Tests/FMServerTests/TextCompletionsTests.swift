@@ -78,10 +78,12 @@ struct TextCompletionsTests {
   }
 
   /// With a draft model (here the model itself, which shares its vocabulary) a text that
-  /// repeats nothing is still continued with drafts, the draft model's, counted in `/metrics`.
+  /// repeats no span long enough for the lookup is still continued with drafts, the draft
+  /// model's (sure of the next numbers), counted in `/metrics`.
   @Test func aDraftModelDraftsWhereTheTextRepeatsNothing() async throws {
     let server = try TestServer.start(speculation: .draft, draftModel: TestModels.smolLM2Path)
-    let response = try await Self.post(server, Self.body("Once upon a time", maxTokens: 24, #","temperature":0"#))
+    let counting = (1...12).map(String.init).joined(separator: ", ") + ","
+    let response = try await Self.post(server, Self.body(counting, maxTokens: 24, #","temperature":0"#))
     #expect(response.status == 200, "\(response.text)")
     let metrics = try await server.metrics { _ in true }
     let drafted = try #require(TestServer.metric("fm_draft_tokens_total", in: metrics.text))

@@ -62,9 +62,10 @@ import Testing
     #expect(batched.busySlots == 0)
   }
 
-  /// A slot drafts as a context of its own would while it runs alone, and not at all while
-  /// another slot runs a request: a draft row would then cost as much as that one's token.
-  @Test func draftsOnlyWhileNoOtherSlotRuns() throws {
+  /// A slot drafts as a context of its own would while it runs alone, and while another slot
+  /// runs a request, whose rows share its decodes, a few tokens at most (copied spans only, see
+  /// `DecodeStepsTests.sharedDecodesDraftCopiedSpansOnly`).
+  @Test func aSlotDraftsLessWhileAnotherRuns() throws {
     let batched = try batched(slots: 2)
     let first = try batched.makeBackend(batched.configuration.context)
     let second = try batched.makeBackend(batched.configuration.context)
@@ -73,11 +74,13 @@ import Testing
     #expect(alone == own.draftTokenLimit || batched.configuration.context.batchSize < LlamaTokenBackend.outputLimit)
     try first.beginRequest(prompt: prompt(Self.questions[0]), cancellation: CancellationFlag())
     #expect(first.draftTokenLimit == alone)
+    #expect(!first.sharesDecodes)
     try second.beginRequest(prompt: prompt(Self.questions[1]), cancellation: CancellationFlag())
-    #expect(first.draftTokenLimit == 0)
-    #expect(second.draftTokenLimit == 0)
+    #expect(first.draftTokenLimit == BatchedSlotBackend.sharedDraftLimit)
+    #expect(first.sharesDecodes && second.sharesDecodes)
     first.endRequest()
     #expect(second.draftTokenLimit == alone)
+    #expect(!second.sharesDecodes)
     second.endRequest()
   }
 

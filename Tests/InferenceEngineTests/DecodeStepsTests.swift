@@ -231,6 +231,17 @@ private final class PairList: TokenConstraint, @unchecked Sendable {
     #expect(steps.usage.forcedTokens == 2)
   }
 
+  /// In decodes other sequences share, a guided value's short match drafts nothing (only a
+  /// copied span, `DraftPolicy.copyMatch` tokens or more, would).
+  @Test func sharedDecodesDraftCopiedSpansOnly() throws {
+    let prompt = tokens("xy;xy;xy;")
+    var steps = try decodeSteps(prompt: prompt, constraint: Shaped(model: model, shape: "LL;LL;LL;"))
+    _ = try startAtPromptEnd(&steps)
+    steps.sharedDecodes = true
+    let step = try next(&steps, preferring: ["x"])
+    #expect(step.action == .evaluate(tokens("x"), outputs: 1, candidates: [tokens("xy")]))
+  }
+
   /// The logits before a forced token, the first of two outputs of its batch, may choose a
   /// longer token: it replaces the forced one, which leaves the cache.
   @Test func aHealedForcedTokenLeavesTheCache() throws {

@@ -103,4 +103,37 @@ import Testing
     policy.record(drafted: 3, confirmed: 0, generated: 9, byModel: false)
     #expect(policy.modelLength == 2, "the lookup's drafts leave it as it is")
   }
+
+  /// The draft model's guesses go on where windows timed with them generate faster than
+  /// windows without, and stop where slower; both ways are timed again after a while.
+  @Test func theDraftModelGoesOnOnlyWhereItIsFaster() {
+    var trial = DraftModelTrial()
+    var generated = 0
+    func window(seconds: Double) {
+      generated += DraftModelTrial.window
+      trial.record(seconds: seconds, generated: generated)
+    }
+    #expect(trial.usesModel)
+    window(seconds: 2)
+    #expect(!trial.usesModel, "then a window without")
+    window(seconds: 1)
+    for _ in 0..<DraftModelTrial.settledWindows {
+      #expect(!trial.usesModel, "twice as fast without")
+      window(seconds: 1)
+    }
+    #expect(trial.usesModel, "both ways are timed again")
+    window(seconds: 2)
+    window(seconds: 1)
+    for _ in 0..<(2 * DraftModelTrial.settledWindows) {
+      #expect(!trial.usesModel, "the same way won again: it goes on twice as long")
+      window(seconds: 1)
+    }
+    #expect(trial.usesModel, "both ways are timed again")
+    window(seconds: 0.5)
+    window(seconds: 1)
+    for _ in 0..<DraftModelTrial.settledWindows {
+      #expect(trial.usesModel, "twice as fast with it now")
+      window(seconds: 1)
+    }
+  }
 }

@@ -13,8 +13,10 @@ import Testing
     let pattern = #"<[|｜/]?[A-Za-z_][A-Za-z0-9_▁| ｜.:-]{0,40}[|｜]?>|\[/?[A-Z_]{2,30}\]"#
     let regex = try! NSRegularExpression(pattern: pattern)
     let range = NSRange(source.startIndex..., in: source)
-    return Array(Set(regex.matches(in: source, range: range).compactMap { Range($0.range, in: source).map { String(source[$0]) } }))
-      .sorted()
+    return Array(
+      Set(regex.matches(in: source, range: range).compactMap { Range($0.range, in: source).map { String(source[$0]) } })
+    )
+    .sorted()
   }
 
   @Test func userTextNeverYieldsAControlTokenInAnyTemplate() async throws {

@@ -10,8 +10,9 @@ import JSON
 ///
 /// Every side is a server answering one streamed request at a time, greedy, so that the sides
 /// generate the same answers and differ in how fast: `fm serve` with each `--speculate` mode,
-/// `llama-server` with each `--spec-type` n-gram mode and, with `--draft-model`, with that
-/// model drafting. All are started first and each prompt goes to every side in turn, so the
+/// `llama-server` with each `--spec-type` n-gram mode and, with `--draft-model`, both with that
+/// model drafting (the figure's ratios are the default mode's, `lookup`; the notes give every
+/// side's rate). All are started first and each prompt goes to every side in turn, so the
 /// machine's drift over the run falls on all sides alike (the model file is mapped once, in the
 /// page cache, for all). A side's rate on a workload is its generated tokens after the first
 /// over the seconds after the first, summed over the prompts.
@@ -71,9 +72,12 @@ struct SpeculationFigure {
 
   var sides: [Side] {
     let model = modelPath
-    var sides = ["lookup", "off"].map { mode in
+    var modes = [("lookup", [String]()), ("off", [])]
+    if let draft = draftModelPath { modes.append(("draft", ["--draft-model", draft])) }
+    var sides = modes.map { mode, arguments in
       Side(name: "fm serve --speculate \(mode)") {
-        let server = try ServeProcess.start([model, "--parallel", "1", "--context", "4096", "--speculate", mode])
+        let server = try ServeProcess.start(
+          [model, "--parallel", "1", "--context", "4096", "--speculate", mode] + arguments)
         return (server.baseURL, { _ = server.terminate() })
       }
     }

@@ -31,8 +31,8 @@ import ModelStore
 /// (512) from a loopback Hub server, `--runs N` times alternating with `curl`, and once through
 /// a connection dropped halfway.
 /// `p15` (on its own, not in `all`) starts `fm serve --speculate lookup` and `--speculate off`, then
-/// `llama-server` with each n-gram `--spec-type` and, given `--draft-model NAME|PATH`, with that
-/// model drafting, and sends each the workloads of `--corpus DIR` (default `bench/workloads`),
+/// `llama-server` with each n-gram `--spec-type` and, given `--draft-model NAME|PATH`, both
+/// `fm serve --speculate draft` and `llama-server` with that model drafting, and sends each the workloads of `--corpus DIR` (default `bench/workloads`),
 /// one request at a time, the first `--limit N` prompts of each if given.
 /// P12 takes its prompts from `--set PATH` (default `bench/tool-use/set.json`), the first
 /// `--limit N` of them if given, each model request generating at most `--max-tokens N` (96);

@@ -60,13 +60,18 @@ final class BatchedSlotBackend: TokenBackend {
   /// False: every decode holds the other slots' rows too, so a prompt goes in one evaluation.
   var evaluatesPartsExactly: Bool { false }
 
-  /// None while another slot runs a request: its decodes then hold that sequence's rows too,
-  /// so a draft row costs as much as a running sequence's token (on a CPU, constrained streams
-  /// with drafts put more rows than sequences in a decode, each decode taking longer by as
-  /// much).
-  ///
-  /// Alone, as many as a context of its own would take.
-  var draftTokenLimit: Int { owner.slots.busyCount > 1 ? 0 : outputLimit - 1 }
+  /// Alone, as many as a context of its own would take; while another slot runs a request,
+  /// `sharedDraftLimit`.
+  var draftTokenLimit: Int { sharesDecodes ? min(Self.sharedDraftLimit, outputLimit - 1) : outputLimit - 1 }
+
+  /// Whether another slot runs a request: its rows share this slot's decodes.
+  var sharesDecodes: Bool { owner.slots.busyCount > 1 }
+
+  /// The most drafts in a decode other slots share: with the slot's own token, 8 rows (whole
+  /// groups of four for the CPU kernels, see `LlamaTokenBackend`'s padding), so that a copied
+  /// span takes at most as many rows as eight running slots' tokens, and the others' next token
+  /// waits for a decode of a few rows more, not of 16.
+  static let sharedDraftLimit = 7
 
   /// The most logits one evaluation returns: a sampled token's and its drafts', as on a context
   /// of its own (`LlamaTokenBackend.outputLimit`), within what one decode holds.

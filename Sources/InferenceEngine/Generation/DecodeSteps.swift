@@ -40,10 +40,15 @@ struct DecodeSteps {
   /// The most draft tokens the next steps may propose; the driver sets it from its backend
   /// (`TokenBackend.draftTokenLimit`).
   var draftLimit = maximumDrafts
+  /// Whether the next decodes hold other sequences' rows too (`TokenBackend.sharesDecodes`):
+  /// then only copied spans are drafted. The driver sets it from its backend.
+  var sharedDecodes = false
   /// How long the next draft may be, and whether to draft at all.
   private var draftPolicy: DraftPolicy
-  /// The draft model of a request that speculates with one (`Speculation.draft`).
+  /// The draft model of a request that speculates with one (`Speculation.draft`), and whether
+  /// its guesses pay here, as measured.
   private let drafter: ModelDrafter?
+  private var modelTrial = DraftModelTrial()
 
   /// A token tried after a sampled one, with the tokens allowed after it when few.
   private struct Draft {
@@ -337,6 +342,14 @@ struct DecodeSteps {
     return evaluateBatch(drafts: [])
   }
 
+  /// Records that the step performed last, its evaluation and the choices after it, took
+  /// `seconds`; the driver reports the steps after the first token. A draft model's guesses go
+  /// on where they make the generation faster (`DraftModelTrial`).
+  mutating func record(seconds: Double) {
+    guard drafter != nil else { return }
+    modelTrial.record(seconds: seconds, generated: state.generated.count)
+  }
+
   /// Why generation ends here, if it does.
   private func stopCondition() -> StopReason? {
     if request.constraint?.mustEnd == true { return .constraintComplete }
@@ -396,7 +409,8 @@ struct DecodeSteps {
 
   /// Tokens to evaluate after the batch as guesses of what the model chooses next, as many as
   /// `DraftPolicy` and the driver's `draftLimit` allow: from `PromptLookup`, or where it finds
-  /// nothing and the request says so (`Speculation.draft`), from the draft model.
+  /// nothing and the request says so (`Speculation.draft`), from the draft model. In decodes
+  /// other sequences share (`sharedDecodes`), copied spans only.
   ///
   /// Under a constraint each guess is one it allows after the ones before (so no draft can lead
   /// the output out of it), with the tokens allowed after it when few; forced text after a
@@ -421,10 +435,11 @@ struct DecodeSteps {
     var looked: ArraySlice<Token> = []
     var modelGuesses = 0
     func findGuesses() {
-      let found = PromptLookup.draft(
-        in: context, count: room - drafts.count, shortestMatch: draftPolicy.shortestMatch)
+      let shortest = sharedDecodes ? DraftPolicy.copyMatch : draftPolicy.shortestMatch
+      let found = PromptLookup.draft(in: context, count: room - drafts.count, shortestMatch: shortest)
       looked = found.tokens.prefix(draftPolicy.length(after: state.generated.count, match: found.match))
-      modelGuesses = looked.isEmpty && drafter != nil ? draftPolicy.modelLength : 0
+      let guessesByModel = looked.isEmpty && drafter != nil && !sharedDecodes && modelTrial.usesModel
+      modelGuesses = guessesByModel ? draftPolicy.modelLength : 0
     }
     func nextGuess() -> Token? {
       if let token = looked.popFirst() { return token }

@@ -53,12 +53,16 @@ struct Generator {
       switch step.action {
       case .evaluate(let tokens, let outputs, let candidates):
         progress?.recordEvaluationStarted()
+        let began = DispatchTime.now()
+        let generating = !steps.generated.isEmpty
         let logits = try backend.evaluate(
           tokens[...], outputs: outputs, candidates: candidates, cancellation: cancellation)
         if step.endsPromptPart { backend.markPartBoundary() }
         if prefilled == nil { prefilled = .now() }
         steps.draftLimit = backend.draftTokenLimit
+        steps.sharedDecodes = backend.sharesDecodes
         step = try steps.next(after: logits, cancellation: cancellation)
+        if generating { steps.record(seconds: Self.seconds(since: began, until: .now())) }
       case .finish(let reason):
         let ended = DispatchTime.now()
         let first = firstToken ?? ended

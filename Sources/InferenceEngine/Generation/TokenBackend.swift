@@ -18,14 +18,19 @@ public protocol TokenBackend: AnyObject {
   /// request's first token would wait for one per part. The default is true.
   var evaluatesPartsExactly: Bool { get }
   /// The most draft tokens worth evaluating after the next sampled one (see
-  /// `DecodeSteps.draft(budget:)`), asked before every step.
+  /// `DecodeSteps.draft(budget:cancellation:)`), asked before every step.
   ///
   /// Where a decode holds this sequence's rows only, as many as it returns logits for (the
   /// default, `DecodeSteps.maximumDrafts`, fits the four every backend returns; a llama.cpp
-  /// context takes 31): `DraftPolicy` decides how many of them pay. Where it holds other
-  /// sequences' rows as well (`BatchedModel`'s), the weights are read for them anyway and each
-  /// draft row costs as much as a running sequence's token while every one of them waits for it.
+  /// context takes 31): `DraftPolicy` decides how many of them pay.
   var draftTokenLimit: Int { get }
+  /// Whether the next decode holds other sequences' rows beside this one's (`BatchedModel`'s
+  /// while another slot runs), asked before every step. The default is false.
+  ///
+  /// Each draft row then costs about as much as a running sequence's token, and every one of
+  /// them waits for it: only drafts that are nearly always confirmed pay, spans the text copies
+  /// (`DraftPolicy.copyMatch`), and no draft model runs.
+  var sharesDecodes: Bool { get }
   /// Drops cached tokens from position `count` on, and the part boundaries after it.
   func truncateCache(to count: Int)
   /// Records that the tokens evaluated last end a prompt part (see `DecodeSteps.promptPlan`).
@@ -62,6 +67,8 @@ extension TokenBackend {
   public var evaluatesPartsExactly: Bool { true }
 
   public var draftTokenLimit: Int { DecodeSteps.maximumDrafts }
+
+  public var sharesDecodes: Bool { false }
 
   public func beginRequest(prompt: [Token], cancellation flag: CancellationFlag) throws {}
 
