@@ -63,6 +63,9 @@ struct ChatCompletionsRequest {
               "function": .object([
                 "name": .string(definition.name), "description": .string(definition.description),
                 "parameters": try Self.json(definition.parameters),
+                // As `response_format`'s schema: a server that checks arguments only for strict
+                // tools (vLLM) then constrains them to the schema too.
+                "strict": .bool(true),
               ]),
             ])
           }))

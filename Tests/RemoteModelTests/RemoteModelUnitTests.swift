@@ -48,6 +48,10 @@ import Testing
     let calls = try #require(messages[2]["tool_calls"] as? [[String: Any]])
     #expect((calls.first?["function"] as? [String: Any])?["arguments"] as? String == #"{"q":"x"}"#)
     #expect(messages[3]["tool_call_id"] as? String == "c1")
+    // Tools are strict, as the schema is: vLLM constrains only strict tools' arguments.
+    let sent = try #require((json["tools"] as? [[String: Any]])?.first?["function"] as? [String: Any])
+    #expect(sent["strict"] as? Bool == true)
+    #expect(sent["parameters"] is [String: Any])
     // `.required` holds until a tool has answered in the turn, as here.
     #expect(json["tool_choice"] as? String == "auto")
     let first = try body(request(transcript: Array(entries.prefix(2)), tools: [tool], options: options))
