@@ -10,9 +10,12 @@ import RemoteModel
 /// `smollm2-135m`, or — when `FM_TEST_ENDPOINT` is set — that server (`FM_TEST_REMOTE_MODEL`
 /// names its model; vLLM, Ollama or any OpenAI-compatible server), so the samples can be run
 /// against a cluster's model: `FM_TEST_ENDPOINT=http://gpu-node:8000/v1 swift test --filter Portability`.
+/// `vllm` is the real vLLM the test run started (`VLLMServer`), serving the same model.
 public enum SampleModel: String, CaseIterable, Sendable, CustomStringConvertible {
   case local
   case server
+  /// The real vLLM of the test run, where it set one up (`VLLMServer`).
+  case vllm
 
   public var description: String { rawValue }
 
@@ -31,6 +34,7 @@ public enum SampleModel: String, CaseIterable, Sendable, CustomStringConvertible
     switch self {
     case .local: return modelIsPresent
     case .server: return Self.endpoint != nil || (LlamaServer.isAvailable && modelIsPresent)
+    case .vllm: return VLLMServer.isAvailable
     }
   }
 
@@ -50,6 +54,10 @@ public enum SampleModel: String, CaseIterable, Sendable, CustomStringConvertible
       let server = try await LlamaServer.start(model: TestModels.smolLM2Path, contextSize: contextSize)
       defer { server.stop() }
       return try await body(OpenAICompatibleLanguageModel(baseURL: server.baseURL, model: "smollm2", maximumRetries: 1))
+    case .vllm:
+      guard let endpoint = VLLMServer.endpoint else { throw CocoaError(.featureUnsupported) }
+      return try await body(
+        OpenAICompatibleLanguageModel(baseURL: endpoint, model: VLLMServer.modelName, maximumRetries: 1))
     }
   }
 }

@@ -25,22 +25,70 @@ final class CityLookup: Tool, Sendable {
   }
 }
 
-/// The remote model against a real `llama-server` (the pinned build) serving `smollm2-135m`.
-@Suite(
-  .serialized, .enabled(if: LlamaServer.isAvailable && FileManager.default.fileExists(atPath: TestModels.smolLM2Path)))
+/// A server the suite runs against: the pinned `llama-server`, started for each test on
+/// `smollm2-135m`, and the real vLLM of the test run where there is one (`VLLMServer`, the same
+/// model converted; its context fixed when it starts).
+enum RemoteServer: String, CaseIterable, CustomStringConvertible {
+  case llamaServer = "llama-server"
+  case vllm
+
+  var description: String { rawValue }
+
+  static var available: [RemoteServer] { allCases.filter(\.isAvailable) }
+
+  var isAvailable: Bool {
+    switch self {
+    case .llamaServer: LlamaServer.isAvailable && FileManager.default.fileExists(atPath: TestModels.smolLM2Path)
+    case .vllm: VLLMServer.isAvailable
+    }
+  }
+
+  /// The context a test that asks for `requested` tokens gets.
+  func contextSize(asking requested: Int) -> Int {
+    self == .vllm ? VLLMServer.contextSize : requested
+  }
+}
+
+/// Where a test's server listens, and how to stop it (nil for the run's vLLM, which other
+/// tests use: a test that stops its server asks for one of its own).
+struct RunningServer {
+  var url: URL
+  var stop: (() -> Void)?
+}
+
+/// The remote model against real servers: the pinned `llama-server` and, where the test run
+/// started one, vLLM.
+@Suite(.serialized, .enabled(if: !RemoteServer.available.isEmpty))
 struct RemoteModelServerTests {
   let greedy = GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 24)
 
-  func withServer(contextSize: Int = 2048, _ body: (LlamaServer, OpenAICompatibleLanguageModel) async throws -> Void)
-    async throws
-  {
-    let server = try await LlamaServer.start(model: TestModels.smolLM2Path, contextSize: contextSize)
-    defer { server.stop() }
-    try await body(server, OpenAICompatibleLanguageModel(baseURL: server.baseURL, model: "smollm2", maximumRetries: 1))
+  /// Runs `body` on a server of `kind`: a llama-server started for it, or the run's vLLM (one of
+  /// its own where `own`, started for it: about a minute).
+  func withServer(
+    _ kind: RemoteServer, contextSize: Int = 2048, own: Bool = false,
+    _ body: (RunningServer, OpenAICompatibleLanguageModel) async throws -> Void
+  ) async throws {
+    let process: ServerProcess?
+    let running: RunningServer
+    switch kind {
+    case .llamaServer:
+      process = try await LlamaServer.start(model: TestModels.smolLM2Path, contextSize: contextSize)
+    case .vllm:
+      process = own ? try await VLLMServer.startAnother() : nil
+    }
+    defer { process?.stop() }
+    if let process {
+      running = RunningServer(url: process.baseURL, stop: process.stop)
+    } else {
+      running = RunningServer(url: try #require(VLLMServer.endpoint), stop: nil)
+    }
+    let name = kind == .vllm ? VLLMServer.modelName : "smollm2"
+    try await body(running, OpenAICompatibleLanguageModel(baseURL: running.url, model: name, maximumRetries: 1))
   }
 
-  @Test func aStreamedAnswerGrowsAndReportsItsUsage() async throws {
-    try await withServer { _, model in
+  @Test(arguments: RemoteServer.available)
+  func aStreamedAnswerGrowsAndReportsItsUsage(_ kind: RemoteServer) async throws {
+    try await withServer(kind) { _, model in
       let session = LanguageModelSession(model: model, instructions: "Answer briefly.")
       let stream = session.streamResponse(to: "Name three colours.", options: greedy)
       var last = ""
@@ -58,15 +106,20 @@ struct RemoteModelServerTests {
     }
   }
 
-  @Test func aMultiTurnChatKeepsItsTranscriptAndTheServerItsCache() async throws {
-    try await withServer { _, model in
-      let session = LanguageModelSession(model: model, instructions: "Answer briefly.")
+  @Test(arguments: RemoteServer.available)
+  func aMultiTurnChatKeepsItsTranscriptAndTheServerItsCache(_ kind: RemoteServer) async throws {
+    try await withServer(kind) { _, model in
+      // Instructions of over 128 tokens: vLLM on a CPU caches whole blocks of 128.
+      let instructions =
+        "Answer briefly." + String(repeating: " You know the sea, its tides and its coasts well.", count: 16)
+      let session = LanguageModelSession(model: model, instructions: instructions)
       let first = try await session.respond(to: "What is the sea?", options: greedy)
       let second = try await session.respond(to: "And a lake?", options: greedy)
       #expect(!first.content.isEmpty && !second.content.isEmpty)
       #expect(session.transcript.count == 5)
       #expect(second.usage.input.totalTokenCount > first.usage.input.totalTokenCount)
-      // llama-server keeps the conversation's prefix in its slot.
+      // The server keeps the conversation's prefix: llama-server in its slot, vLLM in its prefix
+      // cache (reported with --enable-prompt-tokens-details, as scripts/vllm starts it).
       #expect(second.usage.input.cachedTokenCount > 0)
     }
   }
@@ -74,8 +127,9 @@ struct RemoteModelServerTests {
   /// Both schemas bound the whole output to under 30 bytes (a choice among a few names), and a
   /// token is at least one byte: 64 tokens always suffice, whatever the model writes, so the
   /// server's answer is the whole object.
-  @Test func guidedGenerationOfAGenerableTypeAndOfADynamicSchema() async throws {
-    try await withServer { _, model in
+  @Test(arguments: RemoteServer.available)
+  func guidedGenerationOfAGenerableTypeAndOfADynamicSchema(_ kind: RemoteServer) async throws {
+    try await withServer(kind) { _, model in
       let session = LanguageModelSession(model: model)
       let options = GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 64)
       let place = try await session.respond(to: "Name a city in France.", generating: Place.self, options: options)
@@ -93,8 +147,9 @@ struct RemoteModelServerTests {
   /// messages) and answers after them. (SmolLM2's template has no tool format, so this server
   /// never writes a call itself; streamed `tool_calls` are covered by the unit tests, and a full
   /// round trip on Qwen by `fm-bench p12`.)
-  @Test func toolsCallsAndOutputsReachTheServer() async throws {
-    try await withServer { _, model in
+  @Test(arguments: RemoteServer.available)
+  func toolsCallsAndOutputsReachTheServer(_ kind: RemoteServer) async throws {
+    try await withServer(kind) { _, model in
       let call = Transcript.ToolCall(
         id: "call-1", toolName: "lookupCity", arguments: Place(city: "Paris").generatedContent)
       let history = Transcript(entries: [
@@ -116,8 +171,9 @@ struct RemoteModelServerTests {
     }
   }
 
-  @Test func cancellingMidStreamEndsAtOnceAndTheSessionGoesOn() async throws {
-    try await withServer { _, model in
+  @Test(arguments: RemoteServer.available)
+  func cancellingMidStreamEndsAtOnceAndTheSessionGoesOn(_ kind: RemoteServer) async throws {
+    try await withServer(kind) { _, model in
       let session = LanguageModelSession(model: model)
       let long = GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 1500)
       let (started, signal) = AsyncStream.makeStream(of: Void.self)
@@ -135,33 +191,36 @@ struct RemoteModelServerTests {
     }
   }
 
-  @Test func aServerThatDiesMidStreamIsAnErrorAndTheTranscriptStaysAsItWas() async throws {
-    try await withServer { server, model in
+  @Test(arguments: RemoteServer.available)
+  func aServerThatDiesMidStreamIsAnErrorAndTheTranscriptStaysAsItWas(_ kind: RemoteServer) async throws {
+    try await withServer(kind, own: true) { server, model in
       let session = LanguageModelSession(model: model)
       let long = GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 1500)
       await #expect(throws: (any Error).self) {
         for try await snapshot in session.streamResponse(to: "Write a long story about the sea.", options: long)
         where snapshot.content.count > 10 {
-          server.stop()
+          server.stop?()
         }
       }
       #expect(session.transcript.isEmpty)
     }
   }
 
-  @Test func theServerTellsItsModelsContextSizeAndTokenCounts() async throws {
-    try await withServer(contextSize: 1024) { _, model in
+  @Test(arguments: RemoteServer.available)
+  func theServerTellsItsModelsContextSizeAndTokenCounts(_ kind: RemoteServer) async throws {
+    try await withServer(kind, contextSize: 1024) { _, model in
       #expect(try await model.availableModels().count == 1)
-      #expect(try await model.contextSize() == 1024)
+      #expect(try await model.contextSize() == kind.contextSize(asking: 1024))
       let short = try await model.tokenCount(for: "The sea")
       let long = try await model.tokenCount(for: String(repeating: "The sea is calm. ", count: 20))
       #expect(short > 0 && long > short * 10)
     }
   }
 
-  @Test func fmRespondsGeneratesAndListsModelsThroughTheServer() async throws {
-    try await withServer { server, _ in
-      let endpoint = server.baseURL.absoluteString
+  @Test(arguments: RemoteServer.available)
+  func fmRespondsGeneratesAndListsModelsThroughTheServer(_ kind: RemoteServer) async throws {
+    try await withServer(kind) { server, _ in
+      let endpoint = server.url.absoluteString
       let models = try FMBinary.run(["models", "--endpoint", endpoint])
       #expect(models.status == 0, "\(models.standardError)")
       #expect(models.standardOutput.split(separator: "\n").count == 1)
@@ -212,11 +271,14 @@ struct RemoteModelServerTests {
     #expect(session.transcript.isEmpty)
   }
 
-  @Test func aPromptLongerThanTheServersContextIsContextSizeExceeded() async throws {
-    try await withServer(contextSize: 256) { _, model in
+  @Test(arguments: RemoteServer.available)
+  func aPromptLongerThanTheServersContextIsContextSizeExceeded(_ kind: RemoteServer) async throws {
+    try await withServer(kind, contextSize: 256) { _, model in
       let session = LanguageModelSession(model: model)
       await #expect {
-        try await session.respond(to: String(repeating: "The sea is wide and deep. ", count: 80))
+        // About 7 tokens a sentence: 80 of them are over twice a context of 256.
+        let sentences = 80 * kind.contextSize(asking: 256) / 256
+        try await session.respond(to: String(repeating: "The sea is wide and deep. ", count: sentences))
       } throws: { error in
         guard case .contextSizeExceeded? = error as? LanguageModelError else { return false }
         return true

@@ -8,7 +8,7 @@ import JSON
 /// answer has `tool_calls`, the fake tools' outputs go back as `tool` messages and the server is
 /// asked again.
 struct ChatCompletionsToolTurn {
-  let server: LlamaServer
+  let server: ServerProcess
   let set: ToolUseSet
   let maximumTokens: Int
   /// Requests in one turn at most, as the session's loop allows (16 rounds).
