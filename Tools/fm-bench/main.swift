@@ -1,3 +1,4 @@
+import FMTestSupport
 import Foundation
 import InferenceEngine
 import ModelStore
@@ -34,6 +35,9 @@ import ModelStore
 /// `llama-server` with each n-gram `--spec-type` and, given `--draft-model NAME|PATH`, both
 /// `fm serve --speculate draft` and `llama-server` with that model drafting, and sends each the workloads of `--corpus DIR` (default `bench/workloads`),
 /// one request at a time, the first `--limit N` prompts of each if given.
+/// `p13` (on its own, not in `all`) streams a `LanguageModelSession` on the remote model and the
+/// same request straight to the server, `--runs N` rounds, `--max-tokens N` each: the server at
+/// `--endpoint URL` (its model `--remote-model NAME`), or a `llama-server` started on `--model`.
 /// P12 takes its prompts from `--set PATH` (default `bench/tool-use/set.json`), the first
 /// `--limit N` of them if given, each model request generating at most `--max-tokens N` (96);
 /// it prints two lines: P12a (one tool round, timed) and P12b (whole tasks, scored).
@@ -43,6 +47,8 @@ var modelArgument = "qwen2.5-coder-1.5b"
 var runs = 3
 var schemas = 8
 var corpusArgument: String?
+var endpointArgument: String?
+var remoteModelArgument: String?
 var toolUseSet = "bench/tool-use/set.json"
 var toolUseLimit: Int?
 var toolUseMaximumTokens = 96
@@ -89,6 +95,12 @@ while index < arguments.count {
   case "--megabytes":
     index += 1
     megabytes = index < arguments.count ? Int(arguments[index]) ?? megabytes : megabytes
+  case "--endpoint":
+    index += 1
+    endpointArgument = index < arguments.count ? arguments[index] : nil
+  case "--remote-model":
+    index += 1
+    remoteModelArgument = index < arguments.count ? arguments[index] : nil
   case "--draft-model":
     index += 1
     draftModelArgument = index < arguments.count ? arguments[index] : nil
@@ -135,6 +147,24 @@ do {
     let figure = SpeculationFigure(
       modelPath: modelPath, draftModelPath: try draftModelArgument.map { try ModelStore().resolve($0).path.path },
       workloadDirectory: URL(fileURLWithPath: corpusArgument ?? "bench/workloads"), limit: toolUseLimit)
+    for report in try await figure.measure() { report.print() }
+    exit(0)
+  }
+  if figures == ["p13"] {
+    // A server given with --endpoint (vLLM, say), or llama-server started on the model.
+    var started: ServerProcess?
+    if endpointArgument == nil {
+      started = try await LlamaServer.start(model: modelPath, contextSize: 4096)
+    }
+    defer { started?.stop() }
+    let url =
+      try endpointArgument.map { argument in
+        guard let url = URL(string: argument) else { throw BenchError("--endpoint needs a URL, not '\(argument)'") }
+        return url
+      } ?? started!.baseURL
+    let figure = RemoteOverheadFigure(
+      serverName: endpointArgument == nil ? "llama-server" : "the server at \(url.absoluteString)", url: url,
+      model: remoteModelArgument ?? "model", runs: runs, maximumTokens: toolUseMaximumTokens)
     for report in try await figure.measure() { report.print() }
     exit(0)
   }
