@@ -14,7 +14,11 @@ package enum HTTPStream {
   }
 
   /// The response to `request`: its head first, then the body in the chunks it arrives in.
+  ///
+  /// A plain `http://` request goes on a socket of its own (`PlainHTTPStream`); others through
+  /// `URLSession`.
   package static func parts(of request: URLRequest, timeout: TimeInterval) -> AsyncThrowingStream<Part, any Error> {
+    if request.url?.scheme?.lowercased() == "http" { return PlainHTTPStream.parts(of: request, timeout: timeout) }
     let (stream, continuation) = AsyncThrowingStream.makeStream(of: Part.self)
     let delegate = Delegate(continuation: continuation)
     let configuration = URLSessionConfiguration.ephemeral
