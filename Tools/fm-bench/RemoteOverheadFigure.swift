@@ -79,10 +79,10 @@ struct RemoteOverheadFigure {
     var first: Double?
     let stream = session.streamResponse(to: prompt, options: options)
     for try await snapshot in stream where first == nil && !snapshot.content.isEmpty {
-      first = Self.seconds(since: start)
+      first = elapsed(since: start)
     }
     let response = try await stream.collect()
-    let total = Self.seconds(since: start)
+    let total = elapsed(since: start)
     let firstToken = first ?? total
     let tokens = response.usage.output.totalTokenCount
     return Sample(firstToken: firstToken, rate: Double(max(tokens - 1, 0)) / max(total - firstToken, 1e-9))
@@ -100,7 +100,4 @@ struct RemoteOverheadFigure {
       rate: Double(max(completion.completionTokens - 1, 0)) / max(completion.seconds - first, 1e-9))
   }
 
-  private static func seconds(since start: DispatchTime) -> Double {
-    Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
-  }
 }

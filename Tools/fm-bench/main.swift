@@ -59,55 +59,44 @@ var streamCounts: [Int]?
 var megabytes = 512
 var draftModelArgument: String?
 var index = 0
+/// The value after the option at `index`, which moves to it; nil after the last argument.
+@MainActor func nextValue() -> String? {
+  index += 1
+  return index < arguments.count ? arguments[index] : nil
+}
 while index < arguments.count {
   switch arguments[index] {
   case "--model":
-    index += 1
-    modelArgument = index < arguments.count ? arguments[index] : modelArgument
+    modelArgument = nextValue() ?? modelArgument
   case "--schemas":
-    index += 1
-    schemas = index < arguments.count ? Int(arguments[index]) ?? schemas : schemas
+    schemas = nextValue().flatMap { Int($0) } ?? schemas
   case "--runs":
-    index += 1
-    runs = index < arguments.count ? Int(arguments[index]) ?? runs : runs
+    runs = nextValue().flatMap { Int($0) } ?? runs
   case "--corpus":
-    index += 1
-    corpusArgument = index < arguments.count ? arguments[index] : nil
+    corpusArgument = nextValue()
   case "--set":
-    index += 1
-    toolUseSet = index < arguments.count ? arguments[index] : toolUseSet
+    toolUseSet = nextValue() ?? toolUseSet
   case "--limit":
-    index += 1
-    toolUseLimit = index < arguments.count ? Int(arguments[index]) : nil
+    toolUseLimit = nextValue().flatMap { Int($0) }
   case "--chat-template-file":
-    index += 1
-    chatTemplateFile = index < arguments.count ? arguments[index] : nil
+    chatTemplateFile = nextValue()
   case "--subset":
-    index += 1
-    subset = index < arguments.count ? arguments[index] : subset
+    subset = nextValue() ?? subset
   case "--seconds":
-    index += 1
-    secondsAllowed = index < arguments.count ? Double(arguments[index]) ?? secondsAllowed : secondsAllowed
+    secondsAllowed = nextValue().flatMap { Double($0) } ?? secondsAllowed
   case "--streams":
-    index += 1
-    let counts = index < arguments.count ? arguments[index].split(separator: ",").compactMap { Int($0) } : []
+    let counts = nextValue()?.split(separator: ",").compactMap { Int($0) } ?? []
     streamCounts = counts.isEmpty || counts.contains { $0 < 1 } ? streamCounts : counts
   case "--megabytes":
-    index += 1
-    megabytes = index < arguments.count ? Int(arguments[index]) ?? megabytes : megabytes
+    megabytes = nextValue().flatMap { Int($0) } ?? megabytes
   case "--endpoint":
-    index += 1
-    endpointArgument = index < arguments.count ? arguments[index] : nil
+    endpointArgument = nextValue()
   case "--remote-model":
-    index += 1
-    remoteModelArgument = index < arguments.count ? arguments[index] : nil
+    remoteModelArgument = nextValue()
   case "--draft-model":
-    index += 1
-    draftModelArgument = index < arguments.count ? arguments[index] : nil
+    draftModelArgument = nextValue()
   case "--max-tokens":
-    index += 1
-    toolUseMaximumTokens =
-      index < arguments.count ? Int(arguments[index]) ?? toolUseMaximumTokens : toolUseMaximumTokens
+    toolUseMaximumTokens = nextValue().flatMap { Int($0) } ?? toolUseMaximumTokens
   case let figure:
     figures.append(figure.lowercased())
   }

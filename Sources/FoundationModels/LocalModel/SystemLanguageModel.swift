@@ -151,12 +151,20 @@ public final class SystemLanguageModel: Sendable {
   /// The loaded engine model and the lease that keeps it loaded (nil for in-memory models).
   /// - Throws: `SystemLanguageModel.Error.assetsUnavailable` when the model cannot be found or loaded.
   func leasedModel() async throws -> (model: any TokenModel, lease: ModelLease?) {
+    try await lease(source)
+  }
+
+  /// `source` loaded with this model's keep-alive; a failure is `assetsUnavailable` with its
+  /// message after `prefix`.
+  private func lease(_ source: ModelSource, prefix: String = "") async throws -> (
+    model: any TokenModel, lease: ModelLease?
+  ) {
     do {
       return try await source.load(keepAlive: keepAlive.engineValue)
     } catch let error as ModelStoreError {
-      throw SystemLanguageModel.Error.assetsUnavailable(.init(debugDescription: error.message))
+      throw SystemLanguageModel.Error.assetsUnavailable(.init(debugDescription: prefix + error.message))
     } catch let error as EngineError {
-      throw SystemLanguageModel.Error.assetsUnavailable(.init(debugDescription: error.message))
+      throw SystemLanguageModel.Error.assetsUnavailable(.init(debugDescription: prefix + error.message))
     }
   }
 
@@ -169,13 +177,7 @@ public final class SystemLanguageModel: Sendable {
       throw SystemLanguageModel.Error.assetsUnavailable(
         .init(debugDescription: "speculation .draft needs a draft model (draftModel:, fm's --draft-model)"))
     case (.draft, let name?):
-      do {
-        return try await ModelSource.reference(name).load(keepAlive: keepAlive.engineValue)
-      } catch let error as ModelStoreError {
-        throw SystemLanguageModel.Error.assetsUnavailable(.init(debugDescription: "draft model: \(error.message)"))
-      } catch let error as EngineError {
-        throw SystemLanguageModel.Error.assetsUnavailable(.init(debugDescription: "draft model: \(error.message)"))
-      }
+      return try await lease(.reference(name), prefix: "draft model: ")
     case (_, let name?):
       throw SystemLanguageModel.Error.assetsUnavailable(
         .init(

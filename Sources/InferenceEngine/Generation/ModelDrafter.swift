@@ -46,13 +46,12 @@ final class ModelDrafter {
 
   /// The most likely token of `logits` when its probability reaches `minimumConfidence`.
   private static func likeliest(_ logits: UnsafeBufferPointer<Float>) -> Token? {
-    guard let best = logits.indices.max(by: { logits[$0] < logits[$1] }), logits[best] > -.infinity else {
-      return nil
-    }
-    let top = logits[best]
+    let best = Sampler.argmax(logits)
+    let top = logits[Int(best)]
+    guard top > -.infinity else { return nil }
     var total: Float = 0
     for logit in logits where logit > -.infinity { total += exp(logit - top) }
-    return 1 / total >= minimumConfidence ? Token(best) : nil
+    return 1 / total >= minimumConfidence ? best : nil
   }
 
   /// Refuses a draft model whose tokens are not `target`'s, one for one: its guesses would
