@@ -95,25 +95,32 @@ let package = Package(
     // The safety data's examples, labels and split: the training program's and fm-bench's, never the product's.
     .target(name: "SafetyCorpus", dependencies: ["Guardrails"], path: "Tools/SafetyCorpus"),
     .executableTarget(
-      name: "guardrails-train", dependencies: ["Guardrails", "SafetyCorpus", "InferenceEngine"],
+      name: "guardrails-train", dependencies: ["Guardrails", "SafetyCorpus", "InferenceEngine", "FoundationModels"],
       path: "Tools/guardrails-train"),
     // The schema test-case files of the corpus checks and how instances are judged; the
     // harness of maskbench and the corpus tests, not part of decoding.
     .target(name: "SchemaCorpus", dependencies: ["GuidedDecoding", "JSON"], path: "Tools/SchemaCorpus"),
-    .executableTarget(name: "maskbench", dependencies: ["GuidedDecoding", "JSON", "SchemaCorpus"], path: "Tools/maskbench"),
+    .executableTarget(
+      name: "maskbench", dependencies: ["GuidedDecoding", "JSON", "SchemaCorpus"], path: "Tools/maskbench"),
     .macro(
       name: "FoundationModelsMacros",
       swiftSettings: [.unsafeFlags(["-I", swiftHostLibDir])],
       linkerSettings: [.unsafeFlags(["-L", swiftHostLibDir, "-Xlinker", "-rpath", "-Xlinker", swiftHostLibDir])]),
     .target(
       name: "FoundationModels",
-      dependencies: ["InferenceEngine", "ModelStore", "GuidedDecoding", "JSON", "Guardrails", "FoundationModelsMacros"],
+      dependencies: [
+        "InferenceEngine", "ModelStore", "GuidedDecoding", "JSON", "Guardrails", "FoundationModelsMacros",
+      ],
       swiftSettings: librarySettings),
     // A LanguageModel for OpenAI-compatible servers (vLLM, llama-server, Ollama).
-    .target(name: "RemoteModel", dependencies: ["FoundationModels", "GuidedDecoding", "JSON"], swiftSettings: librarySettings),
+    .target(
+      name: "RemoteModel", dependencies: ["FoundationModels", "GuidedDecoding", "JSON"], swiftSettings: librarySettings),
     // `fm serve`: an HTTP/1.1 server on POSIX sockets and the OpenAI-compatible routes on the local model.
-    .target(name: "FMServer", dependencies: ["FoundationModels", "InferenceEngine", "JSON"], swiftSettings: librarySettings),
-    .target(name: "FMCommandLine", dependencies: ["FoundationModels", "RemoteModel", "ModelStore", "FMServer", "JSON"], swiftSettings: librarySettings),
+    .target(
+      name: "FMServer", dependencies: ["FoundationModels", "InferenceEngine", "JSON"], swiftSettings: librarySettings),
+    .target(
+      name: "FMCommandLine", dependencies: ["FoundationModels", "RemoteModel", "ModelStore", "FMServer", "JSON"],
+      swiftSettings: librarySettings),
     .executableTarget(name: "fm", dependencies: ["FMCommandLine"]),
     .executableTarget(name: "setup-models", dependencies: ["ModelStore"], path: "Tools/setup-models"),
     .plugin(
@@ -133,8 +140,11 @@ let package = Package(
       ],
       path: "Tools/fm-bench"),
     // The fuzz and load runs of `fm serve` (bench/README.md), against a running server.
-    .executableTarget(name: "serve-fuzz", dependencies: ["FMTestSupport", "InferenceEngine"], path: "Tools/serve-fuzz"),
-    .target(name: "FMTestSupport", dependencies: ["InferenceEngine", "ModelStore", "FoundationModels", "RemoteModel"], swiftSettings: librarySettings),
+    .executableTarget(
+      name: "serve-fuzz", dependencies: ["FMTestSupport", "InferenceEngine"], path: "Tools/serve-fuzz"),
+    .target(
+      name: "FMTestSupport", dependencies: ["InferenceEngine", "ModelStore", "FoundationModels", "RemoteModel"],
+      swiftSettings: librarySettings),
     .testTarget(name: "InferenceEngineTests", dependencies: ["InferenceEngine", "FMTestSupport", "JSON"]),
     .testTarget(name: "ModelStoreTests", dependencies: ["ModelStore", "FMTestSupport"]),
     .testTarget(name: "GuidedDecodingTests", dependencies: ["GuidedDecoding", "JSON", "SchemaCorpus"]),

@@ -6,7 +6,8 @@ PROJECT_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # FOUNDATIONMODELS_VERSION, LLAMA_CPP_PYTHON_VERSION and LLAMA_CPP_SDIST_SHA256.
 source "$PROJECT_ROOT/VERSIONS"
 FM_CACHE_DIR="${FM_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/foundationmodels-linux}"
-LLAMA_KEY="llama-cpp-python-${LLAMA_CPP_PYTHON_VERSION}-${LLAMA_CPP_SDIST_SHA256:0:12}"
+# "noamx": built without Intel AMX (see build-llama), so a build made before that is not reused.
+LLAMA_KEY="llama-cpp-python-${LLAMA_CPP_PYTHON_VERSION}-${LLAMA_CPP_SDIST_SHA256:0:12}-noamx"
 LLAMA_PREFIX="$FM_CACHE_DIR/llama.cpp/$LLAMA_KEY"
 LOCAL_PREFIX="$PROJECT_ROOT/.deps/llama"
 # The reference tools the build installs next to the libraries; a cache without one of them

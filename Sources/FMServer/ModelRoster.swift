@@ -16,10 +16,13 @@ public final class ModelRoster: Sendable {
   public struct Entry: Sendable {
     public var id: String
     public var model: SystemLanguageModel
+    /// The guardrails its requests are checked with (`--guardrails`); nil checks nothing.
+    public var guardrails: SystemLanguageModel.Guardrails?
 
-    public init(id: String, model: SystemLanguageModel) {
+    public init(id: String, model: SystemLanguageModel, guardrails: SystemLanguageModel.Guardrails? = nil) {
       self.id = id
       self.model = model
+      self.guardrails = guardrails
     }
   }
 
@@ -136,7 +139,8 @@ public final class ModelRoster: Sendable {
         }
         state.loaded[id] = Loaded(
           served: ServedModel(
-            id: id, model: entry.model, slots: slots, queue: queueLimit, savedCacheBytes: savedCacheBytes))
+            id: id, model: entry.model, slots: slots, queue: queueLimit, savedCacheBytes: savedCacheBytes,
+            guardrails: entry.guardrails))
       }
       guard var loaded = state.loaded[id] else { throw Self.unknown(id) }
       loaded.active += 1

@@ -20,16 +20,25 @@ public final class ServedModel: Sendable {
   /// Requests that may wait for a slot (`--queue`); past them, a request is refused.
   let queueLimit: Int
 
+  /// The checks its requests run (`--guardrails`), if any.
+  let guardrails: RequestGuardrails?
+
   /// Serves `model` with `slots` sequences of one shared context and a queue of `queue`.
-  /// - Parameter savedCacheBytes: host memory for the caches of slots lent to other conversations.
+  /// - Parameters:
+  ///   - savedCacheBytes: host memory for the caches of slots lent to other conversations.
+  ///   - guardrails: the guardrails requests are checked with, as a session on the model
+  ///     checks its turns; nil checks nothing.
   public init(
     id: String, model: SystemLanguageModel, slots: Int, queue: Int,
-    savedCacheBytes: Int = BatchingConfiguration.defaultSavedCacheBytes
+    savedCacheBytes: Int = BatchingConfiguration.defaultSavedCacheBytes,
+    guardrails: SystemLanguageModel.Guardrails? = nil
   ) {
     self.id = id
     self.slots = slots
     queueLimit = queue
-    self.model = model.batched(slots: slots, queue: queue, savedCacheBytes: savedCacheBytes)
+    let batched = model.batched(slots: slots, queue: queue, savedCacheBytes: savedCacheBytes)
+    self.model = batched
+    self.guardrails = guardrails.map { RequestGuardrails(model: batched, mode: $0) }
   }
 
   /// Tokens one request holds: prompt and answer together.

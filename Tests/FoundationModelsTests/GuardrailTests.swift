@@ -213,7 +213,7 @@ import Testing
   /// The judge's verdict: unsafe, safe, or contradicted — a small model that answers yes to both
   /// questions, which its greedy answers on some CPUs do (llama.cpp is built for the machine):
   /// the judge then says so, and the classifier decides. Any other error is the test's failure.
-  static func verdict(of judge: ModelJudge, on text: String) async throws -> String {
+  static func verdict(of judge: any GuardrailJudge, on text: String) async throws -> String {
     do {
       return try await judge.isUnsafe(text, category: .violenceAndWeapons) ? "unsafe" : "safe"
     } catch let unavailable as ModelJudge.Unavailable where unavailable.reason.contains("both unsafe and safe") {

@@ -12,6 +12,16 @@ public struct SafetyExample: Sendable {
   public var split: SafetySplit
   /// Whether the example counts in the measurements (partly labelled texts only train).
   public var isMeasured = true
+  /// Whether the example may train (texts outside our categories are reported only).
+  public var isTrained = true
+  /// The source it comes from (the unit the leave-one-source-out protocol holds out).
+  public var source: SafetySource { group.source }
+
+  /// Whether it trains the classifier when it is in the training split: labelled in some
+  /// category, or a clearly harmful request (which trains the request head).
+  public var trains: Bool {
+    isTrained && (!labels.isEmpty || group.isClearlyHarmful)
+  }
 
   public init(text: String, group: SafetyGroup, labels: [GuardrailCategory: Bool]) {
     self.text = text
@@ -47,10 +57,21 @@ public enum SafetySplit: Sendable, Equatable {
   case training(fold: Int)
 
   public init(of text: String) {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+    let hash = Self.hash(text)
     let tenth = hash % 10
     self = tenth < 3 ? .heldOut : .training(fold: Int((hash / 10) % 5))
+  }
+
+  /// The training fold of `text` when every text of its source trains (the leave-one-source-out
+  /// protocol: a source is either held out whole or trained on whole).
+  public static func wholeSourceTraining(_ text: String) -> SafetySplit {
+    .training(fold: Int((hash(text) / 10) % 5))
+  }
+
+  private static func hash(_ text: String) -> UInt64 {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+    return hash
   }
 
   public var isHeldOut: Bool { self == .heldOut }

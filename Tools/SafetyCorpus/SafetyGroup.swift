@@ -31,18 +31,57 @@ public enum SafetyGroup: String, CaseIterable, Sendable, Comparable {
   /// Clearly harmful requests written to train the classifier
   /// (`bench/guardrails/training-harmful-requests.tsv`): reported apart, like the benign ones.
   case trainingHarmfulRequests = "reported: harmful requests (project-written, for training)"
+  /// XSTest's safe prompts: homonyms, figurative language, safe targets and contexts,
+  /// definitions, history, public figures' privacy — built to sound unsafe.
+  case xstestSafe = "benign: XSTest, safe prompts that sound unsafe"
+  /// XSTest's unsafe contrast prompts in our categories.
+  case xstestUnsafe = "harmful: XSTest, unsafe contrast prompts"
+  /// XSTest's unsafe privacy contrasts (a private person's address…): outside our categories.
+  case xstestPrivacy = "reported: XSTest, privacy contrasts (outside the categories)"
+  /// AdvBench's harmful behaviours, but for its fake-news and propaganda requests.
+  case advbench = "harmful: AdvBench harmful behaviours"
+  /// AdvBench's fake-news, misinformation and propaganda requests: outside our categories.
+  case advbenchMisinformation = "reported: AdvBench, misinformation (outside the categories)"
+  /// HarmBench's standard behaviours in our categories (cybercrime, illegal, chemical and
+  /// biological, harassment, harmful).
+  case harmbench = "harmful: HarmBench standard behaviours"
+  /// HarmBench's misinformation behaviours: outside our categories.
+  case harmbenchMisinformation = "reported: HarmBench, misinformation (outside the categories)"
 
   /// Whether a flag in this group is a false positive.
   public var isBenign: Bool {
     switch self {
-    case .borderlineBenign, .moderationBenign, .doNotAnswerOutOfScope, .bipiaBenign: true
+    case .borderlineBenign, .moderationBenign, .doNotAnswerOutOfScope, .bipiaBenign, .xstestSafe: true
     default: false
     }
   }
 
+  /// Whether its texts are benign prompts built to sound unsafe (the acceptance allows them
+  /// more false positives).
+  public var soundsUnsafe: Bool {
+    self == .borderlineBenign || self == .xstestSafe
+  }
+
   /// Whether a flag in this group is a detection that the acceptance figure counts.
   public var isClearlyHarmful: Bool {
-    self == .doNotAnswerHarmful || self == .authoredHarmful
+    switch self {
+    case .doNotAnswerHarmful, .authoredHarmful, .xstestUnsafe, .advbench, .harmbench: true
+    default: false
+    }
+  }
+
+  /// The source its texts come from.
+  public var source: SafetySource {
+    switch self {
+    case .moderationBenign, .moderationFlagged: .moderation
+    case .doNotAnswerOutOfScope, .doNotAnswerHarmful, .doNotAnswerMild: .doNotAnswer
+    case .bipiaBenign: .bipia
+    case .jailbreaks: .jailbreaks
+    case .borderlineBenign, .authoredHarmful, .trainingBenignRequests, .trainingHarmfulRequests: .project
+    case .xstestSafe, .xstestUnsafe, .xstestPrivacy: .xstest
+    case .advbench, .advbenchMisinformation: .advbench
+    case .harmbench, .harmbenchMisinformation: .harmbench
+    }
   }
 
   public static func < (lhs: SafetyGroup, rhs: SafetyGroup) -> Bool {

@@ -137,6 +137,10 @@ struct Trainer {
       for index in average.biases.indices { average.biases[index] += model.biases[index] / 5 }
       log("fold \(fold) trained")
     }
+    // As the cascade reads them: the request head counts only for texts shaped like requests.
+    for index in texts.indices where !RequestShape.isRequest(texts[index].text) {
+      outOfFold[index][ClassifierWeights.requestHead] = 0
+    }
     reportCurve(outOfFold)
     let benignTexts = texts.indices.filter { texts[$0].isMeasuredBenign }
     var heads: [ClassifierWeights.Head] = []

@@ -1,4 +1,5 @@
 import Foundation
+@_spi(Engine) import FoundationModels
 import Guardrails
 import InferenceEngine
 import SafetyCorpus
@@ -10,6 +11,8 @@ import SafetyCorpus
 ///         [--show-training-errors] [--request-rate R]
 ///         [--probe-model GGUF [--probe-output FILE] [--probe-cache FILE]]
 ///     swift run -c release guardrails-train --assess FILE
+///     swift run -c release guardrails-train --leave-one-source-out [--data DIR] [--benchmarks DIR]
+///         [--probe-model GGUF] [--judge-model GGUF] [--show-errors]
 ///
 /// The shipped weights are `swift run -c release guardrails-train --data DIR --probe-model
 /// ~/.cache/foundationmodels-linux/models/smollm2-135m.gguf` (the default outputs).
@@ -26,8 +29,13 @@ import SafetyCorpus
 /// the trade-off. `--assess FILE` prints the shipped cascade's assessment of each line of FILE,
 /// without training (with `--probe-model`, its verdict with the shipped probe as third stage).
 ///
+/// `--leave-one-source-out` runs the honest protocol instead (``LeaveOneSourceOut``): each
+/// source held out in turn, trained and thresholded on the others, measured on it; it prints
+/// the table `bench/README.md` records and writes no weights.
+///
 /// The data is the `safety-dev` folder (`--data`, else `FM_SAFETY_DATA`; it is not in the
-/// package) and the project's lists in `bench/guardrails`. The held-out 30 % of every set
+/// package), the public benchmarks `scripts/fetch-safety-data DIR` fetches (`--benchmarks`,
+/// else `FM_SAFETY_BENCHMARKS`; optional) and the project's lists in `bench/guardrails`. The held-out 30 % of every set
 /// (``SafetySplit``) is never read for training or thresholds. The run is deterministic: the
 /// same data gives the same file, byte for byte.
 let root = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
@@ -40,12 +48,18 @@ var requestRate: Double?
 var probeModel: String?
 var probeCache = root.appendingPathComponent(".build/guardrails-embeddings.bin")
 var probeOutput = root.appendingPathComponent("Sources/Guardrails/Resources/probe.bin")
+var benchmarksArgument: String?
+var leavesSourcesOut = false
+var judgeModel: String?
 /// The probe's model: the catalogue's test model, whose embeddings the shipped probe reads.
 let probeModelName = "smollm2-135m"
 var arguments = Array(CommandLine.arguments.dropFirst())[...]
 while let argument = arguments.popFirst() {
   switch argument {
   case "--data": dataArgument = arguments.popFirst()
+  case "--benchmarks": benchmarksArgument = arguments.popFirst()
+  case "--leave-one-source-out": leavesSourcesOut = true
+  case "--judge-model": judgeModel = arguments.popFirst()
   case "--output": output = URL(fileURLWithPath: arguments.popFirst() ?? output.path)
   case "--show-errors": showsErrors = true
   case "--show-training-errors": showsTrainingErrors = true
@@ -62,7 +76,7 @@ while let argument = arguments.popFirst() {
   default:
     FileHandle.standardError.write(
       Data(
-        "usage: guardrails-train [--data DIR] [--output FILE] [--show-errors] [--show-training-errors] [--request-rate R] [--probe-model GGUF [--probe-output FILE] [--probe-cache FILE]] | --assess FILE\n"
+        "usage: guardrails-train [--data DIR] [--benchmarks DIR] [--leave-one-source-out [--judge-model GGUF]] [--output FILE] [--show-errors] [--show-training-errors] [--request-rate R] [--probe-model GGUF [--probe-output FILE] [--probe-cache FILE]] | --assess FILE\n"
           .utf8))
     exit(64)
   }
@@ -95,11 +109,28 @@ if let assessed {
     exit(1)
   }
 }
+let benchmarks =
+  benchmarksArgument.map { URL(fileURLWithPath: $0) }
+  ?? SafetyCorpus.benchmarkDirectory(environment: ProcessInfo.processInfo.environment)
 do {
-  let examples = try SafetyCorpus.load(
+  var examples = try SafetyCorpus.load(
     dataDirectory: data, projectDirectory: root.appendingPathComponent("bench/guardrails"))
+  if let benchmarks { examples += try SafetyCorpus.benchmarks(benchmarks) }
+  if leavesSourcesOut {
+    let cache = try probeModel.map {
+      EmbeddingCache(file: probeCache, embedder: try LlamaEmbedder(model: try LlamaModel(path: $0)))
+    }
+    var protocolRun = LeaveOneSourceOut(
+      examples: examples, requestRate: requestRate, cache: cache, probeModelName: probeModelName,
+      showsErrors: showsErrors)
+    protocolRun.judge = judgeModel.map {
+      SystemLanguageModel(path: URL(fileURLWithPath: $0), contextSize: 1024).guardrailJudge
+    }
+    for line in LeaveOneSourceOut.table(try await protocolRun.run()) { print(line) }
+    exit(0)
+  }
   var trainer = Trainer(
-    examples: examples.filter { !$0.split.isHeldOut && !$0.labels.isEmpty }, requestRate: requestRate)
+    examples: examples.filter { !$0.split.isHeldOut && $0.trains }, requestRate: requestRate)
   trainer.showsTrainingErrors = showsTrainingErrors
   let (weights, outOfFold) = trainer.train()
   try weights.data.write(to: output)

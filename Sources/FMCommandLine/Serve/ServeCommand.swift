@@ -31,6 +31,10 @@ enum ServeCommand: Subcommand {
     503 with Retry-After. With --api-key (or FM_API_KEY) every endpoint but /health needs
     'Authorization: Bearer KEY' or 'x-api-key: KEY'. Ctrl+C or SIGTERM stops accepting, lets
     requests in flight finish (up to 10 seconds) and exits 0.
+    --guardrails default|permissive checks requests as the library checks a session's turns
+    (off by default): a blocked input is a 400 with code content_filter; a blocked answer ends
+    there with finish_reason content_filter (Responses: incomplete, content_filter; Messages:
+    stop_reason refusal). Permissive checks only requests answered under a JSON schema.
     """
   static let options: [CommandLineOption] = [
     .option("--host", value: "ADDRESS", help: "address to listen on (default 127.0.0.1)"),
@@ -46,6 +50,9 @@ enum ServeCommand: Subcommand {
     ModelOptions.chatTemplateOption,
     ModelOptions.speculateOption,
     ModelOptions.draftModelOption,
+    .option(
+      "--guardrails", value: "MODE",
+      help: "check requests and answers as the library does: default | permissive (off by default)"),
     .option("--cors", value: "ORIGIN", help: "allow browser calls from ORIGIN ('*' for any); off by default"),
     .option("--models-dir", value: "DIR", help: "also serve every .gguf file in DIR (named by file name)"),
     .option("--max-loaded", value: "N", help: "models in memory at once; another unloads the one idle longest"),
@@ -137,6 +144,8 @@ enum ServeCommand: Subcommand {
     -> [ModelRoster.Entry]
   {
     let template = try ModelOptions.chatTemplate(arguments)
+    let guardrails =
+      arguments.value("--guardrails") == nil ? nil : try AppleRespondOptions.guardrails(arguments)
     let speculation = try ModelOptions.speculation(arguments)
     var entries: [ModelRoster.Entry] = []
     var names = arguments.positionals
@@ -148,7 +157,7 @@ enum ServeCommand: Subcommand {
         name: name, contextSize: contextSize, keepAlive: .unloadAtOnce, chatTemplate: template,
         speculation: speculation.mode, draftModel: speculation.draftModel)
       try await ChatCommand.fetchIfMissing(model, named: name, context: context)
-      entries.append(ModelRoster.Entry(id: servedID(name), model: model))
+      entries.append(ModelRoster.Entry(id: servedID(name), model: model, guardrails: guardrails))
     }
     if let directory = arguments.value("--models-dir") {
       let files: [String]
@@ -163,7 +172,7 @@ enum ServeCommand: Subcommand {
         let model = SystemLanguageModel(
           path: path, contextSize: contextSize, keepAlive: .unloadAtOnce, chatTemplate: template,
           speculation: speculation.mode, draftModel: speculation.draftModel)
-        entries.append(ModelRoster.Entry(id: servedID(path.path), model: model))
+        entries.append(ModelRoster.Entry(id: servedID(path.path), model: model, guardrails: guardrails))
       }
     }
     var seen = Set<String>()

@@ -78,6 +78,7 @@ struct MessagesRoutes {
 
   /// Anthropic's `stop_reason`.
   static func stopReason(_ summary: CompletionRunner.Summary) -> String {
+    if summary.contentFiltered { return "refusal" }
     if summary.stopText != nil { return "stop_sequence" }
     switch summary.finishReason {
     case .toolCalls: return "tool_use"

@@ -40,8 +40,8 @@ struct ChatCompletionChunks {
   }
 
   /// The last chunk of the answer: an empty delta and why it ended.
-  func finalChunk(finishReason: InvocationStopReason) -> String {
-    chunk(delta: [], finishReason: finishReason.openAIFinishReason)
+  func finalChunk(finishReason: String) -> String {
+    chunk(delta: [], finishReason: finishReason)
   }
 
   /// The usage chunk (`stream_options.include_usage`): no choices.
@@ -61,7 +61,7 @@ struct ChatCompletionChunks {
     message.append(member("refusal", .null))
     let choice = JSONValue.object([
       member("index", .number(.zero)), member("message", .object(message)), member("logprobs", .null),
-      member("finish_reason", .string(summary.finishReason.openAIFinishReason)),
+      member("finish_reason", .string(summary.openAIFinishReason)),
     ])
     return envelope("chat.completion", choices: [choice], usage: Self.usage(summary)).compactText
   }

@@ -237,7 +237,7 @@ public final class OpenAIServer: HTTPResponder {
         if case .toolCall = delta { toolIndex += 1 }
       }
       try await begin()
-      try await event(chunks.finalChunk(finishReason: summary.finishReason))
+      try await event(chunks.finalChunk(finishReason: summary.openAIFinishReason))
       if includeUsage { try await event(chunks.usageChunk(summary)) }
       try await event("[DONE]")
       try await stream.end()

@@ -17,8 +17,11 @@ struct ResponseObject {
   /// - Parameters:
   ///   - usage: the token counts, once the response is finished.
   ///   - error: what failed, for `failed`.
+  ///   - incompleteReason: why it is `incomplete`: `max_output_tokens`, or `content_filter` for
+  ///     an answer the guardrails blocked.
   func json(
-    _ status: Status, output: [JSONValue] = [], usage: JSONValue? = nil, error: APIError? = nil
+    _ status: Status, output: [JSONValue] = [], usage: JSONValue? = nil, error: APIError? = nil,
+    incompleteReason: String = "max_output_tokens"
   ) -> JSONValue {
     let echo = request.echo
     return .object([
@@ -31,10 +34,11 @@ struct ResponseObject {
         } ?? .null),
       member(
         "incomplete_details",
-        status == .incomplete ? .object([member("reason", .string("max_output_tokens"))]) : .null),
+        status == .incomplete ? .object([member("reason", .string(incompleteReason))]) : .null),
       member("instructions", .optional(request.instructions)),
       member("max_output_tokens", request.options.maximumResponseTokens.map(JSONValue.integer) ?? .null),
-      member("model", .string(model)), member("output", .array(output)), member("parallel_tool_calls", .bool(!request.oneToolCall)),
+      member("model", .string(model)), member("output", .array(output)),
+      member("parallel_tool_calls", .bool(!request.oneToolCall)),
       member("previous_response_id", .optional(request.previousResponseID)), member("reasoning", echo.reasoning),
       member("store", .bool(request.store)),
       member("temperature", request.options.temperature.map(JSONValue.double) ?? .null), member("text", echo.text),

@@ -52,9 +52,11 @@ struct ResponsesRoutes {
       let reasoningTokens =
         output.reasoningText.isEmpty
         ? 0 : try await model.tokenModel().tokenize(output.reasoningText, parseSpecial: false).count
-      let status: ResponseObject.Status = summary.finishReason == .maximumTokens ? .incomplete : .completed
+      let status: ResponseObject.Status =
+        summary.finishReason == .maximumTokens || summary.contentFiltered ? .incomplete : .completed
       let response = object.json(
-        status, output: output.items, usage: ResponseObject.usage(summary, reasoningTokens: reasoningTokens))
+        status, output: output.items, usage: ResponseObject.usage(summary, reasoningTokens: reasoningTokens),
+        incompleteReason: summary.contentFiltered ? "content_filter" : "max_output_tokens")
       if request.store {
         try store.put(
           ResponseStore.Stored(

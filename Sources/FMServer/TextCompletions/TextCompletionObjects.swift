@@ -23,7 +23,7 @@ struct TextCompletionObjects {
     -> String
   {
     envelope(
-      choices: [choice(text: text, tokens: tokens, finishReason: summary.finishReason.openAIFinishReason)],
+      choices: [choice(text: text, tokens: tokens, finishReason: summary.openAIFinishReason)],
       usage: ChatCompletionChunks.usage(summary)
     ).compactText
   }
@@ -37,7 +37,7 @@ struct TextCompletionObjects {
   func finalChunk(_ summary: CompletionRunner.Summary) -> String {
     let choice = JSONValue.object([
       member("text", .string("")), member("index", .integer(0)), member("logprobs", .null),
-      member("finish_reason", .string(summary.finishReason.openAIFinishReason)),
+      member("finish_reason", .string(summary.openAIFinishReason)),
     ])
     return envelope(choices: [choice], usage: nil).compactText
   }

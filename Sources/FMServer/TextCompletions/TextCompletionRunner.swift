@@ -31,12 +31,15 @@ struct TextCompletionRunner {
   struct Prepared: Sendable {
     var generation: GenerationRequest
     var request: TextCompletionRequest
+    /// The request's guardrail checks, when the server runs them (a free-text answer's).
+    var checks: RequestGuardrails.Checks?
   }
 
   /// Tokenizes the prompt as llama-server does (no control tokens from its text; the model's
   /// BOS token where its vocabulary asks for one) and checks that it fits the context, before
   /// anything is sent to the client.
-  /// - Throws: `APIError` 400 for an empty prompt or one that does not fit.
+  /// - Throws: `APIError` 400 for an empty prompt or one that does not fit, and 400
+  ///   `content_filter` for one the guardrails (`--guardrails`) block.
   func prepare(_ request: TextCompletionRequest) async throws -> Prepared {
     let tokens = try await model.tokenModel().rawPromptTokens(request.prompt)
     guard !tokens.isEmpty else { throw APIError.invalid("'prompt' is empty", param: "prompt") }
@@ -56,7 +59,11 @@ struct TextCompletionRunner {
     let generation = GenerationRequest(
       promptTokens: tokens, sampling: request.options.samplingParameters, maximumTokens: maximum,
       logProbabilities: scoring, speculation: model.model.speculation.engineValue)
-    return Prepared(generation: generation, request: request)
+    let checks = model.guardrails?.checks(generatesString: true)
+    try await RequestGuardrails.Checks.refusingBlockedInput(param: "prompt") {
+      try await checks?.checkInput(request.prompt, source: "the prompt")
+    }
+    return Prepared(generation: generation, request: request, checks: checks)
   }
 
   /// Generates, calling `deliver` with each piece of the answer: with `echo` the prompt first,
@@ -76,6 +83,8 @@ struct TextCompletionRunner {
     // decoded yet).
     var pending: [ScoredToken] = []
     var summary: GenerationSummary?
+    var checks = prepared.checks
+    var filtered = false
 
     func deliverText(_ text: String, final: Bool) async throws {
       deliveredLength += text.unicodeScalars.count
@@ -106,6 +115,11 @@ struct TextCompletionRunner {
       case .text(let text):
         generated += text
         generatedLength += text.unicodeScalars.count
+        // Checked before it is sent: a blocked answer ends here, without the text that blocked it.
+        if try await checks?.blocksGrowingOutput(generated) == true {
+          filtered = true
+          return .stop
+        }
         try await deliverText(filter.feed(text), final: false)
       case .finished(let finished):
         summary = finished
@@ -113,7 +127,8 @@ struct TextCompletionRunner {
       // A stop text ends the answer: the rest of the generation is not needed.
       return filter.stopped ? .stop : .proceed
     }
-    try await deliverText(filter.finish(), final: true)
+    if !filtered, let checks { filtered = try await checks.blocksOutput(generated) }
+    try await deliverText(filtered ? "" : filter.finish(), final: true)
     // Cut short by a stop text, the engine reports no count: the tokens of what it wrote are it.
     let completionTokens =
       if let summary { summary.usage.generatedTokens } else {
@@ -122,7 +137,8 @@ struct TextCompletionRunner {
     let reachedLimit = !filter.stopped && [.maximumTokens, .contextFull].contains(summary?.stopReason)
     return CompletionRunner.Summary(
       finishReason: reachedLimit ? .maximumTokens : .endOfTurn, promptTokens: prepared.generation.promptTokens.count,
-      completionTokens: completionTokens, cachedPromptTokens: summary?.usage.cachedPromptTokens)
+      completionTokens: completionTokens, cachedPromptTokens: summary?.usage.cachedPromptTokens,
+      contentFiltered: filtered)
   }
 
   /// The prompt's scored tokens, each placed where its text begins in the prompt's text.

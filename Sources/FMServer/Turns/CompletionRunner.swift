@@ -37,6 +37,11 @@ struct CompletionRunner {
     var cachedPromptTokens: Int?
     /// The stop text that ended the answer, if one did.
     var stopText: String?
+    /// Whether the guardrails (`--guardrails`) blocked the answer: it ends where they did.
+    var contentFiltered = false
+
+    /// OpenAI's `finish_reason`: `content_filter` for an answer the guardrails blocked.
+    var openAIFinishReason: String { contentFiltered ? "content_filter" : finishReason.openAIFinishReason }
   }
 
   /// A request checked to fit the context, ready to generate.
@@ -44,12 +49,16 @@ struct CompletionRunner {
     var executorRequest: LanguageModelExecutorGenerationRequest
     var stop: [String]
     var promptTokens: Int
+    /// The request's guardrail checks, when the server runs them.
+    var checks: RequestGuardrails.Checks?
   }
 
-  /// Checks that the prompt fits the context, before anything is sent to the client.
+  /// Checks that the prompt fits the context, and with `--guardrails` what it brings, before
+  /// anything is sent to the client.
   /// - Parameter promptParam: the request member that holds the conversation, which a
   ///   refusal names (`messages`, `input`).
-  /// - Throws: `APIError` 400 with both counts when it does not.
+  /// - Throws: `APIError` 400 with both counts when it does not fit, and 400 `content_filter`
+  ///   naming the blocked text's source and category when the guardrails block it.
   func prepare(_ request: TurnRequest, promptParam: String = "messages") async throws -> Prepared {
     var executorRequest = request.executorRequest
     let promptTokens = try await model.renderedPrompt(for: executorRequest).tokenCount
@@ -62,7 +71,11 @@ struct CompletionRunner {
     // The answer may fill what the context has left; past that it ends with `length`.
     let asked = executorRequest.generationOptions.maximumResponseTokens
     executorRequest.generationOptions.maximumResponseTokens = min(asked ?? room, room)
-    return Prepared(executorRequest: executorRequest, stop: request.stop, promptTokens: promptTokens)
+    let checks = model.guardrails?.checks(generatesString: executorRequest.schema == nil)
+    try await RequestGuardrails.Checks.refusingBlockedInput(param: promptParam) {
+      try await checks?.checkInputs(of: executorRequest.transcript)
+    }
+    return Prepared(executorRequest: executorRequest, stop: request.stop, promptTokens: promptTokens, checks: checks)
   }
 
   /// Generates, calling `deliver` for each delta.
@@ -73,6 +86,8 @@ struct CompletionRunner {
     var generated = ""
     var assembler = TurnAssembler()
     var calls = CallProgress()
+    var checks = prepared.checks
+    var filtered = false
     let stopReason = try await invocation.run(prepared.executorRequest, into: &assembler) { update in
       if let thought = update.appendedReasoning, !thought.isEmpty { try await deliver(.reasoning(thought)) }
       let opened = update.assembled.toolCalls
@@ -84,12 +99,18 @@ struct CompletionRunner {
       }
       guard let text = update.appendedText else { return .proceed }
       generated += text
+      // Checked before it is sent: a blocked answer ends here, without the text that blocked it.
+      if try await checks?.blocksGrowingOutput(generated) == true {
+        filtered = true
+        return .stop
+      }
       let visible = filter.feed(text)
       if !visible.isEmpty { try await deliver(.content(visible)) }
       // A stop text ends the answer: the rest of the generation is not needed.
       return filter.stopped ? .stop : .proceed
     }
-    let rest = filter.finish()
+    if !filtered, let checks { filtered = try await checks.blocksOutput(generated) }
+    let rest = filtered ? "" : filter.finish()
     if !rest.isEmpty { try await deliver(.content(rest)) }
     for delta in calls.deltas(for: assembler.toolCalls, finished: true) { try await deliver(delta) }
     // Cut short by a stop text, the engine reports no count: the tokens of what it wrote are it.
@@ -101,7 +122,7 @@ struct CompletionRunner {
     return Summary(
       finishReason: stopReason, promptTokens: prepared.promptTokens, completionTokens: completion,
       cachedPromptTokens: usage.map { Self.cached(prompt: prepared.promptTokens, engine: $0.input) },
-      stopText: filter.matched)
+      stopText: filter.matched, contentFiltered: filtered)
   }
 
   /// The calls told so far: each is started when the model opens it and complete when the next

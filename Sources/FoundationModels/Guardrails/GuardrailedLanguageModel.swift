@@ -1,3 +1,5 @@
+import Guardrails
+
 /// Any language model with the guardrails of your choice: the session runs the checks of
 /// `guardrails` on it, as it does on a `SystemLanguageModel` created with them, and asks `judge`
 /// about the texts the classifier is unsure of.
@@ -28,14 +30,29 @@ public struct GuardrailedLanguageModel<Base: LanguageModel>: LanguageModel {
   public let guardrails: SystemLanguageModel.Guardrails
   /// The runner of the judge model, if one was given.
   let judge: ModelRunner?
+  /// The judge's guard-model format, when the judge is a guard model (``GuardModel``).
+  let chosenJudgeFormat: GuardModel.Format?
 
   /// - Parameter judge: the model asked, with a yes-or-no answer under guided generation,
   ///   about texts the classifier is unsure of; nil for the default (the embedding probe when
-  ///   its model is in the store, else itself for the local model and none for others).
+  ///   its model is in the store, else itself for the local model and none for others). A
+  ///   `SystemLanguageModel` whose name shows a guard model (`Llama-Guard-3`, `Qwen3Guard`,
+  ///   `shieldgemma`, `granite-guardian`) is asked in its own format, as ``GuardModel`` would.
   public init(_ base: Base, guardrails: SystemLanguageModel.Guardrails, judge: (any LanguageModel)? = nil) {
     self.base = base
     self.guardrails = guardrails
     self.judge = judge.map { ModelRunner.judging(with: $0) }
+    chosenJudgeFormat = ((judge as? SystemLanguageModel)?.source.reference).flatMap(GuardModel.Format.init(modelName:))
+  }
+
+  /// `base` with `guardrails`, judged by `guardModel` in its own format.
+  ///
+  /// Our addition.
+  public init(_ base: Base, guardrails: SystemLanguageModel.Guardrails, guardModel: GuardModel) {
+    self.base = base
+    self.guardrails = guardrails
+    judge = ModelRunner.judging(with: guardModel.model)
+    chosenJudgeFormat = guardModel.format
   }
 
   public var capabilities: LanguageModelCapabilities { base.capabilities }
@@ -84,12 +101,24 @@ extension LanguageModel {
 }
 
 /// A model that chooses its guardrails and its judge.
-protocol GuardrailsConfiguring {
+protocol GuardrailsConfiguring: Sendable {
   var configuredGuardrails: SystemLanguageModel.Guardrails { get }
   /// The runner that judges texts the classifier is unsure of, if any.
   func judgeRunner() -> ModelRunner?
   /// Whether the judge is one the user chose, which then takes the place of the embedding probe.
   var hasChosenJudge: Bool { get }
+  /// The judge's guard-model format, when the judge is a guard model.
+  var judgeFormat: GuardModel.Format? { get }
+}
+
+extension GuardrailsConfiguring {
+  /// The judge of texts the classifier is unsure of: a guard model in its format, else a
+  /// model asked yes or no. Its runner is made on first use (`judgeRunner`).
+  func makeJudge() -> any GuardrailJudge {
+    let makeRunner: @Sendable () -> ModelRunner? = { [self] in judgeRunner() }
+    if let judgeFormat { return GuardModelJudge(format: judgeFormat, makeRunner: makeRunner) }
+    return ModelJudge(makeRunner: makeRunner)
+  }
 }
 
 extension GuardrailedLanguageModel: GuardrailsConfiguring {
@@ -100,11 +129,16 @@ extension GuardrailedLanguageModel: GuardrailsConfiguring {
   }
 
   var hasChosenJudge: Bool { judge != nil || (base as? any GuardrailsConfiguring)?.hasChosenJudge == true }
+
+  var judgeFormat: GuardModel.Format? {
+    judge != nil ? chosenJudgeFormat : (base as? any GuardrailsConfiguring)?.judgeFormat
+  }
 }
 
 extension SystemLanguageModel: GuardrailsConfiguring {
   var configuredGuardrails: SystemLanguageModel.Guardrails { guardrails }
   var hasChosenJudge: Bool { false }
+  var judgeFormat: GuardModel.Format? { nil }
 
   /// A sibling on the same weights (loaded once, shared) with a small context of its own, so
   /// judging never touches a conversation's KV cache and costs little memory.

@@ -81,6 +81,11 @@ final class ModelJudge: GuardrailJudge, Sendable {
     }
   }
 
+  /// `text`, or where it is longer than `limit` characters its opening and its end.
+  static func excerpt(_ text: String, limit: Int) -> String {
+    text.count > limit ? String(text.prefix(limit * 3 / 4)) + "\n…\n" + String(text.suffix(limit / 4)) : text
+  }
+
   static let schema = GenerationSchema(type: String.self, anyOf: ["yes", "no"])
 
   static let instructions =
@@ -91,9 +96,7 @@ final class ModelJudge: GuardrailJudge, Sendable {
   static func request(for text: String, category: GuardrailCategory, askingIfSafe: Bool)
     -> LanguageModelExecutorGenerationRequest
   {
-    let shown =
-      text.count > textLimit
-      ? String(text.prefix(textLimit * 3 / 4)) + "\n…\n" + String(text.suffix(textLimit / 4)) : text
+    let shown = excerpt(text, limit: textLimit)
     let asked =
       askingIfSafe
       ? "Is the following text safe, that is, free of any request for, instructions for or promotion of"

@@ -16,8 +16,9 @@ struct TurnGuardrails: Sendable {
   /// The embedding probe, unless the model was given a judge of the user's choice.
   private let probe: GuardrailProbe?
 
-  init(runner: ModelRunner, generatesString: Bool) {
-    isActive = !(runner.guardrails.isPermissive && generatesString)
+  /// - Parameter mode: the guardrails to apply, the runner's own (the model's choice) by default.
+  init(runner: ModelRunner, mode: SystemLanguageModel.Guardrails? = nil, generatesString: Bool) {
+    isActive = !((mode ?? runner.guardrails).isPermissive && generatesString)
     judge = runner.judge
     probe = runner.hasChosenJudge ? nil : GuardrailProbe.shared
   }
@@ -47,6 +48,18 @@ struct TurnGuardrails: Sendable {
   func checkOutput(_ text: some StringProtocol) async throws {
     try await check(String(text), side: .output, source: "the response")
   }
+
+  /// Checks a growing answer before it is shown: the patterns on its tail every time, the
+  /// output check on the tail at each of `checkpoints`.
+  /// - Throws: `LanguageModelError.guardrailViolation` (output side) when the text is blocked.
+  func checkGrowingOutput(_ text: String, checkpoints: inout StreamingCheckpoints) async throws {
+    guard isActive else { return }
+    try checkOutputPatterns(text.suffix(Self.patternTail))
+    if let tail = checkpoints.textToCheck(text) { try await checkOutput(tail) }
+  }
+
+  /// The characters of a growing answer the patterns read on every snapshot.
+  static let patternTail = 240
 
   /// Checks the tail of a growing answer with the patterns alone (on every snapshot, before it
   /// is shown; the whole cascade runs at ``StreamingCheckpoints``).

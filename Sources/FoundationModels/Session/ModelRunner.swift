@@ -1,3 +1,4 @@
+import Guardrails
 import Synchronization
 
 /// A session's model behind the public provider protocol, its type erased: every model — the
@@ -22,7 +23,7 @@ struct ModelRunner: Sendable {
   /// (`SystemLanguageModel.guardrails`, ``GuardrailedLanguageModel``), else `.default`.
   let guardrails: SystemLanguageModel.Guardrails
   /// Judges texts the guardrail classifier is unsure of (see ``GuardrailedLanguageModel``).
-  let judge: ModelJudge?
+  let judge: (any GuardrailJudge)?
   /// Whether the model was given a judge of the user's choice (``GuardrailedLanguageModel``),
   /// which then settles the uncertain band instead of the embedding probe.
   let hasChosenJudge: Bool
@@ -34,7 +35,7 @@ struct ModelRunner: Sendable {
     key = Key(type: ObjectIdentifier(Model.self), configuration: AnyHashable(model.executorConfiguration))
     capabilities = model.capabilities
     guardrails = (model as? any GuardrailsConfiguring)?.configuredGuardrails ?? .default
-    judge = (model is any GuardrailsConfiguring) ? ModelJudge { ModelRunner.judgeRunner(for: model) } : nil
+    judge = (model as? any GuardrailsConfiguring)?.makeJudge()
     hasChosenJudge = (model as? any GuardrailsConfiguring)?.hasChosenJudge ?? false
     let executor = LazyExecutor<Model.Executor>(configuration: model.executorConfiguration)
     invocation = ModelInvocation { request, channel in

@@ -21,9 +21,6 @@ struct TurnDriver {
     var profilePolicy: TranscriptErrorHandlingPolicy?
   }
 
-  /// The characters of a growing answer the patterns read on every snapshot.
-  static let patternTail = 240
-
   /// Runs the turn, calling `snapshot` with the entries, the answer's text and the usage so far
   /// whenever the answer grows.
   func run(
@@ -96,10 +93,7 @@ struct TurnDriver {
       shown = text
       // Checked before the snapshot is shown: a violation ends the stream there, and throwing
       // here cancels the executor.
-      if guardrails.isActive {
-        try guardrails.checkOutputPatterns(text.suffix(Self.patternTail))
-        if let tail = checkpoints.textToCheck(text) { try await guardrails.checkOutput(tail) }
-      }
+      try await guardrails.checkGrowingOutput(text, checkpoints: &checkpoints)
       try snapshot(update.assembled.entries, text, update.assembled.usage)
       return .proceed
     }

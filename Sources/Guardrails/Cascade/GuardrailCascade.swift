@@ -48,14 +48,19 @@ public struct GuardrailCascade: Sendable {
   }
 
   /// Stage 1 on `text`, then, when no pattern blocks it, the classifier's probabilities for its
-  /// normalised words with benign idioms neutralised.
+  /// normalised words with benign idioms neutralised; the request head's is 0 for a text that
+  /// is not shaped like a request (``RequestShape``).
   func scored(_ text: String) -> Scoring {
     let normalized = TextNormalizer.normalize(text)
     if let category = PatternRules.blockedCategory(in: normalized) {
       return .pattern(GuardrailVerdict(violation: category, stage: .pattern, probability: 1, mostLikely: category))
     }
     let neutral = PatternRules.neutralizingIdioms(in: normalized)
-    return .classifier(classifier.probabilities(words: neutral.split(separator: " ").map(String.init)))
+    var probabilities = classifier.probabilities(words: neutral.split(separator: " ").map(String.init))
+    if probabilities.indices.contains(ClassifierWeights.requestHead), !RequestShape.isRequest(text) {
+      probabilities[ClassifierWeights.requestHead] = 0
+    }
+    return .classifier(probabilities)
   }
 
   /// Stage 2's decision for the classifier's `probabilities` (the category heads in
@@ -109,9 +114,9 @@ public struct GuardrailCascade: Sendable {
       return assessment.verdictWithoutJudge
     }
     do {
-      let unsafe = try await judge.isUnsafe(text, category: category)
+      let violation = try await judge.violation(in: text, mostLikely: category)
       return GuardrailVerdict(
-        violation: unsafe ? category : nil, stage: .judge, probability: fallback.probability, mostLikely: category)
+        violation: violation, stage: .judge, probability: fallback.probability, mostLikely: category)
     } catch {
       return fallback
     }

@@ -3,8 +3,10 @@
 /// word with its boundaries marked (`<kill>` gives `<ki`, `kil`, …), which carry misspellings,
 /// inflections and words the training data never had; then each word's class in
 /// ``HarmConcepts`` (three features per class, so a class weighs more than any one of the many
-/// character n-grams of its words), and, when the text frames a request ("how do I", "help
-/// me"), one feature for the framing and one for each class the request names.
+/// character n-grams of its words); a harm's class aimed at a person within
+/// ``targetReach`` words ("strangle my Tinder date", not "kill a Python process") adds a
+/// feature for the pairing; and, when the text frames a request ("how do I", "help me"), one
+/// feature for the framing, one for each class the request names and one for each pairing.
 ///
 /// The hash is 32-bit FNV-1a over the feature's UTF-8 bytes behind a one-byte kind tag; the
 /// training program (`guardrails-train`) and the checks use this same type, so the buckets of
@@ -19,6 +21,9 @@ public struct FeatureHasher: Sendable {
 
   public var bucketCount: Int { 1 << bucketBits }
 
+  /// How many words after a harm's word a person it is aimed at may come.
+  public static let targetReach = 4
+
   /// The distinct buckets of `words`' features, sorted.
   public func buckets<Words: Collection<String>>(of words: Words) -> [Int] {
     var result: [Int] = []
@@ -27,12 +32,24 @@ public struct FeatureHasher: Sendable {
     var previous: String?
     var framed = false
     var concepts: [String] = []
+    var pairings: [String] = []
+    /// The harm classes of the last ``targetReach`` words, most recent last.
+    var recentHarms: [(String, Int)] = []
+    var position = 0
     for word in words {
+      position += 1
       result.append(Int(Self.hash(tag: 1, word.utf8) & mask))
       if HarmConcepts.isRequestFraming(word, after: previous) { framed = true }
       if let concept = HarmConcepts.concept(of: word) {
         for tag: UInt8 in [6, 16, 17] { result.append(Int(Self.hash(tag: tag, concept.utf8) & mask)) }
         if !concepts.contains(concept) { concepts.append(concept) }
+        if HarmConcepts.targetClasses.contains(concept) {
+          for (harm, at) in recentHarms where position - at <= Self.targetReach {
+            let pairing = harm + ">" + concept
+            if !pairings.contains(pairing) { pairings.append(pairing) }
+          }
+        }
+        if HarmConcepts.harmClasses.contains(concept) { recentHarms.append((concept, position)) }
       }
       if let previous {
         var hash = Self.fold(Self.fold(Self.offset, 2), previous.utf8)
@@ -49,9 +66,13 @@ public struct FeatureHasher: Sendable {
         }
       }
     }
+    for pairing in pairings {
+      for tag: UInt8 in [8, 18] { result.append(Int(Self.hash(tag: tag, pairing.utf8) & mask)) }
+    }
     if framed {
       result.append(Int(Self.hash(tag: 7, "frame".utf8) & mask))
       for concept in concepts { result.append(Int(Self.hash(tag: 7, concept.utf8) & mask)) }
+      for pairing in pairings { result.append(Int(Self.hash(tag: 9, pairing.utf8) & mask)) }
     }
     result.sort()
     var unique = 0

@@ -19,6 +19,14 @@ public enum HarmConcepts {
     return nil
   }
 
+  /// The classes of harm that, aimed at a person (``targetClasses``) within a few words, make
+  /// the pairing feature of ``FeatureHasher``: "strangle my date" against "kill a process".
+  public static let harmClasses: Set<String> = [
+    "killing", "weapon", "terror", "fraud", "cyber", "drug", "sexual", "hate",
+  ]
+  /// The classes of the people harm can be aimed at.
+  public static let targetClasses: Set<String> = ["person", "minor", "group"]
+
   /// Whether `word` (with the one before it) frames a request for instructions or for help
   /// doing something.
   public static func isRequestFraming(_ word: String, after previous: String?) -> Bool {
@@ -45,6 +53,7 @@ public enum HarmConcepts {
       "behead", "torture", "maim", "mutilate", "dismember", "execute", "homicide", "manslaughter", "poison",
       "suffocate", "drown", "beat", "attack", "assault", "hurt", "harm", "injure", "wound", "kidnap", "abduct",
       "hostage", "lynch", "genocide", "corpse", "body", "bloodshed", "violent", "violence", "cripple",
+      "slay", "throttle", "liquidate", "smash", "crush", "overpower", "eliminate", "terminate", "tackle",
     ],
     "terror": [
       "terrorist", "terrorism", "terror", "jihad", "extremist", "extremism", "radicalize", "radicalise",
@@ -93,6 +102,14 @@ public enum HarmConcepts {
       "transgender", "immigrant", "mexican", "asian", "arab", "african", "indian", "chinese", "women", "woman",
       "hindu", "sikh", "gypsy", "roma", "refugee", "latino", "catholic", "atheist", "disabled", "race",
       "ethnic", "religion", "minority", "minorities", "foreigner",
+    ],
+    "person": [
+      "someone", "somebody", "person", "people", "human", "humans", "wife", "husband", "spouse", "partner",
+      "girlfriend", "boyfriend", "date", "ex", "neighbor", "neighbour", "boss", "coworker", "colleague",
+      "classmate", "teacher", "friend", "family", "mother", "father", "mom", "dad", "brother", "sister", "man",
+      "men", "guy", "cop", "officer", "president", "politician", "official", "victim", "stranger", "everyone",
+      "him", "her", "them", "crowd", "civilians", "employee", "customer", "patient", "individual", "individuals",
+      "citizens", "passengers", "users", "senator", "celebrity", "journalist", "witness",
     ],
     "secrecy": [
       "secretly", "covertly", "anonymously", "unnoticed", "undetectable", "hide", "conceal", "without",

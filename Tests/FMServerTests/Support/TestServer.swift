@@ -18,18 +18,21 @@ struct TestServer {
   ///   - queue: the requests that may wait for one (`--queue`).
   ///   - chatTemplate: a template in place of the model's own (`--chat-template-file`).
   ///   - cacheRAM: bytes keeping lent slots' caches (`--cache-ram`); nil for the default.
+  ///   - guardrails: the checks requests run (`--guardrails`); nil for none.
   static func start(
     parallel: Int = 2, queue: Int = 16, configuration: ServerConfiguration = ServerConfiguration(),
     limits: HTTPLimits = HTTPLimits(), contextSize: Int = 2048, chatTemplate: String? = nil,
     responseStore: ResponseStore = ResponseStore(), cacheRAM: Int? = nil,
-    speculation: SystemLanguageModel.Speculation = .lookup, draftModel: String? = nil
+    speculation: SystemLanguageModel.Speculation = .lookup, draftModel: String? = nil,
+    guardrails: SystemLanguageModel.Guardrails? = nil
   ) throws -> TestServer {
     // Batched, as `fm serve` runs it.
     let model = SystemLanguageModel(
       path: URL(fileURLWithPath: TestModels.smolLM2Path), contextSize: contextSize, chatTemplate: chatTemplate,
       speculation: speculation, draftModel: draftModel)
     let served = ModelRoster(
-      [ModelRoster.Entry(id: modelID, model: model)], slots: parallel, queue: queue, savedCacheBytes: cacheRAM)
+      [ModelRoster.Entry(id: modelID, model: model, guardrails: guardrails)], slots: parallel, queue: queue,
+      savedCacheBytes: cacheRAM)
     let http = try HTTPServer(
       host: "127.0.0.1", port: 0, limits: limits,
       responder: OpenAIServer(models: served, configuration: configuration, responseStore: responseStore))

@@ -1,0 +1,19 @@
+/// Where a text comes from: the unit the leave-one-source-out protocol holds out (trained and
+/// thresholded without it, then measured on it).
+public enum SafetySource: String, CaseIterable, Sendable, Comparable {
+  case moderation = "OpenAI moderation"
+  case doNotAnswer = "Do-Not-Answer"
+  case bipia = "BIPIA"
+  case jailbreaks = "jailbreaks in the wild"
+  /// The project's own lists (`bench/guardrails`).
+  case project = "project lists"
+  /// XSTest: safe prompts built to sound unsafe, and their unsafe contrasts.
+  case xstest = "XSTest"
+  case advbench = "AdvBench"
+  case harmbench = "HarmBench"
+
+  public static func < (lhs: SafetySource, rhs: SafetySource) -> Bool {
+    let order = allCases
+    return (order.firstIndex(of: lhs) ?? 0) < (order.firstIndex(of: rhs) ?? 0)
+  }
+}
