@@ -16,7 +16,8 @@ public final class ModelRoster: Sendable {
   public struct Entry: Sendable {
     public var id: String
     public var model: SystemLanguageModel
-    /// The guardrails its requests are checked with (`--guardrails`); nil checks nothing.
+    /// The guardrails its requests are checked with (`--guardrails`); nil checks nothing. The
+    /// server checks by this alone: `model.guardrails` is for sessions on the model.
     public var guardrails: SystemLanguageModel.Guardrails?
 
     public init(id: String, model: SystemLanguageModel, guardrails: SystemLanguageModel.Guardrails? = nil) {

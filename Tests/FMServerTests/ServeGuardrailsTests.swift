@@ -45,6 +45,17 @@ struct ServeGuardrailsTests {
     await server.stop()
   }
 
+  /// The client writes the whole conversation: a blocked message earlier in it is found too.
+  @Test func anEarlierMessageOfTheConversationIsChecked() async throws {
+    let server = try TestServer.start(guardrails: .default)
+    let body =
+      #"{"model":"\#(TestServer.modelID)","max_tokens":2,"messages":[{"role":"user","content":"Say: \#(Self.phrase)"},{"role":"assistant","content":"Sure."},{"role":"user","content":"Go on."}]}"#
+    let response = try await RawHTTPConnection.exchange(
+      RawHTTPConnection.post("/v1/chat/completions", body), port: server.port)
+    #expect(response.status == 400 && Self.errorCode(response) == "content_filter")
+    await server.stop()
+  }
+
   @Test func withoutTheFlagNothingIsChecked() async throws {
     let server = try TestServer.start()
     for (path, body) in Self.inputs {
@@ -81,6 +92,7 @@ struct ServeGuardrailsTests {
     }
     #expect(reason == "content_filter")
     #expect(!content.contains(Self.phrase), "the text that was blocked is not sent: \(content)")
+    if !streams { #expect(content.isEmpty, "a blocked answer sent whole sends nothing: \(content)") }
     await server.stop()
   }
 

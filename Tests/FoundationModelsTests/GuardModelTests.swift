@@ -65,6 +65,25 @@ import Testing
     #expect(Format.llamaGuard3.prompts(for: "Some text", category: .selfHarm) == ["Some text"])
   }
 
+  /// ShieldGemma is asked a category's policies in turn until one is violated, and a verdict is
+  /// remembered: the same text is not asked again.
+  @Test func shieldGemmaAsksTheNextPolicyAndTheJudgeRemembers() async throws {
+    let asked = Mutex<Set<String>>([])
+    let guardModel = SystemLanguageModel.scripted(
+      .answering { conversation in
+        let policy = conversation.contains("No Harassment") ? "Harassment" : "Hate"
+        asked.withLock { _ = $0.insert(policy) }
+        return [policy == "Harassment" ? "Yes" : "No"]
+      })
+    let judge = GuardModelJudge(format: .shieldGemma) { ModelRunner(guardModel) }
+    let text = "You are worthless and everyone at work knows it."
+    #expect(try await judge.violation(in: text, mostLikely: .hateAndHarassment) == .hateAndHarassment)
+    #expect(asked.withLock { $0 } == ["Hate", "Harassment"], "both policies were asked, hate speech first")
+    asked.withLock { $0.removeAll() }
+    #expect(try await judge.violation(in: text, mostLikely: .hateAndHarassment) == .hateAndHarassment)
+    #expect(asked.withLock { $0 }.isEmpty, "the second verdict comes from what the judge remembers")
+  }
+
   /// How a scripted guard model answers, in its format.
   enum Answer: CaseIterable {
     case unsafe, safe, offConvention

@@ -13,6 +13,8 @@ import Testing
     #expect(rows[0]["a"] == "x, y" && rows[0]["b"] == "say \"hi\"")
     #expect(rows[1]["a"] == "two\nlines" && rows[1]["b"] == "")
     #expect(throws: SafetyCorpus.LoadError.self) { try CSVRows.parse("a,b\n1,2,3\n", file: "t.csv") }
+    let marked = try CSVRows.parse("\u{FEFF}a,b\n1,2\n\n3,4\n", file: "t.csv")
+    #expect(marked.map { $0["a"] } == ["1", "3"], "a byte-order mark and blank lines are skipped")
   }
 
   /// Writes `files` (path → text) into a fresh folder.
@@ -61,11 +63,17 @@ import Testing
     #expect(examples[0].group.soundsUnsafe && examples[0].isBenign)
   }
 
-  @Test func everyMeasuredGroupBelongsToOneSource() {
-    for group in SafetyGroup.allCases where group.isBenign || group.isClearlyHarmful {
+  @Test func noGroupIsBothBenignAndHarmful() {
+    for group in SafetyGroup.allCases {
       #expect(!(group.isBenign && group.isClearlyHarmful), "\(group)")
-      #expect(group.source != .jailbreaks)
+      #expect(!group.soundsUnsafe || group.isBenign, "\(group)")
     }
-    #expect(SafetySplit.wholeSourceTraining("a text") != .heldOut)
+  }
+
+  /// A source trained on whole spreads over the five folds, the held-out 30 % included.
+  @Test func aWholeSourceTrainsInEveryFold() {
+    let folds = (0..<200).map { SafetySplit.wholeSourceTraining("text \($0)").fold }
+    #expect(Set(folds) == Set(0..<5))
+    #expect((0..<200).contains { SafetySplit(of: "text \($0)").isHeldOut })
   }
 }

@@ -1,8 +1,10 @@
 /// The rows of a CSV text (RFC 4180: quoted fields may hold commas, doubled quotes and line
-/// breaks), each a dictionary from the header's names to the row's fields.
+/// breaks), each a dictionary from the header's names to the row's fields; a byte-order mark
+/// and blank lines are skipped.
 enum CSVRows {
   /// - Throws: ``SafetyCorpus/LoadError`` when a row has another number of fields than the header.
   static func parse(_ text: String, file: String) throws -> [[String: String]] {
+    let text = text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
     var records: [[String]] = []
     var record: [String] = []
     var field = ""
@@ -27,7 +29,7 @@ enum CSVRows {
         field = ""
       case "\n", "\r\n", "\r":
         record.append(field)
-        records.append(record)
+        if record != [""] { records.append(record) }
         (record, field) = ([], "")
       default: field.append(character)
       }

@@ -6,13 +6,6 @@ import Guardrails
 /// HarmBench (harmful behaviours). `scripts/fetch-safety-data DIR` fetches them at pinned
 /// commits; they are read where they lie, never copied into the package.
 extension SafetyCorpus {
-  /// The benchmark folder named by `FM_SAFETY_BENCHMARKS`, when it holds the three files.
-  public static func benchmarkDirectory(environment: [String: String]) -> URL? {
-    guard let path = environment["FM_SAFETY_BENCHMARKS"] else { return nil }
-    let url = URL(fileURLWithPath: path)
-    return FileManager.default.fileExists(atPath: url.appendingPathComponent(xstestFile).path) ? url : nil
-  }
-
   static let xstestFile = "xstest/xstest_prompts.csv"
   static let advbenchFile = "advbench/harmful_behaviors.csv"
   static let harmbenchFile = "harmbench/harmbench_behaviors_text_all.csv"
@@ -60,7 +53,9 @@ extension SafetyCorpus {
     }
   }
 
-  /// HarmBench's semantic categories in ours (`harmful` has no counterpart: the request head only).
+  /// HarmBench's semantic categories in ours (`harmful` has no counterpart: the request head
+  /// only); misinformation is outside ours.
+  private static let misinformation = "misinformation_disinformation"
   private static let harmbenchCategories: [String: Set<GuardrailCategory>] = [
     "cybercrime_intrusion": [.crimeAndDangerousInstructions], "illegal": [.crimeAndDangerousInstructions],
     "chemical_biological": [.violenceAndWeapons, .crimeAndDangerousInstructions],
@@ -73,8 +68,11 @@ extension SafetyCorpus {
     try rows(of: file).compactMap { row in
       guard row["FunctionalCategory"] == "standard", let text = row["Behavior"] else { return nil }
       let semantic = row["SemanticCategory"] ?? ""
-      guard let categories = harmbenchCategories[semantic] else {
+      if semantic == misinformation {
         return SafetyExample(text: text, group: .harmbenchMisinformation, labels: [:]).unmeasuredForTraining
+      }
+      guard let categories = harmbenchCategories[semantic] else {
+        throw LoadError(description: "\(file.path): unknown semantic category '\(semantic)'")
       }
       let labels = categories.isEmpty ? [:] : SafetyExample.labels(unsafe: categories)
       return SafetyExample(text: text, group: .harmbench, labels: labels)

@@ -105,8 +105,7 @@ struct LeaveOneSourceOut {
   private func listErrors(_ measured: [SafetyExample], flags: [Bool], cascade: GuardrailCascade) {
     let request = cascade.classifier.weights.heads[ClassifierWeights.requestHead]
     for (example, flagged) in zip(measured, flags) where flagged == example.group.isBenign {
-      let words = GuardrailCascade.classifierWords(example.text)
-      let probabilities = cascade.classifier.probabilities(words: words)
+      guard let probabilities = cascade.classifierProbabilities(of: example.text) else { continue }
       let verdict = cascade.assess(example.text).verdictWithoutJudge
       let byRequest = probabilities[ClassifierWeights.requestHead] >= request.decision
       let text = example.text.prefix(110).replacingOccurrences(of: "\n", with: " ")

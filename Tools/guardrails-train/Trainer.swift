@@ -138,9 +138,7 @@ struct Trainer {
       log("fold \(fold) trained")
     }
     // As the cascade reads them: the request head counts only for texts shaped like requests.
-    for index in texts.indices where !RequestShape.isRequest(texts[index].text) {
-      outOfFold[index][ClassifierWeights.requestHead] = 0
-    }
+    for index in texts.indices { RequestShape.gate(&outOfFold[index], text: texts[index].text) }
     reportCurve(outOfFold)
     let benignTexts = texts.indices.filter { texts[$0].isMeasuredBenign }
     var heads: [ClassifierWeights.Head] = []

@@ -34,8 +34,8 @@ import SafetyCorpus
 /// the table `bench/README.md` records and writes no weights.
 ///
 /// The data is the `safety-dev` folder (`--data`, else `FM_SAFETY_DATA`; it is not in the
-/// package), the public benchmarks `scripts/fetch-safety-data DIR` fetches (`--benchmarks`,
-/// else `FM_SAFETY_BENCHMARKS`; optional) and the project's lists in `bench/guardrails`. The held-out 30 % of every set
+/// package), the public benchmarks `scripts/fetch-safety-data DIR` fetches (`--benchmarks DIR`;
+/// optional) and the project's lists in `bench/guardrails`. The held-out 30 % of every set
 /// (``SafetySplit``) is never read for training or thresholds. The run is deterministic: the
 /// same data gives the same file, byte for byte.
 let root = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
@@ -109,9 +109,7 @@ if let assessed {
     exit(1)
   }
 }
-let benchmarks =
-  benchmarksArgument.map { URL(fileURLWithPath: $0) }
-  ?? SafetyCorpus.benchmarkDirectory(environment: ProcessInfo.processInfo.environment)
+let benchmarks = benchmarksArgument.map { URL(fileURLWithPath: $0) }
 do {
   var examples = try SafetyCorpus.load(
     dataDirectory: data, projectDirectory: root.appendingPathComponent("bench/guardrails"))

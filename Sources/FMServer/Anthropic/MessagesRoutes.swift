@@ -34,7 +34,9 @@ struct MessagesRoutes {
       for event in events { try await emit(event.type, event.members) }
     }
     do {
-      let summary = try await runner.run(prepared) { delta in try await emit(content.feed(delta)) }
+      let summary = try await runner.run(prepared, whole: !request.stream) { delta in
+        try await emit(content.feed(delta))
+      }
       try await emit(content.finish())
       let usage = Self.usage(summary)
       let stop = Self.stopReason(summary)

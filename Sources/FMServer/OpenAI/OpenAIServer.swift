@@ -197,7 +197,7 @@ public final class OpenAIServer: HTTPResponder {
       var content = ""
       var reasoning = ""
       var calls: [CompletionRunner.ToolCall] = []
-      let summary = try await runner.run(prepared) { delta in
+      let summary = try await runner.run(prepared, whole: true) { delta in
         switch delta {
         case .reasoning(let text): reasoning += text
         case .content(let text): content += text

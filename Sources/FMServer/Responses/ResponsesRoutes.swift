@@ -47,7 +47,9 @@ struct ResponsesRoutes {
       for event in events { try await emit(event.type, event.members) }
     }
     do {
-      let summary = try await runner.run(prepared) { delta in try await emit(output.feed(delta)) }
+      let summary = try await runner.run(prepared, whole: !request.stream) { delta in
+        try await emit(output.feed(delta))
+      }
       try await emit(output.finish())
       let reasoningTokens =
         output.reasoningText.isEmpty
@@ -61,7 +63,8 @@ struct ResponsesRoutes {
         try store.put(
           ResponseStore.Stored(
             response: response, inputItems: request.inputItems,
-            conversation: history + request.inputItems + output.items))
+            // A blocked answer is not read again by the responses that continue this one.
+            conversation: history + request.inputItems + (summary.contentFiltered ? [] : output.items)))
       }
       if request.stream {
         try await emit("response.\(status.rawValue)", [member("response", response)])

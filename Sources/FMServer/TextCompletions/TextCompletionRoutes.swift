@@ -21,7 +21,7 @@ struct TextCompletionRoutes {
     guard request.stream else {
       var text = ""
       var tokens: [TextCompletionRunner.ScoredToken] = []
-      let summary = try await runner.run(prepared) { piece in
+      let summary = try await runner.run(prepared, whole: true) { piece in
         text += piece.text
         tokens += piece.tokens
       }

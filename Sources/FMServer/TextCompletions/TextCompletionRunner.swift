@@ -67,9 +67,14 @@ struct TextCompletionRunner {
   }
 
   /// Generates, calling `deliver` with each piece of the answer: with `echo` the prompt first,
-  /// when the model starts (so a request refused by the slot pool has sent nothing).
+  /// when the model starts (so a request refused by the slot pool has sent nothing). With
+  /// `--guardrails`, a blocked answer ends where it was blocked, without the text (or the
+  /// tokens) that blocked it; `whole` (a request without `stream`) holds every piece until the
+  /// whole answer passed, so a blocked one delivers nothing.
   /// - Throws: the model's errors; `CancellationError` when the task is cancelled.
-  func run(_ prepared: Prepared, deliver: (Piece) async throws -> Void) async throws -> CompletionRunner.Summary {
+  func run(_ prepared: Prepared, whole: Bool = false, deliver: (Piece) async throws -> Void) async throws
+    -> CompletionRunner.Summary
+  {
     let tokenModel = try await model.tokenModel()
     let request = prepared.request
     let reportsTokens = request.logProbabilities != nil
@@ -85,18 +90,25 @@ struct TextCompletionRunner {
     var summary: GenerationSummary?
     var checks = prepared.checks
     var filtered = false
+    var held: [Piece] = []
+    // What the client gets of the answer: without a stop text and what followed it.
+    var visibleText = ""
+    func send(_ piece: Piece) async throws {
+      if whole && checks != nil { held.append(piece) } else { try await deliver(piece) }
+    }
 
     func deliverText(_ text: String, final: Bool) async throws {
+      visibleText += text
       deliveredLength += text.unicodeScalars.count
       let end = base + deliveredLength
       let count = final && !filter.stopped ? pending.count : (pending.firstIndex { $0.offset >= end } ?? pending.count)
       let tokens = Array(pending.prefix(count))
       pending.removeFirst(count)
-      if !text.isEmpty || !tokens.isEmpty { try await deliver(Piece(text: text, tokens: tokens)) }
+      if !text.isEmpty || !tokens.isEmpty { try await send(Piece(text: text, tokens: tokens)) }
     }
     func deliverPrompt(_ scores: [TokenLogProbability]) async throws {
       echoPending = false
-      try await deliver(
+      try await send(
         Piece(text: request.prompt, tokens: reportsTokens ? Self.placed(scores, model: tokenModel) : []))
     }
 
@@ -127,8 +139,13 @@ struct TextCompletionRunner {
       // A stop text ends the answer: the rest of the generation is not needed.
       return filter.stopped ? .stop : .proceed
     }
-    if !filtered, let checks { filtered = try await checks.blocksOutput(generated) }
-    try await deliverText(filtered ? "" : filter.finish(), final: true)
+    let rest = filtered ? "" : filter.finish()
+    if !filtered, let checks { filtered = try await checks.blocksOutput(visibleText + rest) }
+    // A blocked answer's last tokens (those past the text sent) are not sent either.
+    try await deliverText(filtered ? "" : rest, final: !filtered)
+    if !filtered {
+      for piece in held { try await deliver(piece) }
+    }
     // Cut short by a stop text, the engine reports no count: the tokens of what it wrote are it.
     let completionTokens =
       if let summary { summary.usage.generatedTokens } else {

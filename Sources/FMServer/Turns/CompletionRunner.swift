@@ -79,23 +79,34 @@ struct CompletionRunner {
   }
 
   /// Generates, calling `deliver` for each delta.
+  ///
+  /// With `--guardrails`, a blocked answer ends where it was blocked, without the text that
+  /// blocked it; `whole` (a request without `stream`) holds every delta until the whole answer
+  /// passed, so a blocked one delivers nothing.
   /// - Throws: the executor's errors; `CancellationError` when the task is cancelled.
-  func run(_ prepared: Prepared, deliver: (Delta) async throws -> Void) async throws -> Summary {
+  func run(_ prepared: Prepared, whole: Bool = false, deliver: (Delta) async throws -> Void) async throws -> Summary {
     let invocation = ModelInvocation(model: model.model, executor: model.makeExecutor())
     var filter = StopSequenceFilter(stops: prepared.stop)
     var generated = ""
+    // What the client gets of the answer: without a stop text and what followed it.
+    var visibleText = ""
     var assembler = TurnAssembler()
     var calls = CallProgress()
     var checks = prepared.checks
     var filtered = false
+    var held: [Delta] = []
+    func send(_ delta: Delta) async throws {
+      if case .content(let text) = delta { visibleText += text }
+      if whole && checks != nil { held.append(delta) } else { try await deliver(delta) }
+    }
     let stopReason = try await invocation.run(prepared.executorRequest, into: &assembler) { update in
-      if let thought = update.appendedReasoning, !thought.isEmpty { try await deliver(.reasoning(thought)) }
+      if let thought = update.appendedReasoning, !thought.isEmpty { try await send(.reasoning(thought)) }
       let opened = update.assembled.toolCalls
       if opened.count > calls.started {
         // Text held back as a possible stop text's start is the answer's: it came before the call.
-        let held = filter.finish()
-        if !held.isEmpty { try await deliver(.content(held)) }
-        for delta in calls.deltas(for: opened, finished: false) { try await deliver(delta) }
+        let heldBack = filter.finish()
+        if !heldBack.isEmpty { try await send(.content(heldBack)) }
+        for delta in calls.deltas(for: opened, finished: false) { try await send(delta) }
       }
       guard let text = update.appendedText else { return .proceed }
       generated += text
@@ -105,14 +116,20 @@ struct CompletionRunner {
         return .stop
       }
       let visible = filter.feed(text)
-      if !visible.isEmpty { try await deliver(.content(visible)) }
+      if !visible.isEmpty { try await send(.content(visible)) }
       // A stop text ends the answer: the rest of the generation is not needed.
       return filter.stopped ? .stop : .proceed
     }
-    if !filtered, let checks { filtered = try await checks.blocksOutput(generated) }
     let rest = filtered ? "" : filter.finish()
-    if !rest.isEmpty { try await deliver(.content(rest)) }
-    for delta in calls.deltas(for: assembler.toolCalls, finished: true) { try await deliver(delta) }
+    if !filtered, let checks { filtered = try await checks.blocksOutput(visibleText + rest) }
+    if !filtered, !rest.isEmpty { try await send(.content(rest)) }
+    // Calls are sent once opened; a blocked answer opens no more.
+    if !filtered || calls.started > 0 {
+      for delta in calls.deltas(for: assembler.toolCalls, finished: true) { try await send(delta) }
+    }
+    if !filtered {
+      for delta in held { try await deliver(delta) }
+    }
     // Cut short by a stop text, the engine reports no count: the tokens of what it wrote are it.
     let usage = assembler.usage
     let completion =

@@ -56,7 +56,7 @@ extension GuardModel.Format {
       default: return nil
       }
     case .shieldGemma, .graniteGuardian:
-      // Granite Guardian 3.3 puts its answer in a score tag, after any thinking.
+      // Granite Guardian 3.3 puts its answer in a score tag.
       var text = answer.lowercased()
       if let score = text.range(of: "<score>") { text = String(text[score.upperBound...]) }
       let word = text.split(whereSeparator: { !$0.isLetter }).first

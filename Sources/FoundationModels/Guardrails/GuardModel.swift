@@ -8,7 +8,8 @@
 /// let model = SystemLanguageModel.default.guardrails(.default, judge: GuardModel(guard, format: .llamaGuard3))
 /// ```
 ///
-/// The guard model reads the texts the classifier is unsure of (as any judge does) and its
+/// The guard model reads the inputs the classifier is unsure of (as any judge does: the
+/// model's own answer is blocked on the classifier's confident decisions only) and its
 /// "unsafe" decision is honoured: the text is blocked, reported under the guard's category
 /// mapped onto ours (Llama Guard's S11 is self-harm, Qwen3Guard's "Violent" is violence and
 /// weapons, …), or under the classifier's most likely category where the guard's has no
@@ -30,14 +31,16 @@ public struct GuardModel: Sendable {
     /// category the classifier found most likely; it answers `Yes` (violates) or `No`.
     case shieldGemma
     /// IBM's Granite Guardian 3.x: the chat template wraps the text with its default risk
-    /// ("harm"); it answers `Yes` or `No` (3.3: `<score> yes </score>`).
+    /// ("harm"); it answers `Yes` or `No` (3.3, without thinking: `<score> yes </score>`).
     case graniteGuardian
   }
 
   /// The guard model.
   public let model: any LanguageModel
+  /// How it is asked and how its answer is read.
   public let format: Format
 
+  /// `model`, asked in `format`'s prompt and read by its convention.
   public init(_ model: some LanguageModel, format: Format) {
     self.model = model
     self.format = format

@@ -33,11 +33,11 @@ public struct GuardrailedLanguageModel<Base: LanguageModel>: LanguageModel {
   /// The judge's guard-model format, when the judge is a guard model (``GuardModel``).
   let chosenJudgeFormat: GuardModel.Format?
 
-  /// - Parameter judge: the model asked, with a yes-or-no answer under guided generation,
-  ///   about texts the classifier is unsure of; nil for the default (the embedding probe when
-  ///   its model is in the store, else itself for the local model and none for others). A
-  ///   `SystemLanguageModel` whose name shows a guard model (`Llama-Guard-3`, `Qwen3Guard`,
-  ///   `shieldgemma`, `granite-guardian`) is asked in its own format, as ``GuardModel`` would.
+  /// - Parameter judge: the model that settles the texts the classifier is unsure of; nil for
+  ///   the default (the embedding probe when its model is in the store, else itself for the
+  ///   local model and none for others). It is asked yes or no under guided generation, but
+  ///   a `SystemLanguageModel` whose name shows a guard model (`Llama-Guard-3`, `Qwen3Guard`,
+  ///   `shieldgemma`, `granite-guardian`), which is asked in its own format, as ``GuardModel``.
   public init(_ base: Base, guardrails: SystemLanguageModel.Guardrails, judge: (any LanguageModel)? = nil) {
     self.base = base
     self.guardrails = guardrails

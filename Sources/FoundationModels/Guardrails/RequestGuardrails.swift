@@ -35,23 +35,24 @@ package struct RequestGuardrails: Sendable {
       try await guardrails.checkInput(text, source: source)
     }
 
-    /// Checks what the model reads that this request brings, as a session checks a turn's:
-    /// the instructions, and the prompts and tool outputs after the last answer (earlier
-    /// messages were checked when they were new).
-    /// - Throws: `LanguageModelError.guardrailViolation` (input side) naming the text's source.
+    /// Checks everything the model reads of `transcript`, as a session checks a turn's inputs:
+    /// the instructions, every prompt and tool output, and the earlier answers as a model's
+    /// answers are checked (the client writes the whole conversation, so none of it is taken
+    /// as checked before). The judge and the probe remember the texts they read, so a
+    /// conversation resent every turn costs little more than the classifier's reading of it.
+    /// - Throws: `LanguageModelError.guardrailViolation` naming the text's side and source.
     package func checkInputs(of transcript: Transcript) async throws {
-      let entries = Array(transcript)
-      for case .instructions(let instructions) in entries {
-        try await guardrails.checkInput(SegmentJoining.text(of: instructions.segments), source: "the instructions")
-      }
-      let lastAnswer = entries.lastIndex { if case .response = $0 { true } else { false } }
-      for entry in entries[(lastAnswer.map { $0 + 1 } ?? 0)...] {
+      for entry in transcript {
         switch entry {
+        case .instructions(let instructions):
+          try await guardrails.checkInput(SegmentJoining.text(of: instructions.segments), source: "the instructions")
         case .prompt(let prompt):
           try await guardrails.checkInput(SegmentJoining.text(of: prompt.segments), source: "the prompt")
         case .toolOutput(let output):
           try await guardrails.checkInput(
             SegmentJoining.text(of: output.segments), source: "the output of the tool '\(output.toolName)'")
+        case .response(let response):
+          try await guardrails.checkOutput(SegmentJoining.text(of: response.segments), source: "an earlier answer")
         default: break
         }
       }

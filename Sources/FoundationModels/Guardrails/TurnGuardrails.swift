@@ -45,8 +45,9 @@ struct TurnGuardrails: Sendable {
   /// Guardrails). The classifier's request head, which learnt prompts, does not count here.
   /// Prompts, instructions and tool outputs get the whole cascade.
   /// - Throws: `LanguageModelError.guardrailViolation` (output side) when the text is blocked.
-  func checkOutput(_ text: some StringProtocol) async throws {
-    try await check(String(text), side: .output, source: "the response")
+  /// - Parameter source: what the text is, as the error names it ("the response").
+  func checkOutput(_ text: some StringProtocol, source: String = "the response") async throws {
+    try await check(String(text), side: .output, source: source)
   }
 
   /// Checks a growing answer before it is shown: the patterns on its tail every time, the

@@ -11,11 +11,14 @@ import Synchronization
 /// store; a check never fetches it (`fm models pull smollm2-135m` does). Without it, the texts
 /// in the classifier's uncertain band go to the session model's yes-or-no judge, as before the
 /// probe. The model is loaded on the first text that reaches the probe, once per process, with
-/// a small context of its own.
+/// a small context of its own. The embeddings of the last texts are remembered (up to
+/// ``cacheLimit``), so instructions or a conversation sent again are not embedded again.
 final class GuardrailProbe: Sendable {
   let probe: EmbeddingProbe
   private let modelPath: String
   private let embedder = Mutex<Result<LlamaEmbedder, any Error>?>(nil)
+  private let embeddings = Mutex<[String: [Float]]>([:])
+  static let cacheLimit = 256
 
   init(probe: EmbeddingProbe, modelPath: String) {
     self.probe = probe
@@ -34,12 +37,18 @@ final class GuardrailProbe: Sendable {
   /// The text's embedding on the probe's model.
   /// - Throws: the engine's error when the model cannot be loaded or the text evaluated.
   func embedding(of text: String) throws -> [Float] {
+    if let known = embeddings.withLock({ $0[text] }) { return known }
     let loaded = embedder.withLock { stored in
       if let stored { return stored }
       let made = Result { try LlamaEmbedder(model: LlamaModel(path: modelPath)) }
       stored = made
       return made
     }
-    return try loaded.get().embedding(of: text)
+    let embedding = try loaded.get().embedding(of: text)
+    embeddings.withLock { embeddings in
+      if embeddings.count >= Self.cacheLimit { embeddings.removeAll() }
+      embeddings[text] = embedding
+    }
+    return embedding
   }
 }

@@ -16,6 +16,12 @@ public struct GuardrailCascade: Sendable {
     GuardrailCascade(classifier: try ContentClassifier.shipped.get())
   }
 
+  /// Stage 2's probabilities for `text` as the input check reads them (the request head gated
+  /// by ``RequestShape``), or nil when a pattern decides it.
+  public func classifierProbabilities(of text: String) -> [Float]? {
+    if case .classifier(let probabilities) = scored(text) { probabilities } else { nil }
+  }
+
   /// The words the classifier reads for `text`: normalised, with benign idioms neutralised.
   public static func classifierWords(_ text: String) -> [String] {
     let normalized = TextNormalizer.normalize(text)
@@ -35,7 +41,7 @@ public struct GuardrailCascade: Sendable {
   ///   It learnt requests (prompts), so it counts for what a user or tool sends, not for what a
   ///   model generates.
   public func assess(_ text: String, readsRequests: Bool = true) -> GuardrailAssessment {
-    switch scored(text) {
+    switch scored(text, readsRequests: readsRequests) {
     case .pattern(let verdict): .decided(verdict)
     case .classifier(let probabilities): assess(probabilities: probabilities, readsRequests: readsRequests)
     }
@@ -48,18 +54,16 @@ public struct GuardrailCascade: Sendable {
   }
 
   /// Stage 1 on `text`, then, when no pattern blocks it, the classifier's probabilities for its
-  /// normalised words with benign idioms neutralised; the request head's is 0 for a text that
-  /// is not shaped like a request (``RequestShape``).
-  func scored(_ text: String) -> Scoring {
+  /// normalised words with benign idioms neutralised; when `readsRequests`, the request head's
+  /// is 0 for a text that is not shaped like a request (``RequestShape``).
+  func scored(_ text: String, readsRequests: Bool = true) -> Scoring {
     let normalized = TextNormalizer.normalize(text)
     if let category = PatternRules.blockedCategory(in: normalized) {
       return .pattern(GuardrailVerdict(violation: category, stage: .pattern, probability: 1, mostLikely: category))
     }
     let neutral = PatternRules.neutralizingIdioms(in: normalized)
     var probabilities = classifier.probabilities(words: neutral.split(separator: " ").map(String.init))
-    if probabilities.indices.contains(ClassifierWeights.requestHead), !RequestShape.isRequest(text) {
-      probabilities[ClassifierWeights.requestHead] = 0
-    }
+    if readsRequests { RequestShape.gate(&probabilities, text: text) }
     return .classifier(probabilities)
   }
 

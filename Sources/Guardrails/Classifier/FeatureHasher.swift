@@ -33,18 +33,19 @@ public struct FeatureHasher: Sendable {
     var framed = false
     var concepts: [String] = []
     var pairings: [String] = []
-    /// The harm classes of the last ``targetReach`` words, most recent last.
+    /// The harm classes of the last ``targetReach`` words and where they stood.
     var recentHarms: [(String, Int)] = []
     var position = 0
     for word in words {
       position += 1
+      recentHarms.removeAll { position - $0.1 > Self.targetReach }
       result.append(Int(Self.hash(tag: 1, word.utf8) & mask))
       if HarmConcepts.isRequestFraming(word, after: previous) { framed = true }
       if let concept = HarmConcepts.concept(of: word) {
         for tag: UInt8 in [6, 16, 17] { result.append(Int(Self.hash(tag: tag, concept.utf8) & mask)) }
         if !concepts.contains(concept) { concepts.append(concept) }
         if HarmConcepts.targetClasses.contains(concept) {
-          for (harm, at) in recentHarms where position - at <= Self.targetReach {
+          for (harm, _) in recentHarms {
             let pairing = harm + ">" + concept
             if !pairings.contains(pairing) { pairings.append(pairing) }
           }

@@ -108,7 +108,7 @@ public enum HarmConcepts {
       "girlfriend", "boyfriend", "date", "ex", "neighbor", "neighbour", "boss", "coworker", "colleague",
       "classmate", "teacher", "friend", "family", "mother", "father", "mom", "dad", "brother", "sister", "man",
       "men", "guy", "cop", "officer", "president", "politician", "official", "victim", "stranger", "everyone",
-      "him", "her", "them", "crowd", "civilians", "employee", "customer", "patient", "individual", "individuals",
+      "him", "her", "crowd", "civilians", "employee", "customer", "patient", "individual", "individuals",
       "citizens", "passengers", "users", "senator", "celebrity", "journalist", "witness",
     ],
     "secrecy": [

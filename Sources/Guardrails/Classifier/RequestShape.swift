@@ -1,37 +1,39 @@
 /// Whether a text is shaped like a request to an assistant — an instruction, a question, a
 /// "how do I" — rather than a post, a story or an email that only talks about something.
 ///
-/// Why: the classifier's request head learnt harmful *requests* against benign texts; on a
-/// held-out source of social-media posts (OpenAI's moderation set) it flagged 26 % of the
-/// benign ones, every one of them a statement — a confession, an opinion, a story — and none a
-/// request (`bench/README.md`, Guardrails). The head therefore counts only for texts of a
-/// request's shape; the category heads, which learnt harmful content of any shape, still read
-/// every text. On the public request sets 98–100 % of texts have this shape; on the
-/// moderation set's benign posts, 13 %.
+/// Why: the classifier's request head learnt harmful *requests* against benign texts, and on
+/// a held-out source of social-media posts (OpenAI's moderation set) the benign posts it
+/// flagged were statements — confessions, opinions, stories — not requests (`bench/README.md`,
+/// Guardrails). The head therefore counts only for texts of a request's shape
+/// (``gate(_:text:)``); the category heads, which learnt harmful content of any shape, still
+/// read every text.
 public enum RequestShape {
-  /// Whether `text` has a request's shape: a sentence that opens with an instruction verb or
-  /// "please"; the framing of a request ("how do I", "can you", "I want", "what is the best
-  /// way") in a text of at most ``framedWordLimit`` words; or a question mark in one of at most
-  /// ``questionWordLimit`` words.
+  /// Whether `text` has a request's shape: a sentence anywhere that opens with an instruction
+  /// verb or "please" (a long role-play that ends "Now write…" is a request); the framing of a
+  /// request ("how do I", "can you", "I want", "what is the best way") in a text of at most
+  /// ``framedWordLimit`` words; or a question mark in one of at most ``questionWordLimit``.
   public static func isRequest(_ text: String) -> Bool {
     var wordCount = 0
-    var previous: String?
     var framed = false
     for sentence in text.split(whereSeparator: { ".!?\n:;".contains($0) }) {
       let words = TextNormalizer.words(String(sentence))
       guard let first = words.first else { continue }
       if instructionVerbs.contains(first) || (first == "please" && words.count > 1) { return true }
-      for word in words {
-        if let previous,
-          HarmConcepts.isRequestFraming(word, after: previous) || framings.contains(previous + " " + word)
-        {
-          framed = true
-        }
-        previous = word
+      for (previous, word) in zip(words, words.dropFirst())
+      where HarmConcepts.isRequestFraming(word, after: previous) || framings.contains(previous + " " + word) {
+        framed = true
       }
       wordCount += words.count
     }
     return (framed && wordCount <= framedWordLimit) || (text.contains("?") && wordCount <= questionWordLimit)
+  }
+
+  /// Sets the request head's probability in `probabilities` (the classifier's, in
+  /// ``ClassifierWeights`` head order) to 0 when `text` is not shaped like a request: the one
+  /// rule the checks and the training program's threshold choice share.
+  public static func gate(_ probabilities: inout [Float], text: String) {
+    guard probabilities.indices.contains(ClassifierWeights.requestHead), !isRequest(text) else { return }
+    probabilities[ClassifierWeights.requestHead] = 0
   }
 
   /// The most words of a text whose request framing makes it a request (a long post may say
@@ -60,7 +62,7 @@ public enum RequestShape {
     "disable", "infiltrate", "sabotage", "poison", "dispose", "hide", "forge", "falsify", "fabricate", "smuggle",
     "launder", "distribute", "manufacture", "synthesize", "synthesise", "purchase", "set", "start", "run",
     "install", "deploy", "break", "crack", "access", "attack", "harm", "hurt", "bully", "stalk", "blackmail",
-    "extort", "bribe", "scam", "trick", "lure", "groom", "recruit", "draft", "roleplay", "continue", "finish",
-    "complete", "ignore", "forget", "respond", "reply", "say", "repeat", "print", "output", "play", "become",
+    "extort", "bribe", "scam", "trick", "lure", "groom", "recruit", "roleplay", "continue", "finish", "complete",
+    "ignore", "forget", "respond", "reply", "say", "repeat", "print", "output", "play", "become",
   ]
 }
