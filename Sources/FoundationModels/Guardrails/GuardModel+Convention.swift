@@ -2,7 +2,7 @@ import Guardrails
 
 /// What a guard model's answer says: safe, or unsafe with the categories it named (mapped onto
 /// ours; empty where it named none of ours).
-struct GuardModelAnswer: Equatable {
+struct GuardModelAnswer: Equatable, Sendable {
   var isUnsafe: Bool
   var categories: [GuardrailCategory]
 

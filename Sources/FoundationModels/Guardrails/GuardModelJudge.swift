@@ -1,23 +1,18 @@
 import Foundation
 import Guardrails
-import Synchronization
 
 /// A guard model as the guardrails' judge (``GuardModel``): its prompt, greedy and short, its
-/// answer read by its format's convention. Verdicts are remembered per prompt (up to
-/// ``ModelJudge/cacheLimit``), so instructions that every turn sends are judged once.
+/// answer read by its format's convention. Verdicts are remembered per prompt (``JudgeModel``).
 final class GuardModelJudge: GuardrailJudge, Sendable {
   let format: GuardModel.Format
-  private let makeRunner: @Sendable () -> ModelRunner?
-  private let runner = Mutex<ModelRunner??>(nil)
-  private let answers = Mutex<[String: GuardModelAnswer]>([:])
-
+  private let judge: JudgeModel<GuardModelAnswer>
   /// The most characters of a text the guard reads: its opening and its end (guard models
   /// read whole conversations; the limit only keeps a judge's prompt short).
   static let textLimit = 4000
 
   init(format: GuardModel.Format, makeRunner: @escaping @Sendable () -> ModelRunner?) {
     self.format = format
-    self.makeRunner = makeRunner
+    judge = JudgeModel(makeRunner: makeRunner)
   }
 
   func isUnsafe(_ text: String, category: GuardrailCategory) async throws -> Bool {
@@ -26,8 +21,8 @@ final class GuardModelJudge: GuardrailJudge, Sendable {
 
   /// The guard's category for an unsafe text (the first of its categories we have, else
   /// `mostLikely`), nil for a safe one.
-  /// - Throws: ``ModelJudge/Unavailable`` when there is no model or its answer does not follow
-  ///   the format; the classifier then decides.
+  /// - Throws: ``JudgeUnavailable`` when there is no model or its answer does not follow the
+  ///   format; the classifier then decides.
   func violation(in text: String, mostLikely: GuardrailCategory) async throws -> GuardrailCategory? {
     for prompt in format.prompts(for: ModelJudge.excerpt(text, limit: Self.textLimit), category: mostLikely) {
       let answer = try await answer(to: prompt)
@@ -37,25 +32,12 @@ final class GuardModelJudge: GuardrailJudge, Sendable {
   }
 
   private func answer(to prompt: String) async throws -> GuardModelAnswer {
-    if let known = answers.withLock({ $0[prompt] }) { return known }
-    let made = runner.withLock { runner in
-      if let runner { return runner }
-      let made = makeRunner()
-      runner = .some(made)
-      return made
-    }
-    guard let runner = made else { throw ModelJudge.Unavailable(reason: "the guard model could not be made") }
-    var assembler = TurnAssembler()
-    _ = try await runner.invocation.run(request(prompt), into: &assembler)
-    let text = assembler.responseText ?? ""
+    if let known = judge.remembered(prompt) { return known }
+    let text = try await judge.answer(to: request(prompt))
     guard let answer = format.reading(text) else {
-      throw ModelJudge.Unavailable(
-        reason: "the guard model's answer is not in the \(format) format: \(text.prefix(80))")
+      throw JudgeUnavailable(reason: "the guard model's answer is not in the \(format) format: \(text.prefix(80))")
     }
-    answers.withLock { answers in
-      if answers.count >= ModelJudge.cacheLimit { answers.removeAll() }
-      answers[prompt] = answer
-    }
+    judge.remember(answer, for: prompt)
     return answer
   }
 

@@ -1,6 +1,5 @@
 import Foundation
 import Guardrails
-import Synchronization
 
 /// The judge of a session's model: a request on a separate executor of the model (so the
 /// conversation's state, such as the local model's KV cache, is untouched), its answer
@@ -8,76 +7,59 @@ import Synchronization
 ///
 /// A "yes, unsafe" is confirmed by asking the opposite question ("is it safe?"); a judge that
 /// contradicts itself is ignored and the classifier decides. Verdicts are remembered per text
-/// and category (up to ``cacheLimit``), so instructions that every turn sends are judged once.
+/// and category (``JudgeModel``).
 final class ModelJudge: GuardrailJudge, Sendable {
-  private let makeRunner: @Sendable () -> ModelRunner?
-  private let runner = Mutex<ModelRunner??>(nil)
-  private let verdicts = Mutex<[String: Verdict]>([:])
+  private let judge: JudgeModel<Verdict>
 
   private enum Verdict {
     case unsafe, safe
     /// The judge called the text both unsafe and safe.
     case contradicted
   }
-  static let cacheLimit = 64
   /// The most characters of a text the judge reads: its opening and its end.
   static let textLimit = 800
+  typealias Unavailable = JudgeUnavailable
 
   init(makeRunner: @escaping @Sendable () -> ModelRunner?) {
-    self.makeRunner = makeRunner
-  }
-
-  /// Why the judge could not answer.
-  struct Unavailable: Error {
-    let reason: String
+    judge = JudgeModel(makeRunner: makeRunner)
   }
 
   func isUnsafe(_ text: String, category: GuardrailCategory) async throws -> Bool {
     let key = category.rawValue + "\u{0}" + text
-    switch verdicts.withLock({ $0[key] }) {
+    switch judge.remembered(key) {
     case .unsafe?: return true
     case .safe?: return false
     case .contradicted?: throw Unavailable(reason: "the judge called the text both unsafe and safe")
     case nil: break
     }
-    let made = self.runner.withLock { runner in
-      if let runner { return runner }
-      let made = makeRunner()
-      runner = .some(made)
-      return made
-    }
-    guard let runner = made else { throw Unavailable(reason: "the model has no judge") }
-    guard runner.capabilities.contains(.guidedGeneration) else {
+    guard try judge.model().capabilities.contains(.guidedGeneration) else {
       throw Unavailable(reason: "the model cannot constrain its answer to yes or no")
     }
     // A "yes" is confirmed by the opposite question, so a model that agrees with every question
     // (small models do) blocks nothing: a contradiction leaves the text to the classifier.
-    guard try await ask(runner, Self.request(for: text, category: category, askingIfSafe: false)) else {
-      remember(.safe, for: key)
+    guard try await ask(Self.request(for: text, category: category, askingIfSafe: false)) else {
+      judge.remember(.safe, for: key)
       return false
     }
-    guard try await !ask(runner, Self.request(for: text, category: category, askingIfSafe: true)) else {
-      remember(.contradicted, for: key)
+    guard try await !ask(Self.request(for: text, category: category, askingIfSafe: true)) else {
+      judge.remember(.contradicted, for: key)
       throw Unavailable(reason: "the judge called the text both unsafe and safe")
     }
-    remember(.unsafe, for: key)
+    judge.remember(.unsafe, for: key)
     return true
   }
 
-  /// The judge's yes (true) or no (false) to `request`.
-  private func ask(_ runner: ModelRunner, _ request: LanguageModelExecutorGenerationRequest) async throws -> Bool {
-    let answer = try await Self.answer(runner: runner, request: request)
+  /// The judge's yes (true) or no (false) to `request`: the string its constrained answer holds.
+  private func ask(_ request: LanguageModelExecutorGenerationRequest) async throws -> Bool {
+    let text = try await judge.answer(to: request)
+    let answer =
+      if case .string(let answer)? = (try? GeneratedContent(json: text))?.kind { answer.lowercased() } else {
+        text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+      }
     switch answer {
     case "yes": return true
     case "no": return false
     default: throw Unavailable(reason: "the judge answered \(answer)")
-    }
-  }
-
-  private func remember(_ verdict: Verdict, for key: String) {
-    verdicts.withLock { verdicts in
-      if verdicts.count >= Self.cacheLimit { verdicts.removeAll() }
-      verdicts[key] = verdict
     }
   }
 
@@ -121,19 +103,6 @@ final class ModelJudge: GuardrailJudge, Sendable {
       id: UUID(), transcript: transcript, enabledTools: [], schema: schema,
       generationOptions: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 8),
       contextOptions: ContextOptions(includeSchemaInPrompt: false), metadata: [:])
-  }
-
-  /// The judge's answer: the string its constrained response holds.
-  private static func answer(runner: ModelRunner, request: LanguageModelExecutorGenerationRequest) async throws
-    -> String
-  {
-    var assembler = TurnAssembler()
-    _ = try await runner.invocation.run(request, into: &assembler)
-    let text = assembler.responseText ?? ""
-    guard case .string(let answer)? = (try? GeneratedContent(json: text))?.kind else {
-      return text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
-    }
-    return answer.lowercased()
   }
 }
 
