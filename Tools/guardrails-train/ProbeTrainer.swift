@@ -10,6 +10,14 @@ struct ProbeTrainer {
   static let bandRate = 0.15
   /// The share of benign training texts the whole cascade may flag, out of fold.
   static let flagRate = 0.04
+  /// The share of one benign group's texts it may flag, out of fold: held to each group as
+  /// well as to all of them, so a group of prompts that sound unsafe (which a pooled rate
+  /// hides among easy ones) is not flagged far more than the rest — calibration across sources.
+  static let groupFlagRate = 0.04
+  /// The same for a group of benign prompts built to sound unsafe.
+  static let soundsUnsafeFlagRate = 0.06
+  /// The fewest texts a group needs for its own rate to be held.
+  static let groupMinimum = 50
   static let probeShare: Float = 0.5
   static let l2: Float = 0.01
   static let iterations = 400
@@ -65,21 +73,31 @@ struct ProbeTrainer {
     func flagged(from threshold: Float) -> [Bool] {
       texts.indices.map { decided[$0] ?? (scores[$0] >= threshold) }
     }
-    // The lowest mixed score from which at most `rate` of the benign texts are flagged.
-    func threshold(flagRate rate: Double) -> Float {
-      let allowed = Int(Double(benign.count) * rate)
-      let decidedFlags = benign.filter { decided[$0] == true }.count
-      let left = benign.filter { decided[$0] == nil }.map { scores[$0] }.sorted(by: >)
+    // The lowest mixed score from which at most `rate` of `texts` (benign) are flagged.
+    func threshold(flagRate rate: Double, of chosen: [Int] = benign) -> Float {
+      let allowed = Int(Double(chosen.count) * rate)
+      let decidedFlags = chosen.filter { decided[$0] == true }.count
+      let left = chosen.filter { decided[$0] == nil }.map { scores[$0] }.sorted(by: >)
       let room = allowed - decidedFlags
-      guard room >= 0 else { return .infinity }
+      // A group the classifier alone flags past its rate is the classifier's to answer for.
+      guard room >= 0 else { return chosen.count == benign.count ? .infinity : -.infinity }
       return room < left.count ? left[room].nextUp : -.infinity
+    }
+    // Every benign group with enough texts is held to its own rate too.
+    let groups = Dictionary(grouping: benign) { texts[$0].group }.filter { $0.value.count >= Self.groupMinimum }
+    func calibratedThreshold(flagRate rate: Double) -> Float {
+      groups.reduce(threshold(flagRate: rate)) { highest, group in
+        let groupRate = group.key.soundsUnsafe ? Self.soundsUnsafeFlagRate : Self.groupFlagRate
+        return max(highest, threshold(flagRate: groupRate, of: group.value))
+      }
     }
     for rate in [0.02, 0.03, 0.04, 0.05] {
       log(
         String(
-          format: "probe, out of fold, flag rate %.2f: %@", rate, figures(flagged(from: threshold(flagRate: rate)))))
+          format: "probe, out of fold, flag rate %.2f: %@", rate,
+          figures(flagged(from: calibratedThreshold(flagRate: rate)))))
     }
-    probe.threshold = threshold(flagRate: Self.flagRate)
+    probe.threshold = calibratedThreshold(flagRate: Self.flagRate)
     return probe
   }
 

@@ -70,6 +70,8 @@ struct Trainer {
     var isClearlyHarmful: Bool
     /// One of the everyday requests written for training (they weigh ``everydayWeight``).
     var isEveryday = false
+    /// Its group (the probe's threshold holds each benign group to a rate of its own).
+    var group: SafetyGroup
   }
 
   let texts: [Text]
@@ -108,7 +110,8 @@ struct Trainer {
         labels: GuardrailCategory.scored.map { example.labels[$0] } + [
           isRequest ? true : example.isBenign ? false : nil
         ],
-        fold: fold, isMeasuredBenign: example.group.isBenign, isClearlyHarmful: example.group.isClearlyHarmful)
+        fold: fold, isMeasuredBenign: example.group.isBenign, isClearlyHarmful: example.group.isClearlyHarmful,
+        group: example.group)
       text.isEveryday = example.group == .trainingBenignRequests
       if example.isBenign, !words.isEmpty {
         for _ in 0..<Self.fragmentsPerBenignText {
