@@ -66,6 +66,10 @@ struct ServeGuardrailsTests {
     await server.stop()
   }
 
+  /// Tokens for the forced answer `{"a":"Granular mango serpent"}`: room for it at one
+  /// character a token, so the phrase is written, and blocked, on any CPU.
+  static let forcedBudget = 64
+
   /// A schema whose only value is the test phrase: the answer the model must write.
   static let forcedPhrase =
     #","response_format":{"type":"json_schema","json_schema":{"name":"t","strict":true,"schema":{"type":"object","properties":{"a":{"type":"string","enum":["\#(phrase)"]}},"required":["a"],"additionalProperties":false}}}"#
@@ -74,7 +78,7 @@ struct ServeGuardrailsTests {
   func aBlockedAnswerEndsWithContentFilter(streams: Bool) async throws {
     let server = try TestServer.start(guardrails: .default)
     let body = TestServer.chat(
-      "Fill it in.", maxTokens: 40, extra: Self.forcedPhrase + (streams ? #","stream":true"# : ""))
+      "Fill it in.", maxTokens: Self.forcedBudget, extra: Self.forcedPhrase + (streams ? #","stream":true"# : ""))
     let response = try await RawHTTPConnection.exchange(
       RawHTTPConnection.post("/v1/chat/completions", body), port: server.port)
     let content: String
@@ -102,7 +106,9 @@ struct ServeGuardrailsTests {
       #","text":{"format":{"type":"json_schema","name":"t","strict":true,"schema":{"type":"object","properties":{"a":{"type":"string","enum":["\#(Self.phrase)"]}},"required":["a"],"additionalProperties":false}}}"#
     let response = try await RawHTTPConnection.exchange(
       RawHTTPConnection.post(
-        "/v1/responses", #"{"model":"\#(TestServer.modelID)","input":"Fill it in.","max_output_tokens":40\#(format)}"#),
+        "/v1/responses",
+        #"{"model":"\#(TestServer.modelID)","input":"Fill it in.","max_output_tokens":\#(Self.forcedBudget)\#(format)}"#
+      ),
       port: server.port)
     #expect(response.json["status"] as? String == "incomplete")
     #expect((response.json["incomplete_details"] as? [String: Any])?["reason"] as? String == "content_filter")

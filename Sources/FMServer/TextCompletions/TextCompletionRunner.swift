@@ -88,14 +88,9 @@ struct TextCompletionRunner {
     // decoded yet).
     var pending: [ScoredToken] = []
     var summary: GenerationSummary?
-    var checks = prepared.checks
-    var filtered = false
-    var held: [Piece] = []
+    var answer = GuardedAnswer<Piece>(checks: prepared.checks, whole: whole)
     // What the client gets of the answer: without a stop text and what followed it.
     var visibleText = ""
-    func send(_ piece: Piece) async throws {
-      if whole && checks != nil { held.append(piece) } else { try await deliver(piece) }
-    }
 
     func deliverText(_ text: String, final: Bool) async throws {
       visibleText += text
@@ -104,12 +99,12 @@ struct TextCompletionRunner {
       let count = final && !filter.stopped ? pending.count : (pending.firstIndex { $0.offset >= end } ?? pending.count)
       let tokens = Array(pending.prefix(count))
       pending.removeFirst(count)
-      if !text.isEmpty || !tokens.isEmpty { try await send(Piece(text: text, tokens: tokens)) }
+      if !text.isEmpty || !tokens.isEmpty { try await answer.send(Piece(text: text, tokens: tokens), to: deliver) }
     }
     func deliverPrompt(_ scores: [TokenLogProbability]) async throws {
       echoPending = false
-      try await send(
-        Piece(text: request.prompt, tokens: reportsTokens ? Self.placed(scores, model: tokenModel) : []))
+      try await answer.send(
+        Piece(text: request.prompt, tokens: reportsTokens ? Self.placed(scores, model: tokenModel) : []), to: deliver)
     }
 
     try await model.generate(prepared.generation) { event in
@@ -128,10 +123,7 @@ struct TextCompletionRunner {
         generated += text
         generatedLength += text.unicodeScalars.count
         // Checked before it is sent: a blocked answer ends here, without the text that blocked it.
-        if try await checks?.blocksGrowingOutput(generated) == true {
-          filtered = true
-          return .stop
-        }
+        if try await answer.blocks(growing: generated) { return .stop }
         try await deliverText(filter.feed(text), final: false)
       case .finished(let finished):
         summary = finished
@@ -139,13 +131,11 @@ struct TextCompletionRunner {
       // A stop text ends the answer: the rest of the generation is not needed.
       return filter.stopped ? .stop : .proceed
     }
-    let rest = filtered ? "" : filter.finish()
-    if !filtered, let checks { filtered = try await checks.blocksOutput(visibleText + rest) }
+    let rest = answer.isBlocked ? "" : filter.finish()
+    try await answer.checkWhole(visibleText + rest)
     // A blocked answer's last tokens (those past the text sent) are not sent either.
-    try await deliverText(filtered ? "" : rest, final: !filtered)
-    if !filtered {
-      for piece in held { try await deliver(piece) }
-    }
+    try await deliverText(answer.isBlocked ? "" : rest, final: !answer.isBlocked)
+    try await answer.release(to: deliver)
     // Cut short by a stop text, the engine reports no count: the tokens of what it wrote are it.
     let completionTokens =
       if let summary { summary.usage.generatedTokens } else {
@@ -155,7 +145,7 @@ struct TextCompletionRunner {
     return CompletionRunner.Summary(
       finishReason: reachedLimit ? .maximumTokens : .endOfTurn, promptTokens: prepared.generation.promptTokens.count,
       completionTokens: completionTokens, cachedPromptTokens: summary?.usage.cachedPromptTokens,
-      contentFiltered: filtered)
+      contentFiltered: answer.isBlocked)
   }
 
   /// The prompt's scored tokens, each placed where its text begins in the prompt's text.

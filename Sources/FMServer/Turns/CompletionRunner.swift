@@ -92,12 +92,10 @@ struct CompletionRunner {
     var visibleText = ""
     var assembler = TurnAssembler()
     var calls = CallProgress()
-    var checks = prepared.checks
-    var filtered = false
-    var held: [Delta] = []
+    var answer = GuardedAnswer<Delta>(checks: prepared.checks, whole: whole)
     func send(_ delta: Delta) async throws {
       if case .content(let text) = delta { visibleText += text }
-      if whole && checks != nil { held.append(delta) } else { try await deliver(delta) }
+      try await answer.send(delta, to: deliver)
     }
     let stopReason = try await invocation.run(prepared.executorRequest, into: &assembler) { update in
       if let thought = update.appendedReasoning, !thought.isEmpty { try await send(.reasoning(thought)) }
@@ -111,25 +109,20 @@ struct CompletionRunner {
       guard let text = update.appendedText else { return .proceed }
       generated += text
       // Checked before it is sent: a blocked answer ends here, without the text that blocked it.
-      if try await checks?.blocksGrowingOutput(generated) == true {
-        filtered = true
-        return .stop
-      }
+      if try await answer.blocks(growing: generated) { return .stop }
       let visible = filter.feed(text)
       if !visible.isEmpty { try await send(.content(visible)) }
       // A stop text ends the answer: the rest of the generation is not needed.
       return filter.stopped ? .stop : .proceed
     }
-    let rest = filtered ? "" : filter.finish()
-    if !filtered, let checks { filtered = try await checks.blocksOutput(visibleText + rest) }
-    if !filtered, !rest.isEmpty { try await send(.content(rest)) }
+    let rest = answer.isBlocked ? "" : filter.finish()
+    try await answer.checkWhole(visibleText + rest)
+    if !answer.isBlocked, !rest.isEmpty { try await send(.content(rest)) }
     // Calls are sent once opened; a blocked answer opens no more.
-    if !filtered || calls.started > 0 {
+    if !answer.isBlocked || calls.started > 0 {
       for delta in calls.deltas(for: assembler.toolCalls, finished: true) { try await send(delta) }
     }
-    if !filtered {
-      for delta in held { try await deliver(delta) }
-    }
+    try await answer.release(to: deliver)
     // Cut short by a stop text, the engine reports no count: the tokens of what it wrote are it.
     let usage = assembler.usage
     let completion =
@@ -139,7 +132,7 @@ struct CompletionRunner {
     return Summary(
       finishReason: stopReason, promptTokens: prepared.promptTokens, completionTokens: completion,
       cachedPromptTokens: usage.map { Self.cached(prompt: prepared.promptTokens, engine: $0.input) },
-      stopText: filter.matched, contentFiltered: filtered)
+      stopText: filter.matched, contentFiltered: answer.isBlocked)
   }
 
   /// The calls told so far: each is started when the model opens it and complete when the next

@@ -15,7 +15,8 @@ enum EngineErrorMapping {
     case LanguageModelError.unsupportedCapability(let payload) where payload.capability == .reasoning:
       return APIError.invalid(payload.debugDescription, param: "reasoning_effort")
     case LanguageModelError.unsupportedTranscriptContent(let payload):
-      return APIError.invalid("The chat template cannot render these messages: \(payload.debugDescription)", param: "messages")
+      return APIError.invalid(
+        "The chat template cannot render these messages: \(payload.debugDescription)", param: "messages")
     case let error as GeneratedContent.ParsingError:
       return APIError(.internalServerError, "The model's output could not be read: \(error.debugDescription)")
     case SystemLanguageModel.Error.assetsUnavailable(let payload):
