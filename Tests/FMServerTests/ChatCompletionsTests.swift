@@ -249,6 +249,38 @@ struct ChatCompletionsTests {
     await server.stop()
   }
 
+  /// A forced call that `max_tokens` cannot hold is a 400 naming the tokens it needs, before
+  /// any generation; given exactly those tokens, the call comes whole (it was a 500, "ended
+  /// inside a tool call").
+  @Test(arguments: [#""required""#, #"{"type":"function","function":{"name":"time"}}"#])
+  func aForcedCallTheTokenLimitCannotHoldIsA400(choice: String) async throws {
+    let server = try TestServer.start()
+    func post(_ maxTokens: Int) async throws -> RawHTTPConnection.Response {
+      try await Self.post(
+        server,
+        TestServer.chat(
+          "What is the weather in Paris?", maxTokens: maxTokens,
+          extra: #","tools":[\#(Self.weatherTool),\#(Self.timeTool)],"tool_choice":\#(choice)"#))
+    }
+    let refused = try await post(1)
+    #expect(refused.status == 400)
+    let error = try #require(refused.json["error"] as? [String: Any])
+    #expect(error["param"] as? String == "max_tokens")
+    let message = try #require(error["message"] as? String)
+    let needed = try #require(Int(message.split(separator: " ").dropLast().last.map(String.init) ?? ""))
+    #expect(needed > 1)
+    #expect(try await post(needed - 1).status == 400)
+    let fitted = try await post(needed)
+    #expect(fitted.status == 200)
+    let choiceJSON = try #require((fitted.json["choices"] as? [[String: Any]])?.first)
+    #expect(choiceJSON["finish_reason"] as? String == "tool_calls")
+    let calls = try #require((choiceJSON["message"] as? [String: Any])?["tool_calls"] as? [[String: Any]])
+    #expect(calls.count == 1)
+    let function = try #require(calls.first?["function"] as? [String: Any])
+    #expect(throws: Never.self) { try JSONValue(parsing: function["arguments"] as? String ?? "") }
+    await server.stop()
+  }
+
   @Test func toolMessagesComeBackAsTheConversation() async throws {
     let server = try TestServer.start()
     let body =

@@ -1,7 +1,7 @@
 import FoundationModels
 
 /// The framework's errors as API errors: what the client can fix is a 400 (a context it
-/// overfills, a schema the engine cannot generate), what it cannot is a 500 or 503.
+/// overfills, a schema the engine cannot generate, a token limit no required call fits), what it cannot is a 500 or 503.
 enum EngineErrorMapping {
   static func apiError(for error: any Error) -> APIError {
     switch error {
@@ -18,6 +18,11 @@ enum EngineErrorMapping {
       return APIError.invalid(
         "The chat template cannot render these messages: \(payload.debugDescription)", param: "messages")
     case let error as GeneratedContent.ParsingError:
+      if let budget = error.underlyingError as? RequiredCallBudgetError {
+        return APIError.invalid(
+          "The token limit (\(budget.maximumTokens)) cannot hold the shortest call of a required tool, which takes \(budget.shortestCall) tokens",
+          param: "max_tokens")
+      }
       return APIError(.internalServerError, "The model's output could not be read: \(error.debugDescription)")
     case SystemLanguageModel.Error.assetsUnavailable(let payload):
       return APIError(.serviceUnavailable, "The model is not available: \(payload.debugDescription)")

@@ -96,6 +96,8 @@ final class LocalEngine: Sendable {
           tools: tools, mode: toolMode, answer: answer, ownForm: ownForm, automata: automata, model: tokenModel,
           format: format, oneCall: CallableTools.allowsOneCall(in: request.metadata),
           spacesArguments: template.spacesCallArguments)
+        try RequiredCallBudgetError.check(
+          calls, mode: toolMode, maximumTokens: request.generationOptions.maximumResponseTokens)
         constraint = calls
         // The splitter reads the output as the constraint let it be written.
         let textMembers =

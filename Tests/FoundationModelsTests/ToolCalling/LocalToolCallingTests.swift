@@ -145,6 +145,28 @@ func toolCall(_ name: String, _ arguments: String) -> String {
     }
   }
 
+  /// A turn that must call a tool, with a budget smaller than the shortest call: a clear
+  /// decoding failure before anything is generated, and the session goes on as it was.
+  @Test(arguments: [qwenLike, []])
+  func aRequiredCallTheBudgetCannotHoldFailsBeforeGenerating(tokens: [String]) async throws {
+    let weather = WeatherTool()
+    let session = LanguageModelSession(
+      model: model(calling: [toolCall("getWeather", #"{"city":"Paris"}"#)], tokens: tokens), tools: [weather])
+    let required = GenerationOptions(maximumResponseTokens: 2, toolCallingMode: .required)
+    do {
+      _ = try await session.respond(to: "Weather in Paris?", options: required)
+      Issue.record("a call cannot fit 2 tokens")
+    } catch LanguageModelSession.GenerationError.decodingFailure(let context) {
+      #expect(context.debugDescription.contains("maximumResponseTokens (2)"))
+    }
+    #expect(weather.cities.withLock { $0 }.isEmpty)
+    #expect(!session.transcript.contains { if case .response = $0 { true } else { false } })
+    let response = try await session.respond(
+      to: "Weather in Paris?", options: GenerationOptions(toolCallingMode: .required))
+    #expect(weather.cities.withLock { $0 } == ["Paris"])
+    #expect(response.content == "It is sunny.")
+  }
+
   /// Qwen2.5-Coder opens its calls with `<tools>`: at the start of the turn that is a call,
   /// written and kept in the one format; elsewhere, or where calls are not allowed, it is text.
   @Test(arguments: [qwenLike, []])
