@@ -1,7 +1,8 @@
 import FoundationModels
 
 /// The framework's errors as API errors: what the client can fix is a 400 (a context it
-/// overfills, a schema the engine cannot generate, a token limit no required call fits), what it cannot is a 500 or 503.
+/// overfills, a schema the engine cannot generate, a token limit no required call fits), what
+/// it cannot is a 500 or 503.
 enum EngineErrorMapping {
   static func apiError(for error: any Error) -> APIError {
     switch error {
