@@ -21,7 +21,7 @@ enum EngineErrorMapping {
     case let error as GeneratedContent.ParsingError:
       if let budget = error.underlyingError as? RequiredCallBudgetError {
         return APIError.invalid(
-          "The token limit (\(budget.maximumTokens)) cannot hold the shortest call of a required tool, which takes \(budget.shortestCall) tokens",
+          "The token limit (\(budget.maximumTokens)) cannot hold a required tool call, which needs at least \(budget.neededTokens) tokens",
           param: "max_tokens")
       }
       return APIError(.internalServerError, "The model's output could not be read: \(error.debugDescription)")

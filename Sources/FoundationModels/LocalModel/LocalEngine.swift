@@ -92,12 +92,16 @@ final class LocalEngine: Sendable {
         }
         let format = ToolCallFormat.of(template.toolSyntax)
         let ownForm = format.readsOwnForm && (format.ownFormInEveryRound || !Self.hasToolOutputs(request))
-        let calls = ToolCallConstraint(
-          tools: tools, mode: toolMode, answer: answer, ownForm: ownForm, automata: automata, model: tokenModel,
-          format: format, oneCall: CallableTools.allowsOneCall(in: request.metadata),
-          spacesArguments: template.spacesCallArguments)
-        try RequiredCallBudgetError.check(
-          calls, mode: toolMode, maximumTokens: request.generationOptions.maximumResponseTokens)
+        let makeCalls = {
+          ToolCallConstraint(
+            tools: tools, mode: toolMode, answer: answer, ownForm: ownForm, automata: self.automata, model: tokenModel,
+            format: format, oneCall: CallableTools.allowsOneCall(in: request.metadata),
+            spacesArguments: template.spacesCallArguments)
+        }
+        if toolMode == .required, let maximum = request.generationOptions.maximumResponseTokens {
+          try RequiredCallBudgetError.check(makeCalls(), maximumTokens: maximum)
+        }
+        let calls = makeCalls()
         constraint = calls
         // The splitter reads the output as the constraint let it be written.
         let textMembers =

@@ -566,15 +566,24 @@ final class ToolCallConstraint: InferenceEngine.TokenConstraint, @unchecked Send
     return tokens
   }
 
-  /// The shortest rest of a call whose name so far is `name`: the rest of the name of a tool
-  /// it begins, then that tool's shortest arguments.
+  /// The shortest rest of a call whose name so far is `name`: of the tools whose names it
+  /// begins, the one whose name's rest and shortest arguments take the fewest tokens.
   private func shortestCall(after name: [UInt8]) -> [Token] {
-    let candidates = tools.indices.filter { encodedNames[$0].starts(with: name) }
-    guard let index = candidates.min(by: { shortestArguments(of: $0).count < shortestArguments(of: $1).count })
-    else { return [] }
-    let rest = String(decoding: encodedNames[index][name.count...], as: UTF8.self)
-    return (rest.isEmpty ? [] : model.tokenize(rest, parseSpecial: false))
-      + argumentsPrefixTokens + shortestArguments(of: index) + suffixTokens
+    let calls = tools.indices.filter { encodedNames[$0].starts(with: name) }.map { index in
+      nameRest(String(decoding: encodedNames[index][name.count...], as: UTF8.self)) + argumentsPrefixTokens
+        + shortestArguments(of: index) + suffixTokens
+    }
+    return calls.min { $0.count < $1.count } ?? []
+  }
+
+  /// The tokens of the rest of tools' names, as ``shortestCall(after:)`` asks at every step.
+  private var nameRests: [String: [Token]] = [:]
+
+  private func nameRest(_ rest: String) -> [Token] {
+    if let known = nameRests[rest] { return known }
+    let tokens = rest.isEmpty ? [] : model.tokenize(rest, parseSpecial: false)
+    nameRests[rest] = tokens
+    return tokens
   }
 
   func extensions(of token: Token) -> [Token] {
