@@ -18,7 +18,7 @@ import SafetyCorpus
 /// ~/.cache/foundationmodels-linux/models/smollm2-135m.gguf` (the default outputs).
 /// `--probe-model` also trains the third stage, the embedding probe (`Resources/probe.bin`,
 /// ``ProbeTrainer``), on that model's embeddings of the texts — kept in `--probe-cache`
-/// (`.build/guardrails-embeddings.bin`), as embedding the texts is the slow part of a run on a
+/// (`.build/guardrails-embeddings-MODEL.bin`), as embedding the texts is the slow part of a run on a
 /// CPU — and prints the held-out figures of the whole cascade with it (``ProbeRun``).
 /// After training it prints the out-of-fold trade-off on the training split and the held-out
 /// flag rates without a judge (`--show-errors` lists the held-out texts it gets wrong,
@@ -46,13 +46,11 @@ var showsTrainingErrors = false
 var assessed: String?
 var requestRate: Double?
 var probeModel: String?
-var probeCache = root.appendingPathComponent(".build/guardrails-embeddings.bin")
+var probeCacheArgument: URL?
 var probeOutput = root.appendingPathComponent("Sources/Guardrails/Resources/probe.bin")
 var benchmarksArgument: String?
 var leavesSourcesOut = false
 var judgeModel: String?
-/// The probe's model: the catalogue's test model, whose embeddings the shipped probe reads.
-let probeModelName = "smollm2-135m"
 var arguments = Array(CommandLine.arguments.dropFirst())[...]
 while let argument = arguments.popFirst() {
   switch argument {
@@ -65,7 +63,7 @@ while let argument = arguments.popFirst() {
   case "--show-training-errors": showsTrainingErrors = true
   case "--assess": assessed = arguments.popFirst()
   case "--probe-model": probeModel = arguments.popFirst()
-  case "--probe-cache": probeCache = URL(fileURLWithPath: arguments.popFirst() ?? probeCache.path)
+  case "--probe-cache": probeCacheArgument = arguments.popFirst().map { URL(fileURLWithPath: $0) }
   case "--probe-output": probeOutput = URL(fileURLWithPath: arguments.popFirst() ?? probeOutput.path)
   case "--request-rate":
     guard let value = arguments.popFirst().flatMap(Double.init), value > 0, value < 1 else {
@@ -110,6 +108,12 @@ if let assessed {
   }
 }
 let benchmarks = benchmarksArgument.map { URL(fileURLWithPath: $0) }
+/// The probe's model by its catalogue name (the GGUF file's name without `.gguf`), which the
+/// probe records so that a check embeds with the same model.
+let probeModelName = probeModel.map { URL(fileURLWithPath: $0).deletingPathExtension().lastPathComponent } ?? ""
+/// The embeddings cache: one file per model, as each model has its own embeddings.
+let probeCache =
+  probeCacheArgument ?? root.appendingPathComponent(".build/guardrails-embeddings-\(probeModelName).bin")
 do {
   var examples = try SafetyCorpus.load(
     dataDirectory: data, projectDirectory: root.appendingPathComponent("bench/guardrails"))
