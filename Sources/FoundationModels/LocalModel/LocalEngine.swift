@@ -92,16 +92,17 @@ final class LocalEngine: Sendable {
         }
         let format = ToolCallFormat.of(template.toolSyntax)
         let ownForm = format.readsOwnForm && (format.ownFormInEveryRound || !Self.hasToolOutputs(request))
-        let makeCalls = {
+        // The budget's check runs a constraint of its own, without the answer's (its state is shared).
+        let makeCalls = { (answer: SchemaConstraint?) in
           ToolCallConstraint(
             tools: tools, mode: toolMode, answer: answer, ownForm: ownForm, automata: self.automata, model: tokenModel,
             format: format, oneCall: CallableTools.allowsOneCall(in: request.metadata),
             spacesArguments: template.spacesCallArguments)
         }
         if toolMode == .required, let maximum = request.generationOptions.maximumResponseTokens {
-          try RequiredCallBudgetError.check(makeCalls(), maximumTokens: maximum)
+          try RequiredCallBudgetError.check(makeCalls(nil), maximumTokens: maximum)
         }
-        let calls = makeCalls()
+        let calls = makeCalls(answer)
         constraint = calls
         // The splitter reads the output as the constraint let it be written.
         let textMembers =
