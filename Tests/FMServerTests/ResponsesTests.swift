@@ -15,8 +15,24 @@ struct ResponsesTests {
     return try await RawHTTPConnection.exchange(text, port: server.port)
   }
 
-  static func create(_ input: String, extra: String = "") -> String {
-    #"{"model":"\#(TestServer.modelID)","input":"\#(input)","max_output_tokens":8\#(extra)}"#
+  static func create(_ input: String, extra: String = "", maximumTokens: Int = 8) -> String {
+    #"{"model":"\#(TestServer.modelID)","input":"\#(input)","max_output_tokens":\#(maximumTokens)\#(extra)}"#
+  }
+
+  /// The engine's errors name the request's fields as the Responses API spells them: a forced
+  /// call that the token limit cannot hold is about `max_output_tokens`, streamed or not.
+  @Test(arguments: [false, true])
+  func engineErrorsNameTheResponsesFields(streams: Bool) async throws {
+    let server = try TestServer.start()
+    let tool =
+      #"{"type":"function","name":"weather","parameters":{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}}"#
+    let forced = try await Self.request(
+      server, "POST", "/v1/responses",
+      Self.create(
+        "Weather?", extra: #","tools":[\#(tool)],"tool_choice":"required"\#(streams ? #","stream":true"# : "")"#,
+        maximumTokens: 1))
+    #expect(forced.status == 400 && forced.error["param"] as? String == "max_output_tokens", "\(forced.json)")
+    await server.stop()
   }
 
   @Test func aStreamNamesEachEventAndNumbersThemInOrder() async throws {

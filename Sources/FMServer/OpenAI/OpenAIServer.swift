@@ -31,7 +31,7 @@ public final class OpenAIServer: HTTPResponder {
     do {
       status = try await route(request, writer: writer)
     } catch {
-      let apiError = Self.apiError(for: error)
+      let apiError = Self.apiError(for: error, fields: RequestFields(path: request.path))
       status = apiError.status.code
       await send(apiError, to: writer, anthropic: Endpoint.isAnthropic(request.path))
     }
@@ -270,11 +270,11 @@ public final class OpenAIServer: HTTPResponder {
   }
 
   /// An engine or framework error as the API reports it.
-  static func apiError(for error: any Error) -> APIError {
+  static func apiError(for error: any Error, fields: RequestFields = .chatCompletions) -> APIError {
     switch error {
     case let error as APIError: return error
     case is CancellationError: return APIError(.badRequest, "The request was cancelled", code: "cancelled")
-    default: return EngineErrorMapping.apiError(for: error)
+    default: return EngineErrorMapping.apiError(for: error, fields: fields)
     }
   }
 }

@@ -74,7 +74,7 @@ struct ResponsesRoutes {
       }
       return summary
     } catch  where stream.hasStarted && EventStream.reports(error) {
-      let failure = OpenAIServer.apiError(for: error)
+      let failure = OpenAIServer.apiError(for: error, fields: .responses)
       try await emit(
         "error",
         [

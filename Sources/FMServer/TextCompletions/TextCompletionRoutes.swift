@@ -38,7 +38,7 @@ struct TextCompletionRoutes {
       try await stream.end()
       return summary
     } catch  where stream.hasStarted && EventStream.reports(error) {
-      try await stream.send(data: OpenAIServer.apiError(for: error).body)
+      try await stream.send(data: OpenAIServer.apiError(for: error, fields: .textCompletions).body)
       try await stream.end()
       throw error
     }
