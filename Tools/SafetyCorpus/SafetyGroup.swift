@@ -2,7 +2,7 @@ import Guardrails
 
 /// The groups the measurements are reported in: benign sets (false positives), harmful sets
 /// (detection), and sets reported only.
-public enum SafetyGroup: String, CaseIterable, Sendable, Comparable {
+public enum SafetyGroup: String, Sendable, DeclarationOrdered {
   /// Borderline-but-safe prompts written for this project (`bench/guardrails/borderline-benign.tsv`):
   /// history, medicine, safety advice, fiction, idioms, cooking, security work.
   case borderlineBenign = "benign: borderline prompts (project-written)"
@@ -82,10 +82,5 @@ public enum SafetyGroup: String, CaseIterable, Sendable, Comparable {
     case .advbench, .advbenchMisinformation: .advbench
     case .harmbench, .harmbenchMisinformation: .harmbench
     }
-  }
-
-  public static func < (lhs: SafetyGroup, rhs: SafetyGroup) -> Bool {
-    let order = allCases
-    return (order.firstIndex(of: lhs) ?? 0) < (order.firstIndex(of: rhs) ?? 0)
   }
 }

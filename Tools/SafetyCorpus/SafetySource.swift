@@ -1,6 +1,6 @@
 /// Where a text comes from: the unit the leave-one-source-out protocol holds out (trained and
 /// thresholded without it, then measured on it).
-public enum SafetySource: String, CaseIterable, Sendable, Comparable {
+public enum SafetySource: String, Sendable, DeclarationOrdered {
   case moderation = "OpenAI moderation"
   case doNotAnswer = "Do-Not-Answer"
   case bipia = "BIPIA"
@@ -11,9 +11,4 @@ public enum SafetySource: String, CaseIterable, Sendable, Comparable {
   case xstest = "XSTest"
   case advbench = "AdvBench"
   case harmbench = "HarmBench"
-
-  public static func < (lhs: SafetySource, rhs: SafetySource) -> Bool {
-    let order = allCases
-    return (order.firstIndex(of: lhs) ?? 0) < (order.firstIndex(of: rhs) ?? 0)
-  }
 }
