@@ -6,10 +6,23 @@ import Testing
 
 /// Draft tokens from the text so far (prompt lookup), with and without a constraint.
 @Suite struct SpeculativeDraftTests {
+  /// What a generation wrote and how many forward passes it took.
   struct Outcome {
     var text = ""
     var summary: GenerationSummary?
     var evaluations = 0
+
+    /// Runs `request` on `model`, new to it.
+    init(generating request: GenerationRequest, on model: ScriptedTokenModel) async throws {
+      for try await event in InferenceSession(model: model).generate(request) {
+        switch event {
+        case .text(let piece): text += piece
+        case .finished(let finished): summary = finished
+        case .logProbabilities, .promptLogProbabilities: break
+        }
+      }
+      evaluations = model.evaluations
+    }
   }
 
   /// Eight letters after the prompt "xyxy…" (16 letters: a long enough match for drafts
@@ -27,20 +40,11 @@ import Testing
         decoding: context.dropFirst(16).flatMap { $0 < 2 ? Array(["x", "y"][Int($0)].utf8) : [] }, as: UTF8.self)
       return [next(text) == "x" ? 0 : 1: 10]
     }
-    var outcome = Outcome()
     let request = GenerationRequest(
       promptTokens: model.tokenize(String(repeating: "xy", count: 8), parseSpecial: false), sampling: sampling,
       maximumTokens: 8,
       constraint: constrained ? Shaped(model: model, shape: "LLLLLLLL") : nil, speculation: speculation)
-    for try await event in InferenceSession(model: model).generate(request) {
-      switch event {
-      case .text(let piece): outcome.text += piece
-      case .finished(let finished): outcome.summary = finished
-      case .logProbabilities, .promptLogProbabilities: break
-      }
-    }
-    outcome.evaluations = model.evaluations
-    return outcome
+    return try await Outcome(generating: request, on: model)
   }
 
   @Test(arguments: [true, false])

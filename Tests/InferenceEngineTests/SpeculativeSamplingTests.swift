@@ -56,6 +56,11 @@ import Testing
     #expect(guided.length(after: 0, match: 1) == 0)
     #expect(guided.length(after: 0, match: DraftPolicy.guidedMatch) == DraftPolicy.guidedLength)
     #expect(guided.length(after: 0, match: DraftPolicy.copyMatch) == DraftPolicy.copyLength)
+    // A continuation every occurrence of the match agrees on is drafted whole under a
+    // constraint, however short the match; never without one.
+    #expect(guided.agreedLength(after: 0, agreed: 5) == 5)
+    #expect(guided.agreedLength(after: 0, agreed: 40) == DraftPolicy.agreedLength)
+    #expect(free.agreedLength(after: 0, agreed: 5) == 0)
 
     free.record(drafted: DraftPolicy.copyLength, confirmed: 1, generated: 2)
     #expect(free.length(after: 3, match: 16) == DraftPolicy.probeLength)

@@ -13,7 +13,7 @@
 /// - forced text taken without a model call (jump-forward), and after a sampled token in the
 ///   same batch as it;
 /// - a forced token with a second output, the logits before it, from which the model may choose
-///   a longer token that begins with its text (boundary healing, see `heal(among:logits:)`);
+///   a longer token that begins with its text (boundary healing, see `heal(_:among:logits:)`);
 /// - draft tokens after a sampled one, which the model then confirms (see `draft(budget:)`).
 struct DecodeSteps {
   let request: GenerationRequest
@@ -49,13 +49,18 @@ struct DecodeSteps {
   /// its guesses pay here, as measured.
   private let drafter: ModelDrafter?
   private var modelTrial = DraftModelTrial()
+  /// What the lookup learns under a constraint (see `draft(budget:cancellation:)`).
+  private var memory = GuidedLookupMemory()
 
   /// A token tried after a sampled one, with the tokens allowed after it when few.
   private struct Draft {
     let token: Token
-    let allowedAfter: [Token]?
+    var allowedAfter: [Token]?
     /// Whether the constraint forces it after the drafts before it: it is taken when they are.
     var forced = false
+    /// Longer tokens the model may write in place of this forced one (see `heal`), chosen by
+    /// the logits before it.
+    var extensions: [Token] = []
     /// Whether the draft model guessed it (not the lookup).
     var byModel = false
   }
@@ -155,63 +160,6 @@ struct DecodeSteps {
     return evaluateNextPart()
   }
 
-  /// How a prompt is evaluated on a cache: how many of its tokens are reused, and the parts
-  /// the rest is evaluated in, one decode each.
-  ///
-  /// A prompt is split at its `boundaries` and before its last token, whose logits choose the
-  /// first token. Where the cache holds parts evaluated that way (`cachedBoundaries`), the
-  /// longest run of them that the prompt shares, with the same boundaries, is reused and the
-  /// rest evaluated part by part: the cache then holds what a fresh one would, to the bit
-  /// (`PartBoundaries` says why that matters). Where the prompt continues past those parts,
-  /// as a session's next turn continues its last reply (or, in a tool round, holds the whole
-  /// of the last prompt), everything in common is reused and the rest is one part: a session's
-  /// own turns are not evaluated again.
-  ///
-  /// Without `exactParts` (a backend whose decodes are shared, where no split gives that cache)
-  /// everything in common is reused and the rest is one part that ends at the prompt's end:
-  /// one decode to the first token, the fewest the token budget allows, and the end marked
-  /// for the slot choice (`SlotTable`).
-  /// - Returns: the reused count, at most all but the last token (there must be logits), and
-  ///   the parts after it, each ending a prompt part only where `endsPart` says so.
-  static func promptPlan(
-    prompt: [Token], boundaries: [Int], cachedTokens: [Token], cachedBoundaries: PartBoundaries,
-    exactParts: Bool = true
-  ) -> (reused: Int, parts: [PromptPart]) {
-    let count = prompt.count
-    let common = min(commonPrefixLength(cachedTokens, prompt), count - 1)
-    guard exactParts else { return (common, [PromptPart(range: common..<count, endsPart: true)]) }
-    // A tool round's prompt holds the whole of its turn's last prompt, then the calls as the
-    // transcript renders them, which may part from the reply at its first token (a call written
-    // in the model's own form): that prompt is not evaluated again either. (A cache that ends
-    // at its last part, a prewarmed system turn, is continued part by part as a fresh one.)
-    let continuesLastPrompt = common > 0 && common == cachedBoundaries.last && cachedTokens.count > common
-    if common > cachedBoundaries.last || continuesLastPrompt {
-      return (common, [PromptPart(range: common..<count, endsPart: false)])
-    }
-    let splits = Array(Set([0, count - 1] + boundaries.filter { $0 > 0 && $0 < count - 1 })).sorted()
-    // A cached boundary is reusable where the parts before it are the prompt's parts.
-    let reused =
-      cachedBoundaries.positions.last { boundary in
-        boundary <= common && splits.contains(boundary)
-          && cachedBoundaries.positions.filter { $0 <= boundary } == splits.filter { $0 <= boundary }
-      } ?? 0
-    let ends = splits.filter { $0 > reused } + [count]
-    var parts: [PromptPart] = []
-    var start = reused
-    for end in ends {
-      parts.append(PromptPart(range: start..<end, endsPart: true))
-      start = end
-    }
-    return (reused, parts)
-  }
-
-  /// A range of the prompt evaluated in one decode.
-  struct PromptPart: Equatable {
-    let range: Range<Int>
-    /// Whether the cache up to its end holds only parts evaluated part by part.
-    let endsPart: Bool
-  }
-
   /// The step that evaluates the next prompt part; the last one's logits choose the first token.
   private mutating func evaluateNextPart() -> DecodeStep {
     let part = pendingParts.removeFirst()
@@ -274,16 +222,16 @@ struct DecodeSteps {
     case .latest:
       break
     case .healing(let extensions):
-      if let chosen = try heal(among: extensions, logits: outputs[0]) {
+      if let forced = batch.last, let chosen = try heal(forced, among: extensions, logits: outputs[0]) {
         cacheLength -= 1
         carried = chosen
       }
     case .drafts(let drafts):
-      let (confirmed, correction) = try confirm(drafts, outputs: outputs)
+      let (confirmed, correction, healed) = try confirm(drafts, outputs: outputs)
       logits = outputs[confirmed]
       batch = []
       if let stop = stopCondition() { return finish(stop) }
-      return try choose(after: logits, carrying: nil, sampled: correction, cancellation: cancellation)
+      return try choose(after: logits, carrying: healed, sampled: correction, cancellation: cancellation)
     }
     return try choose(after: logits, carrying: carried, cancellation: cancellation)
   }
@@ -336,7 +284,7 @@ struct DecodeSteps {
     if extensions.isEmpty { return evaluateBatch(drafts: []) }
     guard batch.count == 1 else { return evaluateBatch(healing: extensions) }
     // The logits at hand precede the forced token: choose before evaluating it.
-    if let chosen = try heal(among: extensions, logits: logits) {
+    if let forced = batch.last, let chosen = try heal(forced, among: extensions, logits: logits) {
       return try choose(after: logits, carrying: chosen, cancellation: cancellation)
     }
     return evaluateBatch(drafts: [])
@@ -371,6 +319,7 @@ struct DecodeSteps {
   /// Accepts, records and decodes one token of the output.
   private mutating func append(_ token: Token, forced: Bool) throws {
     try request.constraint?.accept(token)
+    memory.took(token, forced: forced, after: state.generated.last, position: state.generated.count)
     state.append(token, forced: forced)
     text.append(state.decoder.decode(request.shownControlTokens[token] ?? model.piece(of: token)))
   }
@@ -393,16 +342,18 @@ struct DecodeSteps {
     return !extensions.isEmpty && spare(budget) > 0 ? extensions : []
   }
 
-  /// Boundary healing: `logits` precede the last token of the batch, a forced one.
+  /// Boundary healing: `logits` precede `forced`, the last token taken, a forced one.
   ///
   /// When the model prefers a longer token that begins with its text, that token replaces it (and
   /// is returned); the forced token must then leave the cache if it was evaluated.
-  private mutating func heal(among extensions: [Token], logits: UnsafeBufferPointer<Float>) throws -> Token? {
-    guard let forced = batch.last else { return nil }
+  private mutating func heal(_ forced: Token, among extensions: [Token], logits: UnsafeBufferPointer<Float>) throws
+    -> Token?
+  {
     let chosen = state.choose(among: [forced] + extensions, logits: logits)
     guard chosen != forced else { return nil }
     try request.constraint?.acceptExtension(of: forced, by: chosen)
     state.replaceLast(by: chosen)
+    memory.took(chosen, forced: false, after: nil, position: state.generated.count)
     text.append(state.decoder.decode(Array(model.piece(of: chosen).dropFirst(model.piece(of: forced).count))))
     return chosen
   }
@@ -415,9 +366,13 @@ struct DecodeSteps {
   /// Under a constraint each guess is one it allows after the ones before (so no draft can lead
   /// the output out of it), with the tokens allowed after it when few; forced text after a
   /// guess joins the draft as certain (taken when the guesses before it are), and guessing
-  /// goes on after it, except before a forced token the model may lengthen (see `heal`).
+  /// goes on after it. The lookup compares tokens without their leading space there
+  /// (`GuidedLookupMemory.key`), and where the constraint refuses what the text it copies goes
+  /// on with (a line's end after a name), the copied value ends: the guess is the token that
+  /// ended values most often (`GuidedLookupMemory.closers`), and the forced text after it (the
+  /// next key) joins the draft.
   /// - Parameter budget: what is left of the budget after the batch.
-  private func draft(budget: Int, cancellation: CancellationFlag) -> [Draft] {
+  private mutating func draft(budget: Int, cancellation: CancellationFlag) -> [Draft] {
     // While drafting pauses, the text is not even looked up.
     guard request.speculation != .off, request.logProbabilities == nil,
       draftPolicy.drafts(after: state.generated.count)
@@ -429,17 +384,32 @@ struct DecodeSteps {
     if constraint != nil && snapshot == nil { return [] }
     defer { if let constraint, let snapshot { constraint.restore(snapshot) } }
     var context = request.promptTokens + state.generated
+    var keys = constraint == nil || sharedDecodes ? nil : context.map { memory.key(of: $0, model: model) }
     var drafts: [Draft] = []
     // The lookup's guesses after `context`, as many as the policy gives its match (and what is
     // left of `room` allows); where it has none, the draft model's, up to its length.
     var looked: ArraySlice<Token> = []
     var modelGuesses = 0
-    func findGuesses() {
-      let shortest = sharedDecodes ? DraftPolicy.copyMatch : draftPolicy.shortestMatch
-      let found = PromptLookup.draft(in: context, count: room - drafts.count, shortestMatch: shortest)
-      looked = found.tokens.prefix(draftPolicy.length(after: state.generated.count, match: found.match))
+    let policy = draftPolicy
+    let generated = state.generated.count
+    func findGuesses(afterForced: Bool = false) {
+      // Under a constraint only the prompt is looked up: the output's keys repeat, its values
+      // seldom do.
+      let found = PromptLookup.find(
+        in: context, keys: keys, count: room - drafts.count,
+        before: constraint == nil ? nil : request.promptTokens.count)
+      // Decodes shared with other sequences hold copied spans only, and so does what follows
+      // forced text (a key): a shorter match there finds another value (the key's last one).
+      let copiedOnly = sharedDecodes || afterForced
+      var length =
+        copiedOnly && found.match < DraftPolicy.copyMatch ? 0 : policy.length(after: generated, match: found.match)
+      // Under a constraint a value the prompt holds with one continuation goes on as there,
+      // unless the model refused that guess after the same token before.
+      if !copiedOnly { length = max(length, policy.agreedLength(after: generated, agreed: found.agreed)) }
+      if let last = keys?.last, let guess = found.tokens.first, memory.refused(guess, afterKey: last) { length = 0 }
+      looked = found.tokens.prefix(length)
       let guessesByModel = looked.isEmpty && drafter != nil && !sharedDecodes && modelTrial.usesModel
-      modelGuesses = guessesByModel ? draftPolicy.modelLength : 0
+      modelGuesses = guessesByModel ? policy.modelLength : 0
     }
     func nextGuess() -> Token? {
       if let token = looked.popFirst() { return token }
@@ -452,24 +422,41 @@ struct DecodeSteps {
       let forced = constraint?.forcedTokens() ?? []
       if forced.isEmpty {
         let byModel = looked.isEmpty
-        guard let token = nextGuess(), !model.isEndOfGeneration(token),
-          constraint.map({ (try? $0.accept(token)) != nil }) ?? true
-        else { break }
+        guard var token = nextGuess(), !model.isEndOfGeneration(token) else { break }
+        if let constraint, let before = constraint.snapshot(), (try? constraint.accept(token)) == nil {
+          constraint.restore(before)
+          guard !byModel,
+            let closer = memory.closers.first(where: { closer in
+              if (try? constraint.accept(closer)) != nil { return true }
+              constraint.restore(before)
+              return false
+            })
+          else { break }
+          token = closer
+          looked = []
+        }
         drafts.append(
           Draft(token: token, allowedAfter: constraint?.allowedTokens(limit: Self.candidateLimit), byModel: byModel))
         context.append(token)
+        keys?.append(memory.key(of: token, model: model))
         continue
       }
-      guard let constraint, drafts.count + forced.count <= room,
-        constraint.extensions(of: forced[forced.count - 1]).isEmpty
-      else { break }
+      guard let constraint, drafts.count + forced.count <= room else { break }
       for token in forced {
         guard (try? constraint.accept(token)) != nil else { return drafts }
         drafts.append(
           Draft(token: token, allowedAfter: constraint.allowedTokens(limit: Self.candidateLimit), forced: true))
       }
+      // The model may write the last forced token longer (see `heal`): the logits before it
+      // choose, so they are computed for the longer tokens too.
+      let extensions = constraint.extensions(of: forced[forced.count - 1])
+      if !extensions.isEmpty {
+        drafts[drafts.count - 1].extensions = extensions
+        drafts[drafts.count - 2].allowedAfter?.append(contentsOf: extensions)
+      }
       context += forced
-      findGuesses()
+      keys? += forced.map { memory.key(of: $0, model: model) }
+      findGuesses(afterForced: true)
     }
     // A draft that ends in forced text is worth its evaluation only after a guess.
     return drafts.contains { !$0.forced } ? drafts : []
@@ -478,21 +465,33 @@ struct DecodeSteps {
   /// Takes the draft tokens the model confirms, each being what it takes after the ones before
   /// (`DecodeState.verify`), and drops the others from the cache.
   /// - Parameter outputs: the logits after the batch and after each draft token.
-  /// - Returns: how many were confirmed and, in a sampled request, the token drawn in place of the
-  ///   first refused one (a greedy request's is chosen again, as any).
+  /// - Returns: how many were confirmed; in a sampled request, the token drawn in place of the
+  ///   first refused one (a greedy request's is chosen again, as any); and the longer token the
+  ///   model wrote in place of a forced one (`heal`), taken but not evaluated, after which the
+  ///   draft ends.
   private mutating func confirm(_ drafts: [Draft], outputs: [UnsafeBufferPointer<Float>]) throws -> (
-    Int, Token?
+    Int, Token?, Token?
   ) {
     var confirmed = 0
     var correction: Token?
+    var healed: Token?
     while confirmed < drafts.count {
       let draft = drafts[confirmed]
       let taken = draft.forced ? draft.token : state.verify(draft.token, after: outputs[confirmed])
       guard taken == draft.token else {
         if !state.isGreedy { correction = taken }
+        if request.constraint != nil, !draft.forced, !draft.byModel,
+          let before = confirmed == 0 ? batch.last : drafts[confirmed - 1].token
+        {
+          memory.refuse(draft.token, after: before, model: model)
+        }
         break
       }
       try append(taken, forced: draft.forced)
+      if !draft.extensions.isEmpty {
+        healed = try heal(taken, among: draft.extensions, logits: outputs[confirmed])
+        if healed != nil { break }
+      }
       confirmed += 1
     }
     // Forced text is certain: the guesses alone measure the lookup.
@@ -503,8 +502,9 @@ struct DecodeSteps {
     draftPolicy.record(
       drafted: guessed, confirmed: confirmedGuesses, generated: state.generated.count,
       byModel: drafts.contains(where: \.byModel))
+    // A healed token leaves the cache with the refused drafts: the longer one is evaluated next.
     cacheLength -= drafts.count - confirmed
-    return (confirmed, correction)
+    return (confirmed, correction, healed)
   }
 
   /// The step that asks for the batch and `drafts` after it to be evaluated.
@@ -568,12 +568,4 @@ struct DecodeSteps {
   /// The most allowed tokens for which the steps ask for those logits only: this many rows of
   /// Qwen's output matrix cost a small fraction of the whole product (`bench/README.md`).
   static let candidateLimit = 1024
-
-  /// How many tokens `a` and `b` have in common at their start.
-  static func commonPrefixLength(_ a: [Token], _ b: [Token]) -> Int {
-    var count = 0
-    let limit = min(a.count, b.count)
-    while count < limit && a[count] == b[count] { count += 1 }
-    return count
-  }
 }

@@ -13,7 +13,9 @@
 /// Under a constraint drafts are shorter and start on shorter matches (4 tokens: on 2 or 3 the
 /// answers' values are confirmed about half the time, too seldom for a draft of 3): a JSON value
 /// copied from a document is a few tokens, its keys are forced, and tokens the constraint allows
-/// few of cost little. Where drafts keep being refused, the next ones are short (probes) until
+/// few of cost little. A match of any length whose every occurrence went on the same way (a
+/// name or a date the document holds once) drafts all they agree on: that is how a value copied
+/// from a document goes on once its first token is written. Where drafts keep being refused, the next ones are short (probes) until
 /// one is confirmed whole; where too little of what was drafted is confirmed, drafting pauses,
 /// for longer each time (open chat drafts next to nothing).
 ///
@@ -29,6 +31,8 @@ struct DraftPolicy {
   static let copyLength = 15
   static let guidedLength = 3
   static let probeLength = 3
+  /// The longest draft of a copied value (a decode of 8 tokens with the sampled one).
+  static let agreedLength = 7
   /// Drafted tokens seen before drafting may pause, and the share of them that must be
   /// confirmed for it to go on.
   static let evidence = 24
@@ -69,6 +73,19 @@ struct DraftPolicy {
     guard drafts(after: generated), match >= shortestMatch else { return 0 }
     if probing { return Self.probeLength }
     return match >= Self.copyMatch ? Self.copyLength : Self.guidedLength
+  }
+
+  /// How many tokens to draft after `generated` tokens, under a constraint, where the last
+  /// tokens occurred in the prompt and `agreed` tokens followed every occurrence; 0 for none.
+  ///
+  /// However short the match, a value copied from a document (a name, a date, an amount) goes
+  /// on as the document does once its first token is one the document holds with one
+  /// continuation. The output's own text is left out (its keys repeat, its values do not),
+  /// and so is what follows a value in the document past `agreedLength`: a value is seldom
+  /// longer, and a table's next column is text a string allows.
+  func agreedLength(after generated: Int, agreed: Int) -> Int {
+    guard constrained, drafts(after: generated) else { return 0 }
+    return min(agreed, probing ? Self.probeLength : Self.agreedLength)
   }
 
   /// Learns from a draft of `drafted` tokens of which the model confirmed the first `confirmed`,

@@ -1,0 +1,112 @@
+import FMTestSupport
+import Foundation
+import Synchronization
+import Testing
+
+@testable import InferenceEngine
+
+/// Prompt lookup under a constraint: values copied from a document are drafted from their
+/// first token, end the way the last value ended, and take the next key with them.
+@Suite struct GuidedLookupTests {
+  typealias Outcome = SpeculativeDraftTests.Outcome
+
+  /// Generates under the constraint `shape` makes, after `prompt`, with a model that prefers
+  /// after each text the first token of each string `preferences` gives.
+  func generate(
+    vocabulary: [String], prompt: String, speculation: Speculation,
+    shape: @escaping (ScriptedTokenModel) -> any TokenConstraint,
+    preferences: @escaping @Sendable (String) -> [String: Float]
+  ) async throws -> Outcome {
+    let holder = Mutex<ScriptedTokenModel?>(nil)
+    let promptCount = Mutex(0)
+    let model = ScriptedTokenModel(tokens: vocabulary) { context in
+      guard let model = holder.withLock({ $0 }) else { return [:] }
+      let text = String(
+        decoding: context.dropFirst(promptCount.withLock { $0 }).flatMap { model.piece(of: $0) }, as: UTF8.self)
+      return Dictionary(
+        uniqueKeysWithValues: preferences(text).map { (model.tokenize($0, parseSpecial: false)[0], $1) })
+    }
+    holder.withLock { $0 = model }
+    let promptTokens = model.tokenize(prompt, parseSpecial: false)
+    promptCount.withLock { $0 = promptTokens.count }
+    let request = GenerationRequest(
+      promptTokens: promptTokens, sampling: .greedy, constraint: shape(model), speculation: speculation)
+    return try await Outcome(generating: request, on: model)
+  }
+
+  /// The document writes each value after a space (` june`), the answer after a quote
+  /// (`june`): compared without the space, the value's first token finds the document, whose
+  /// only continuation there is drafted; where the document goes on with a line's end, which
+  /// no value holds, the value ends as the one before it did (`","`), and the next key, forced,
+  /// joins the draft.
+  @Test func aCopiedValueIsDraftedWholeAndEndsAsTheLastOneDid() async throws {
+    let vocabulary = [
+      "{\"", "date\":\"", " june", "june", " three", "\",\"", "name\":\"", " may", "may", " one", "city\":\"",
+      " rome", "rome", "\"}", "date", "name", "city",
+    ]
+    let prompt = "date: june three\nname: may one\ncity: rome\n"
+    let shape = "{\"date\":\"V\",\"name\":\"V\",\"city\":\"V\"}"
+    let answer = "{\"date\":\"june three\",\"name\":\"may one\",\"city\":\"rome\"}"
+    // The model writes the answer, token by token as its tokenizer splits what is left of it.
+    let writing: @Sendable (String) -> [String: Float] = { text in
+      answer.hasPrefix(text) && answer.count > text.count ? [String(answer.dropFirst(text.count)): 10] : [:]
+    }
+    func run(_ speculation: Speculation) async throws -> Outcome {
+      try await generate(
+        vocabulary: vocabulary, prompt: prompt, speculation: speculation, shape: { Fields(model: $0, shape: shape) },
+        preferences: writing)
+    }
+    let drafted = try await run(.lookup)
+    let plain = try await run(.off)
+    #expect(drafted.text == answer)
+    #expect(plain.text == answer)
+    let usage = try #require(drafted.summary?.usage)
+    // ` three`; then ` one` and the `","` that ended the first value (`city":"` joins as forced).
+    #expect(usage.draftTokens == 3)
+    #expect(usage.confirmedDraftTokens == 3)
+    #expect(drafted.evaluations < plain.evaluations)
+  }
+
+  /// A forced token in a draft that the model writes longer (`;[` as `;[x`) is healed as
+  /// outside one: the output is the model's own, as without drafts.
+  @Test func aForcedTokenInADraftIsHealed() async throws {
+    let vocabulary = ["[", "[x", "x", "y", ";", ";[", ";[x", "]", "q"]
+    // `x` occurs once in the prompt, before `y`: after the model's `x`, `y` is drafted, then
+    // the forced `;[`, which the model writes `;[x`.
+    let preferences: @Sendable (String) -> [String: Float] = { text in
+      switch text {
+      case "": ["[": 10, "[x": 1]
+      case "[": ["x": 10]
+      case "[x": ["y": 10]
+      case "[xy": [";[x": 10, ";[": 9]
+      default: ["y": 10]
+      }
+    }
+    func run(_ speculation: Speculation) async throws -> Outcome {
+      try await generate(
+        vocabulary: vocabulary, prompt: "qxy", speculation: speculation, shape: { Shaped(model: $0, shape: "[LL;[L]") },
+        preferences: preferences)
+    }
+    let drafted = try await run(.lookup)
+    let plain = try await run(.off)
+    #expect(plain.text == "[xy;[x]")
+    #expect(drafted.text == plain.text)
+    #expect(drafted.summary?.tokens == plain.summary?.tokens)
+    #expect((drafted.summary?.usage.confirmedDraftTokens ?? 0) >= 1)
+  }
+
+  /// Every occurrence of the match must agree for a short match to draft, and only as far as
+  /// they agree; tokens compare by their keys.
+  @Test func aShortMatchDraftsWhatEveryOccurrenceAgreesOn() {
+    let twice = PromptLookup.find(in: [5, 1, 2, 3, 9, 1, 2, 4, 8, 1], count: 3)
+    #expect(twice.match == 1)
+    #expect(twice.tokens == [2, 4, 8])
+    #expect(twice.agreed == 1)
+    let once = PromptLookup.find(in: [5, 1, 2, 3, 9, 8, 7, 1], count: 4)
+    #expect(once.agreed == 4)
+    // 17 and 7 share a key: the match is two tokens long, and the continuation is the text's.
+    let keyed = PromptLookup.find(in: [6, 7, 2, 3, 6, 17], keys: [6, 7, 2, 3, 6, 7], count: 2)
+    #expect(keyed.match == 2)
+    #expect(keyed.tokens == [2, 3])
+  }
+}
