@@ -14,10 +14,10 @@
 /// answers' values are confirmed about half the time, too seldom for a draft of 3): a JSON value
 /// copied from a document is a few tokens, its keys are forced, and tokens the constraint allows
 /// few of cost little. A match of any length whose every occurrence went on the same way (a
-/// name or a date the document holds once) drafts all they agree on: that is how a value copied
-/// from a document goes on once its first token is written. Where drafts keep being refused, the next ones are short (probes) until
-/// one is confirmed whole; where too little of what was drafted is confirmed, drafting pauses,
-/// for longer each time (open chat drafts next to nothing).
+/// name or a date the document holds once) drafts all they agree on (`agreedLength`). Where
+/// drafts keep being refused, the next ones are short (probes) until one is confirmed whole;
+/// where too little of what was drafted is confirmed, drafting pauses, for longer each time
+/// (open chat drafts next to nothing).
 ///
 /// A draft model (`Speculation.draft`) guesses where the text repeats nothing: its drafts
 /// start at `firstModelLength` tokens, grow after one confirmed whole and shrink to one more
