@@ -60,16 +60,17 @@ import Testing
   }
 
   /// The longest match wins, then the most recent of equal ones; the match's length comes
-  /// with the tokens that followed it.
+  /// with the tokens that followed it, and a match shorter than the policy's drafts nothing.
   @Test func theLongestMatchWinsThenTheMostRecent() {
     let context: [Token] = [1, 2, 3, 9, 5, 2, 3, 8, 1, 2, 3]
-    let longest = PromptLookup.draft(in: context, count: 2, shortestMatch: 2)
+    let longest = PromptLookup.find(in: context, count: 2)
     #expect(longest.match == 3)
     #expect(longest.tokens == [9, 5])
-    let recent = PromptLookup.draft(in: [2, 3, 7, 2, 3, 8, 2, 3], count: 3, shortestMatch: 2)
+    let recent = PromptLookup.find(in: [2, 3, 7, 2, 3, 8, 2, 3], count: 3)
     #expect(recent.match == 2)
     #expect(recent.tokens == [8, 2, 3])
-    #expect(PromptLookup.draft(in: context, count: 2, shortestMatch: 4).tokens.isEmpty)
+    #expect(DraftPolicy.guidedMatch == 4)
+    #expect(DraftPolicy(constrained: true).length(after: 0, match: longest.match) == 0)
   }
 
   /// A sampled request drafts too; where the model is sure, the draft is always confirmed.

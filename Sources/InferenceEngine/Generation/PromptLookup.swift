@@ -18,14 +18,6 @@ enum PromptLookup {
     var agreed = 0
   }
 
-  /// Up to `count` tokens that followed the most recent earlier occurrence of the longest
-  /// suffix of `context` (of at least `shortestMatch` tokens) that occurred before, and that
-  /// suffix's length; none and 0 when no suffix that long occurred before.
-  static func draft(in context: [Token], count: Int, shortestMatch: Int) -> (match: Int, tokens: [Token]) {
-    let found = find(in: context, count: count)
-    return found.match >= shortestMatch ? (found.match, found.tokens) : (0, [])
-  }
-
   /// The longest suffix of `context` that occurred before, up to `count` tokens that followed
   /// its most recent occurrence, and how many of them followed every occurrence.
   /// - Parameters:
