@@ -384,7 +384,11 @@ struct DecodeSteps {
     if constraint != nil && snapshot == nil { return [] }
     defer { if let constraint, let snapshot { constraint.restore(snapshot) } }
     var context = request.promptTokens + state.generated
-    var keys = constraint == nil || sharedDecodes ? nil : context.map { memory.key(of: $0, model: model) }
+    var keys =
+      constraint == nil || sharedDecodes
+      ? nil
+      : memory.keys(ofPrompt: request.promptTokens, model: model)
+        + state.generated.map { memory.key(of: $0, model: model) }
     var drafts: [Draft] = []
     // The lookup's guesses after `context`, as many as the policy gives its match (and what is
     // left of `room` allows); where it has none, the draft model's, up to its length.

@@ -8,6 +8,8 @@ struct GuidedLookupMemory {
   private var tookForced = false
   /// `key(of:model:)`'s answers so far.
   private var keys: [Token: Token] = [:]
+  /// The prompt's keys, once read (`keys(ofPrompt:model:)`).
+  private var promptKeys: [Token]?
   /// Guesses the model refused, each after the key of the token before it (`[key, guess]`).
   private var refused: Set<[Token]> = []
 
@@ -39,6 +41,14 @@ struct GuidedLookupMemory {
     }
     keys[token] = key
     return key
+  }
+
+  /// The key of each token of `prompt`, the generation's prompt: read once, not on every draft.
+  mutating func keys(ofPrompt prompt: [Token], model: any TokenModel) -> [Token] {
+    if let promptKeys { return promptKeys }
+    let read = prompt.map { key(of: $0, model: model) }
+    promptKeys = read
+    return read
   }
 
   /// Notes that the model refused `guess` after `previous`: it is not proposed there again.
