@@ -109,4 +109,75 @@ import Testing
     #expect(keyed.match == 2)
     #expect(keyed.tokens == [2, 3])
   }
+
+  /// The model writes the answer, token by token as its tokenizer splits what is left of it.
+  static func writing(_ answer: String) -> @Sendable (String) -> [String: Float] {
+    { text in answer.hasPrefix(text) && answer.count > text.count ? [String(answer.dropFirst(text.count)): 10] : [:] }
+  }
+
+  /// `q` begins both values of the document, each going on otherwise: after the model's `q`
+  /// for the second value the lookup alone has nothing every occurrence agrees on; the
+  /// occurrence after the first value, where the output copied last, gives ` zt`.
+  @Test func theOccurrenceNearestAfterTheLastCopyIsCopied() async throws {
+    let vocabulary = ["{\"", "a\":\"", "b\":\"", "\",\"", "\"}", "q", " q", " mk", " zt"]
+    let answer = "{\"a\":\"q mk\",\"b\":\"q zt\"}"
+    func run(_ speculation: Speculation) async throws -> Outcome {
+      try await generate(
+        vocabulary: vocabulary, prompt: "one: q mk\ntwo: q zt\n", speculation: speculation,
+        shape: { Fields(model: $0, shape: "{\"a\":\"V\",\"b\":\"V\"}") }, preferences: Self.writing(answer))
+    }
+    let drafted = try await run(.lookup)
+    let plain = try await run(.off)
+    #expect(drafted.text == answer)
+    #expect(plain.text == answer)
+    #expect(drafted.summary?.usage.draftTokens == 1)
+    #expect(drafted.summary?.usage.confirmedDraftTokens == 1)
+    #expect(drafted.evaluations < plain.evaluations)
+  }
+
+  /// The cursor follows what the model writes: to the nearest occurrence after it, or, with
+  /// none there, to the only one in the prompt.
+  @Test func theCursorFollowsTheModelsTokens() {
+    let model = ScriptedTokenModel(tokens: ["q", " q", " mk", " zt"]) { _ in [:] }
+    let prompt = model.tokenize("q mk q zt", parseSpecial: false)
+    let (q, mk, zt) = (model.tokenize("q", parseSpecial: false)[0], prompt[1], prompt[3])
+    var memory = GuidedLookupMemory()
+    memory.follow(q, inPrompt: prompt, model: model)
+    #expect(memory.cursor == nil, "q occurs twice")
+    memory.follow(zt, inPrompt: prompt, model: model)
+    #expect(memory.cursor == 4)
+    memory.cursor = 0
+    memory.follow(q, inPrompt: prompt, model: model)
+    #expect(memory.cursor == 1)
+    memory.follow(mk, inPrompt: prompt, model: model)
+    #expect(memory.cursor == 2)
+  }
+
+  /// A batch that ends in a forced token the model may write longer (`"` as `"x`) takes the
+  /// lookup's guesses after it in the same pass (here the prompt holds the answer whole); where
+  /// the model writes the longer token, they go with the forced one. Either way the output is
+  /// the model's own.
+  @Test(arguments: [false, true])
+  func guessesAfterAForcedTokenThatMayGrowChangeNothing(growing: Bool) async throws {
+    let vocabulary = ["\"x", "ink", " blue", "pen", " red"]
+    let answer = "{\"a\":\"pen red\",\"b\":\"ink blue\"}"
+    let writing = Self.writing(answer)
+    let preferences: @Sendable (String) -> [String: Float] = { text in
+      if text.hasSuffix("red\",\"b\":") { return growing ? ["\"x": 10] : ["\"": 10] }
+      if text.hasSuffix("\"x") { return ["\"": 10] }
+      return writing(text)
+    }
+    func run(_ speculation: Speculation) async throws -> Outcome {
+      try await generate(
+        vocabulary: vocabulary, prompt: "example: \(answer)\n", speculation: speculation,
+        shape: { Fields(model: $0, shape: "{\"a\":\"V\",\"b\":\"V\"}") }, preferences: preferences)
+    }
+    let drafted = try await run(.lookup)
+    let plain = try await run(.off)
+    #expect(drafted.text == (growing ? "{\"a\":\"pen red\",\"b\":\"x\"}" : answer))
+    #expect(drafted.summary?.tokens == plain.summary?.tokens)
+    // After `b":"`, `ink blue"}` is drafted: confirmed in the pass of the key, unless the model
+    // wrote `"x`.
+    #expect(drafted.evaluations == plain.evaluations - (growing ? 1 : 3))
+  }
 }

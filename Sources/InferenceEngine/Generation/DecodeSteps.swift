@@ -20,13 +20,13 @@ struct DecodeSteps {
   let model: any TokenModel
   /// The most tokens the sequence's cache may hold.
   let contextLength: Int
-  private var state: DecodeState
+  var state: DecodeState
   /// The tokens the sequence's cache holds once the last step is performed.
   private(set) var cacheLength = 0
   /// Prompt tokens the cache held already and that were not evaluated again.
   private(set) var cachedPromptTokens = 0
   /// The tokens taken since the last evaluation, to be evaluated next.
-  private var batch: [Token] = []
+  private(set) var batch: [Token] = []
   /// How to read the logits of the evaluation asked for last.
   private var reading = Reading.latest
   /// The prompt parts still to evaluate.
@@ -44,25 +44,42 @@ struct DecodeSteps {
   /// then only copied spans are drafted. The driver sets it from its backend.
   var sharedDecodes = false
   /// How long the next draft may be, and whether to draft at all.
-  private var draftPolicy: DraftPolicy
+  private(set) var draftPolicy: DraftPolicy
   /// The draft model of a request that speculates with one (`Speculation.draft`), and whether
   /// its guesses pay here, as measured.
-  private let drafter: ModelDrafter?
-  private var modelTrial = DraftModelTrial()
+  let drafter: ModelDrafter?
+  private(set) var modelTrial = DraftModelTrial()
   /// What the lookup learns under a constraint (see `draft(budget:cancellation:)`).
-  private var memory = GuidedLookupMemory()
+  var memory = GuidedLookupMemory()
 
   /// A token tried after a sampled one, with the tokens allowed after it when few.
-  private struct Draft {
+  struct Draft {
     let token: Token
     var allowedAfter: [Token]?
-    /// Whether the constraint forces it after the drafts before it: it is taken when they are.
-    var forced = false
+    /// What guessed it; nil where the constraint forces it after the drafts before it: it is
+    /// taken when they are.
+    var guess: Guess?
     /// Longer tokens the model may write in place of this forced one (see `heal`), chosen by
     /// the logits before it.
     var extensions: [Token] = []
-    /// Whether the draft model guessed it (not the lookup).
-    var byModel = false
+    /// Where the prompt holds the text it copies.
+    var source: Int?
+
+    var forced: Bool { guess == nil }
+  }
+
+  /// Where a draft's guess comes from.
+  enum Guess {
+    /// The text after the most recent occurrence of the output's last tokens (`PromptLookup`),
+    /// or after every occurrence, where they agree.
+    case copied
+    /// Under a constraint, the text after the occurrence nearest after where the output copied
+    /// the prompt last (`GuidedLookupMemory.cursor`), where the occurrences disagree.
+    case nearest
+    /// The token that ended values before (`GuidedLookupMemory.closers`).
+    case closer
+    /// The draft model's.
+    case model
   }
 
   /// How to read the logits an evaluation returns.
@@ -73,7 +90,7 @@ struct DecodeSteps {
     case latest
     /// Two outputs: the logits before the batch's last token, a forced one, from which the
     /// model may choose one of `extensions` instead of it; then the logits after it.
-    case healing(extensions: [Token])
+    case healing(extensions: [Token], drafts: [Draft])
     /// One output after the batch and one after each draft token.
     case drafts([Draft])
     /// One output after each token of a prompt chunk, each scoring the prompt's next token.
@@ -211,7 +228,7 @@ struct DecodeSteps {
   mutating func next(after outputs: [UnsafeBufferPointer<Float>], cancellation: CancellationFlag) throws
     -> DecodeStep
   {
-    guard var logits = outputs.last else { throw EngineError(.decodeFailed, "an evaluation returned no logits") }
+    guard let logits = outputs.last else { throw EngineError(.decodeFailed, "an evaluation returned no logits") }
     var carried: Token?
     switch reading {
     case .promptPart:
@@ -221,19 +238,29 @@ struct DecodeSteps {
       if cacheLength < request.promptTokens.count { return scoreNextPromptChunk() }
     case .latest:
       break
-    case .healing(let extensions):
+    case .healing(let extensions, let drafts):
       if let forced = batch.last, let chosen = try heal(forced, among: extensions, logits: outputs[0]) {
-        cacheLength -= 1
+        // The drafts followed the forced token: they leave the cache with it.
+        cacheLength -= 1 + drafts.count
         carried = chosen
+      } else if !drafts.isEmpty {
+        return try confirmAndChoose(drafts, outputs: Array(outputs.dropFirst()), cancellation: cancellation)
       }
     case .drafts(let drafts):
-      let (confirmed, correction, healed) = try confirm(drafts, outputs: outputs)
-      logits = outputs[confirmed]
-      batch = []
-      if let stop = stopCondition() { return finish(stop) }
-      return try choose(after: logits, carrying: healed, sampled: correction, cancellation: cancellation)
+      return try confirmAndChoose(drafts, outputs: outputs, cancellation: cancellation)
     }
     return try choose(after: logits, carrying: carried, cancellation: cancellation)
+  }
+
+  /// Takes what the model confirms of `drafts` (`confirm`), then the next tokens.
+  /// - Parameter outputs: the logits after the batch and after each draft token.
+  private mutating func confirmAndChoose(
+    _ drafts: [Draft], outputs: [UnsafeBufferPointer<Float>], cancellation: CancellationFlag
+  ) throws -> DecodeStep {
+    let (confirmed, correction, healed) = try confirm(drafts, outputs: outputs)
+    batch = []
+    if let stop = stopCondition() { return finish(stop) }
+    return try choose(after: outputs[confirmed], carrying: healed, sampled: correction, cancellation: cancellation)
   }
 
   /// Takes the next tokens, sampled after `logits` or the `carried` one, then asks for their
@@ -281,13 +308,20 @@ struct DecodeSteps {
       return evaluateBatch(drafts: draft(budget: budget - batch.count, cancellation: cancellation))
     }
     let extensions = extensions(budget: budget - batch.count)
-    if extensions.isEmpty { return evaluateBatch(drafts: []) }
-    guard batch.count == 1 else { return evaluateBatch(healing: extensions) }
+    if extensions.isEmpty {
+      return evaluateBatch(drafts: draft(budget: budget - batch.count, afterForced: true, cancellation: cancellation))
+    }
+    guard batch.count == 1 else {
+      // The logits before the forced token choose among it and its extensions (an output of
+      // their own); guesses after it count where it stays.
+      let drafts = draft(budget: budget - batch.count, afterForced: true, outputsBefore: 2, cancellation: cancellation)
+      return evaluateBatch(healing: extensions, drafts: drafts)
+    }
     // The logits at hand precede the forced token: choose before evaluating it.
     if let forced = batch.last, let chosen = try heal(forced, among: extensions, logits: logits) {
       return try choose(after: logits, carrying: chosen, cancellation: cancellation)
     }
-    return evaluateBatch(drafts: [])
+    return evaluateBatch(drafts: draft(budget: budget - batch.count, afterForced: true, cancellation: cancellation))
   }
 
   /// Records that the step performed last, its evaluation and the choices after it, took
@@ -320,12 +354,15 @@ struct DecodeSteps {
   private mutating func append(_ token: Token, forced: Bool) throws {
     try request.constraint?.accept(token)
     memory.took(token, forced: forced, after: state.generated.last, position: state.generated.count)
+    if !forced, request.constraint != nil, request.speculation != .off {
+      memory.follow(token, inPrompt: request.promptTokens, model: model)
+    }
     state.append(token, forced: forced)
     text.append(state.decoder.decode(request.shownControlTokens[token] ?? model.piece(of: token)))
   }
 
   /// What is left of `budget` after the tokens that close the output and one to choose with.
-  private func spare(_ budget: Int) -> Int {
+  func spare(_ budget: Int) -> Int {
     guard let constraint = request.constraint else { return budget - 1 }
     // The bound decides alone while it leaves more than the drafts could use.
     let bound = constraint.closingTokenBound
@@ -358,114 +395,6 @@ struct DecodeSteps {
     return chosen
   }
 
-  /// Tokens to evaluate after the batch as guesses of what the model chooses next, as many as
-  /// `DraftPolicy` and the driver's `draftLimit` allow: from `PromptLookup`, or where it finds
-  /// nothing and the request says so (`Speculation.draft`), from the draft model. In decodes
-  /// other sequences share (`sharedDecodes`), copied spans only.
-  ///
-  /// Under a constraint each guess is one it allows after the ones before (so no draft can lead
-  /// the output out of it), with the tokens allowed after it when few; forced text after a
-  /// guess joins the draft as certain (taken when the guesses before it are), and guessing
-  /// goes on after it. The lookup compares tokens without their leading space there
-  /// (`GuidedLookupMemory.key`), and where the constraint refuses what the text it copies goes
-  /// on with (a line's end after a name), the copied value ends: the guess is the token that
-  /// ended values most often (`GuidedLookupMemory.closers`), and the forced text after it (the
-  /// next key) joins the draft.
-  /// - Parameter budget: what is left of the budget after the batch.
-  private mutating func draft(budget: Int, cancellation: CancellationFlag) -> [Draft] {
-    // While drafting pauses, the text is not even looked up.
-    guard request.speculation != .off, request.logProbabilities == nil,
-      draftPolicy.drafts(after: state.generated.count)
-    else { return [] }
-    let room = min(draftLimit, spare(budget), contextLength - cacheLength - batch.count - 1)
-    guard room > 0 else { return [] }
-    let constraint = request.constraint
-    let snapshot = constraint?.snapshot()
-    if constraint != nil && snapshot == nil { return [] }
-    defer { if let constraint, let snapshot { constraint.restore(snapshot) } }
-    var context = request.promptTokens + state.generated
-    var keys =
-      constraint == nil || sharedDecodes
-      ? nil
-      : memory.keys(ofPrompt: request.promptTokens, model: model)
-        + state.generated.map { memory.key(of: $0, model: model) }
-    var drafts: [Draft] = []
-    // The lookup's guesses after `context`, as many as the policy gives its match (and what is
-    // left of `room` allows); where it has none, the draft model's, up to its length.
-    var looked: ArraySlice<Token> = []
-    var modelGuesses = 0
-    let policy = draftPolicy
-    let generated = state.generated.count
-    func findGuesses(afterForced: Bool = false) {
-      // Under a constraint only the prompt is looked up: the output's keys repeat, its values
-      // seldom do.
-      let found = PromptLookup.find(
-        in: context, keys: keys, count: room - drafts.count,
-        before: constraint == nil ? nil : request.promptTokens.count)
-      // Decodes shared with other sequences hold copied spans only, and so does what follows
-      // forced text (a key): a shorter match there finds another value (the key's last one).
-      let copiedOnly = sharedDecodes || afterForced
-      var length =
-        copiedOnly && found.match < DraftPolicy.copyMatch ? 0 : policy.length(after: generated, match: found.match)
-      // Under a constraint a value the prompt holds with one continuation goes on as there,
-      // unless the model refused that guess after the same token before.
-      if !copiedOnly { length = max(length, policy.agreedLength(after: generated, agreed: found.agreed)) }
-      if let last = keys?.last, let guess = found.tokens.first, memory.refused(guess, afterKey: last) { length = 0 }
-      looked = found.tokens.prefix(length)
-      let guessesByModel = looked.isEmpty && drafter != nil && !sharedDecodes && modelTrial.usesModel
-      modelGuesses = guessesByModel ? policy.modelLength : 0
-    }
-    func nextGuess() -> Token? {
-      if let token = looked.popFirst() { return token }
-      guard let drafter, modelGuesses > 0 else { return nil }
-      modelGuesses -= 1
-      return try? drafter.guess(after: context, constraint: constraint, cancellation: cancellation)
-    }
-    findGuesses()
-    while drafts.count < room {
-      let forced = constraint?.forcedTokens() ?? []
-      if forced.isEmpty {
-        let byModel = looked.isEmpty
-        guard var token = nextGuess(), !model.isEndOfGeneration(token) else { break }
-        if let constraint, let before = constraint.snapshot(), (try? constraint.accept(token)) == nil {
-          constraint.restore(before)
-          guard !byModel,
-            let closer = memory.closers.first(where: { closer in
-              if (try? constraint.accept(closer)) != nil { return true }
-              constraint.restore(before)
-              return false
-            })
-          else { break }
-          token = closer
-          looked = []
-        }
-        drafts.append(
-          Draft(token: token, allowedAfter: constraint?.allowedTokens(limit: Self.candidateLimit), byModel: byModel))
-        context.append(token)
-        keys?.append(memory.key(of: token, model: model))
-        continue
-      }
-      guard let constraint, drafts.count + forced.count <= room else { break }
-      for token in forced {
-        guard (try? constraint.accept(token)) != nil else { return drafts }
-        drafts.append(
-          Draft(token: token, allowedAfter: constraint.allowedTokens(limit: Self.candidateLimit), forced: true))
-      }
-      // The model may write the last forced token longer (see `heal`): the logits before it
-      // choose, so they are computed for the longer tokens too.
-      let extensions = constraint.extensions(of: forced[forced.count - 1])
-      if !extensions.isEmpty {
-        drafts[drafts.count - 1].extensions = extensions
-        drafts[drafts.count - 2].allowedAfter?.append(contentsOf: extensions)
-      }
-      context += forced
-      keys? += forced.map { memory.key(of: $0, model: model) }
-      findGuesses(afterForced: true)
-    }
-    // A draft that ends in forced text is worth its evaluation only after a guess.
-    return drafts.contains { !$0.forced } ? drafts : []
-  }
-
   /// Takes the draft tokens the model confirms, each being what it takes after the ones before
   /// (`DecodeState.verify`), and drops the others from the cache.
   /// - Parameter outputs: the logits after the batch and after each draft token.
@@ -484,7 +413,7 @@ struct DecodeSteps {
       let taken = draft.forced ? draft.token : state.verify(draft.token, after: outputs[confirmed])
       guard taken == draft.token else {
         if !state.isGreedy { correction = taken }
-        if request.constraint != nil, !draft.forced, !draft.byModel,
+        if request.constraint != nil, let guess = draft.guess, guess != .model,
           let before = confirmed == 0 ? batch.last : drafts[confirmed - 1].token
         {
           memory.refuse(draft.token, after: before, model: model)
@@ -492,20 +421,21 @@ struct DecodeSteps {
         break
       }
       try append(taken, forced: draft.forced)
+      if let source = draft.source { memory.cursor = source + 1 }
       if !draft.extensions.isEmpty {
         healed = try heal(taken, among: draft.extensions, logits: outputs[confirmed])
         if healed != nil { break }
       }
       confirmed += 1
     }
-    // Forced text is certain: the guesses alone measure the lookup.
-    let guessed = drafts.filter { !$0.forced }.count
-    let confirmedGuesses = drafts.prefix(confirmed).filter { !$0.forced }.count
-    state.draftedTokens += guessed
-    state.confirmedDrafts += confirmedGuesses
+    // Forced text is certain: the guesses alone measure the lookup; the nearest occurrence's
+    // text, a guess where the lookup has none, does not.
+    state.draftedTokens += drafts.filter { !$0.forced }.count
+    state.confirmedDrafts += drafts.prefix(confirmed).filter { !$0.forced }.count
+    let lookedUp = { (draft: Draft) in draft.guess.map { $0 != .nearest } ?? false }
     draftPolicy.record(
-      drafted: guessed, confirmed: confirmedGuesses, generated: state.generated.count,
-      byModel: drafts.contains(where: \.byModel))
+      drafted: drafts.filter(lookedUp).count, confirmed: drafts.prefix(confirmed).filter(lookedUp).count,
+      generated: state.generated.count, byModel: drafts.contains { $0.guess == .model })
     // A healed token leaves the cache with the refused drafts: the longer one is evaluated next.
     cacheLength -= drafts.count - confirmed
     return (confirmed, correction, healed)
@@ -528,11 +458,15 @@ struct DecodeSteps {
 
   /// The step that asks for the batch to be evaluated with the logits before its last token, a
   /// forced one, as well: the model chooses among it and `extensions` there.
-  private mutating func evaluateBatch(healing extensions: [Token]) -> DecodeStep {
-    let candidates = request.constraint?.allowedTokens(limit: Self.candidateLimit).map { allowed in
+  private mutating func evaluateBatch(healing extensions: [Token], drafts: [Draft]) -> DecodeStep {
+    var candidates = request.constraint?.allowedTokens(limit: Self.candidateLimit).map { allowed in
       [[batch[batch.count - 1]] + extensions, allowed]
     }
-    return evaluate(batch, outputs: 2, candidates: candidates, reading: .healing(extensions: extensions))
+    let allowedAfterDrafts = drafts.compactMap(\.allowedAfter)
+    if allowedAfterDrafts.count == drafts.count { candidates? += allowedAfterDrafts } else { candidates = nil }
+    return evaluate(
+      batch + drafts.map(\.token), outputs: 2 + drafts.count, candidates: candidates,
+      reading: .healing(extensions: extensions, drafts: drafts))
   }
 
   private mutating func evaluate(_ tokens: [Token], outputs: Int, candidates: [[Token]]?, reading: Reading)

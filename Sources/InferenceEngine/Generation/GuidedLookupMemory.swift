@@ -1,5 +1,6 @@
 /// What prompt lookup learns during one guided generation (see `DecodeSteps.draft`): how the
-/// model ends a value, which guesses it refused where, and what tokens compare by.
+/// model ends a value, which guesses it refused where, what tokens compare by, and where in the
+/// document the output reads.
 struct GuidedLookupMemory {
   /// The tokens the model chose before forced text, with how often and when last: under a
   /// constraint, how it ends a value (`","` before the next key).
@@ -10,6 +11,12 @@ struct GuidedLookupMemory {
   private var keys: [Token: Token] = [:]
   /// The prompt's keys, once read (`keys(ofPrompt:model:)`).
   private var promptKeys: [Token]?
+  /// The prompt position after the text the output copied or wrote last: a document is mostly
+  /// read in order, so of several places that go on differently, the one after it is likely
+  /// the one the output copies.
+  var cursor: Int?
+  /// How far after the cursor the text it reads on is looked for.
+  static let window = 48
   /// Guesses the model refused, each after the key of the token before it (`[key, guess]`).
   private var refused: Set<[Token]> = []
 
@@ -58,4 +65,24 @@ struct GuidedLookupMemory {
 
   /// Whether the model refused `guess` after a token whose key is `key`.
   func refused(_ guess: Token, afterKey key: Token) -> Bool { refused.contains([key, guess]) }
+
+  /// Moves the cursor past `token`, one the model chose, where the text near the cursor holds
+  /// it (the nearest after the cursor), or where the prompt holds it once.
+  mutating func follow(_ token: Token, inPrompt prompt: [Token], model: any TokenModel) {
+    let keys = keys(ofPrompt: prompt, model: model)
+    let key = key(of: token, model: model)
+    if let cursor, cursor < keys.count,
+      let position = keys[cursor..<min(keys.count, cursor + Self.window)].firstIndex(of: key)
+    {
+      self.cursor = position + 1
+      return
+    }
+    if let first = keys.firstIndex(of: key), keys.lastIndex(of: key) == first { cursor = first + 1 }
+  }
+
+  /// Whether `token` ends a value copied from a text: a line's end or a gap between columns.
+  static func endsValue(_ token: Token, model: any TokenModel) -> Bool {
+    let piece = model.piece(of: token)
+    return piece.contains(UInt8(ascii: "\n")) || (piece.count > 1 && piece.allSatisfy { $0 == UInt8(ascii: " ") })
+  }
 }

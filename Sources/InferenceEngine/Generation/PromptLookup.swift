@@ -16,6 +16,10 @@ enum PromptLookup {
     var tokens: [Token] = []
     /// How many of `tokens` followed every occurrence of the match.
     var agreed = 0
+    /// Where `tokens` begin in the context.
+    var start = 0
+    /// Where the tokens after each occurrence of the match begin, the most recent first.
+    var occurrences: [Int] = []
   }
 
   /// The longest suffix of `context` that occurred before, up to `count` tokens that followed
@@ -51,6 +55,6 @@ enum PromptLookup {
       while same < agreed, end + 1 + same < context.count, context[end + 1 + same] == tokens[same] { same += 1 }
       agreed = same
     }
-    return Found(match: best, tokens: tokens, agreed: agreed)
+    return Found(match: best, tokens: tokens, agreed: agreed, start: recent + 1, occurrences: ends.map { $0 + 1 })
   }
 }

@@ -1,0 +1,143 @@
+extension DecodeSteps {
+  /// Tokens to evaluate after the batch as guesses of what the model chooses next, as many as
+  /// `DraftPolicy` and the driver's `draftLimit` allow: from `PromptLookup`, or where it finds
+  /// nothing and the request says so (`Speculation.draft`), from the draft model. In decodes
+  /// other sequences share (`sharedDecodes`), copied spans only.
+  ///
+  /// Under a constraint each guess is one it allows after the ones before (so no draft can lead
+  /// the output out of it), with the tokens allowed after it when few; forced text after a
+  /// guess joins the draft as certain (taken when the guesses before it are), and guessing
+  /// goes on after it. The lookup compares tokens without their leading space there
+  /// (`GuidedLookupMemory.key`), and where the constraint refuses what the text it copies goes
+  /// on with (a line's end, a gap between columns), the copied value ends: the guess is the
+  /// token that ended values most often (`GuidedLookupMemory.closers`), and the forced text
+  /// after it (the next key) joins the draft. A document is mostly read in order: where the
+  /// output's last tokens occur in it several times with different continuations (a digit, a
+  /// word of a table), the occurrence nearest after where the output copied last
+  /// (`GuidedLookupMemory.cursor`) is copied.
+  /// - Parameters:
+  ///   - budget: what is left of the budget after the batch.
+  ///   - afterForced: whether the batch ends in forced text (a key): the lookup then copies
+  ///     long matches only.
+  ///   - outputsBefore: the outputs the batch takes (the logits after it, and before its last
+  ///     token where that one may be healed): the drafts' share the backend's limit with them.
+  mutating func draft(
+    budget: Int, afterForced: Bool = false, outputsBefore: Int = 1, cancellation: CancellationFlag
+  ) -> [Draft] {
+    // While drafting pauses, the text is not even looked up.
+    guard request.speculation != .off, request.logProbabilities == nil,
+      draftPolicy.drafts(after: state.generated.count)
+    else { return [] }
+    let room = min(draftLimit + 1 - outputsBefore, spare(budget), contextLength - cacheLength - batch.count - 1)
+    guard room > 0 else { return [] }
+    let constraint = request.constraint
+    let snapshot = constraint?.snapshot()
+    if constraint != nil && snapshot == nil { return [] }
+    defer { if let constraint, let snapshot { constraint.restore(snapshot) } }
+    var context = request.promptTokens + state.generated
+    var keys =
+      constraint == nil || sharedDecodes
+      ? nil
+      : memory.keys(ofPrompt: request.promptTokens, model: model)
+        + state.generated.map { memory.key(of: $0, model: model) }
+    var drafts: [Draft] = []
+    // The lookup's guesses after `context`, as many as the policy gives its match (and what is
+    // left of `room` allows), with where the prompt holds them and what guessed them; where it
+    // has none, the draft model's, up to its length.
+    var looked: ArraySlice<Token> = []
+    var lookedSource: Int?
+    var lookedKind = Guess.copied
+    var modelGuesses = 0
+    // Where the document is read on from (`GuidedLookupMemory.cursor`).
+    var readFrom = sharedDecodes ? nil : memory.cursor
+    let policy = draftPolicy
+    let generated = state.generated.count
+    func findGuesses(afterForced: Bool = false) {
+      // Under a constraint only the prompt is looked up: the output's keys repeat, its values
+      // seldom do.
+      let found = PromptLookup.find(
+        in: context, keys: keys, count: room - drafts.count,
+        before: constraint == nil ? nil : request.promptTokens.count)
+      // Decodes shared with other sequences hold copied spans only, and so does what follows
+      // forced text (a key): a shorter match there finds another value (the key's last one).
+      let copiedOnly = sharedDecodes || afterForced
+      var length =
+        copiedOnly && found.match < DraftPolicy.copyMatch ? 0 : policy.length(after: generated, match: found.match)
+      // Under a constraint a value the prompt holds with one continuation goes on as there,
+      // unless the model refused that guess after the same token before.
+      if !copiedOnly { length = max(length, policy.agreedLength(after: generated, agreed: found.agreed)) }
+      if let last = keys?.last, let guess = found.tokens.first, memory.refused(guess, afterKey: last) { length = 0 }
+      looked = found.tokens.prefix(length)
+      lookedSource = found.start
+      lookedKind = .copied
+      // Where the occurrences disagree, the one nearest after where the output copied last.
+      if looked.isEmpty, !copiedOnly, constraint != nil, let from = readFrom, found.occurrences.count > 1,
+        let nearest = found.occurrences.filter({ $0 >= from && $0 < from + GuidedLookupMemory.window }).min()
+      {
+        looked = context[nearest..<min(nearest + DraftPolicy.agreedLength, request.promptTokens.count)]
+        lookedSource = nearest
+        lookedKind = .nearest
+      }
+      let guessesByModel = looked.isEmpty && drafter != nil && !sharedDecodes && modelTrial.usesModel
+      modelGuesses = guessesByModel ? policy.modelLength : 0
+    }
+    func nextGuess() -> (token: Token, kind: Guess, source: Int?)? {
+      if let token = looked.popFirst() {
+        defer { lookedSource = lookedSource.map { $0 + 1 } }
+        return (token, lookedKind, lookedSource)
+      }
+      guard let drafter, modelGuesses > 0 else { return nil }
+      modelGuesses -= 1
+      return (try? drafter.guess(after: context, constraint: constraint, cancellation: cancellation)).map {
+        ($0, .model, nil)
+      }
+    }
+    findGuesses(afterForced: afterForced)
+    while drafts.count < room {
+      let forced = constraint?.forcedTokens() ?? []
+      if forced.isEmpty {
+        guard var (token, kind, source) = nextGuess(), !model.isEndOfGeneration(token) else { break }
+        if let source { readFrom = source + 1 }
+        // A copied value ends where the constraint refuses the text's next token, or where the
+        // text's line or column ends.
+        let ends = kind != .model && constraint != nil && GuidedLookupMemory.endsValue(token, model: model)
+        if let constraint, let before = constraint.snapshot(), ends || (try? constraint.accept(token)) == nil {
+          constraint.restore(before)
+          guard kind != .model,
+            let closer = memory.closers.first(where: { closer in
+              if (try? constraint.accept(closer)) != nil { return true }
+              constraint.restore(before)
+              return false
+            })
+          else { break }
+          (token, kind, source) = (closer, .closer, nil)
+          looked = []
+        }
+        drafts.append(
+          Draft(
+            token: token, allowedAfter: constraint?.allowedTokens(limit: Self.candidateLimit), guess: kind,
+            source: source))
+        context.append(token)
+        keys?.append(memory.key(of: token, model: model))
+        continue
+      }
+      guard let constraint, drafts.count + forced.count <= room else { break }
+      for token in forced {
+        guard (try? constraint.accept(token)) != nil else { return drafts }
+        drafts.append(Draft(token: token, allowedAfter: constraint.allowedTokens(limit: Self.candidateLimit)))
+      }
+      // The model may write the last forced token longer (see `heal`): the logits before it
+      // choose, so they are computed for the longer tokens too.
+      let extensions = constraint.extensions(of: forced[forced.count - 1])
+      if !extensions.isEmpty {
+        drafts[drafts.count - 1].extensions = extensions
+        drafts[drafts.count - 2].allowedAfter?.append(contentsOf: extensions)
+      }
+      context += forced
+      keys? += forced.map { memory.key(of: $0, model: model) }
+      findGuesses(afterForced: true)
+    }
+    // A draft that ends in forced text is worth its evaluation only after a guess.
+    return drafts.contains { !$0.forced } ? drafts : []
+  }
+}
