@@ -20,7 +20,7 @@ struct DecodeSteps {
   let model: any TokenModel
   /// The most tokens the sequence's cache may hold.
   let contextLength: Int
-  var state: DecodeState
+  private(set) var state: DecodeState
   /// The tokens the sequence's cache holds once the last step is performed.
   private(set) var cacheLength = 0
   /// Prompt tokens the cache held already and that were not evaluated again.
