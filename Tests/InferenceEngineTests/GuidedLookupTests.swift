@@ -47,14 +47,10 @@ import Testing
     let prompt = "date: june three\nname: may one\ncity: rome\n"
     let shape = "{\"date\":\"V\",\"name\":\"V\",\"city\":\"V\"}"
     let answer = "{\"date\":\"june three\",\"name\":\"may one\",\"city\":\"rome\"}"
-    // The model writes the answer, token by token as its tokenizer splits what is left of it.
-    let writing: @Sendable (String) -> [String: Float] = { text in
-      answer.hasPrefix(text) && answer.count > text.count ? [String(answer.dropFirst(text.count)): 10] : [:]
-    }
     func run(_ speculation: Speculation) async throws -> Outcome {
       try await generate(
         vocabulary: vocabulary, prompt: prompt, speculation: speculation, shape: { Fields(model: $0, shape: shape) },
-        preferences: writing)
+        preferences: Self.writing(answer))
     }
     let drafted = try await run(.lookup)
     let plain = try await run(.off)

@@ -68,7 +68,7 @@ extension DecodeSteps {
       if !copiedOnly { length = max(length, policy.agreedLength(after: generated, agreed: found.agreed)) }
       if let last = keys?.last, let guess = found.tokens.first, memory.refused(guess, afterKey: last) { length = 0 }
       looked = found.tokens.prefix(length)
-      lookedSource = found.start
+      lookedSource = found.occurrences.first
       lookedKind = .copied
       // Where the occurrences disagree, the one nearest after where the output copied last.
       if looked.isEmpty, !copiedOnly, constraint != nil, let from = readFrom, found.occurrences.count > 1,

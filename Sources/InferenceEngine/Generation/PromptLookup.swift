@@ -16,9 +16,8 @@ enum PromptLookup {
     var tokens: [Token] = []
     /// How many of `tokens` followed every occurrence of the match.
     var agreed = 0
-    /// Where `tokens` begin in the context.
-    var start = 0
-    /// Where the tokens after each occurrence of the match begin, the most recent first.
+    /// Where the tokens after each occurrence of the match begin, the most recent first (so
+    /// where `tokens` begin, first).
     var occurrences: [Int] = []
   }
 
@@ -55,6 +54,6 @@ enum PromptLookup {
       while same < agreed, end + 1 + same < context.count, context[end + 1 + same] == tokens[same] { same += 1 }
       agreed = same
     }
-    return Found(match: best, tokens: tokens, agreed: agreed, start: recent + 1, occurrences: ends.map { $0 + 1 })
+    return Found(match: best, tokens: tokens, agreed: agreed, occurrences: ends.map { $0 + 1 })
   }
 }
