@@ -73,6 +73,37 @@ import Testing
     #expect(DraftPolicy(constrained: true).length(after: 0, match: longest.match) == 0)
   }
 
+  /// An edit breaks a copied span (a rewrite): without a constraint the copy is drafted again
+  /// once 4 tokens after the edit match the prompt (`DraftPolicy.shortMatch`), not 8, and the
+  /// output is the model's own.
+  @Test func aCopyResumesFourTokensAfterAnEdit() async throws {
+    let source = "abcdefghijklmnopqrst"
+    let edited = "abCdefghijklmnopqrst"
+    func rewrite(_ speculation: Speculation) async throws -> Outcome {
+      let model = ScriptedTokenModel(tokens: []) { context in
+        // Single-byte tokens: the prompt is the source; the rest is the answer so far.
+        let written = context.count - source.utf8.count
+        guard written >= 0, written < edited.utf8.count else { return [:] }
+        return [Token(Array(edited.utf8)[written]): 10]
+      }
+      let request = GenerationRequest(
+        promptTokens: model.tokenize(source, parseSpecial: false), sampling: .greedy,
+        maximumTokens: edited.utf8.count, speculation: speculation)
+      return try await Outcome(generating: request, on: model)
+    }
+    let drafted = try await rewrite(.lookup)
+    let plain = try await rewrite(.off)
+    #expect(drafted.text == edited)
+    #expect(plain.text == edited)
+    // Up to "g" no 4 tokens match; "hij" is drafted after "defg", then "lmn" and "pqr" (3 is
+    // the scripted backend's most), each confirmed; the budget leaves no room after "s". With 8
+    // tokens to match, "hij" would not be drafted.
+    let usage = try #require(drafted.summary?.usage)
+    #expect(usage.draftTokens == 9)
+    #expect(usage.confirmedDraftTokens == 9)
+    #expect(drafted.evaluations == plain.evaluations - 9)
+  }
+
   /// A sampled request drafts too; where the model is sure, the draft is always confirmed.
   @Test func aSampledRequestDraftsAndKeepsTheModelsChoices() async throws {
     let alternate: @Sendable (String) -> String = { $0.count % 2 == 0 ? "x" : "y" }

@@ -45,12 +45,14 @@ import Testing
     }
   }
 
-  /// Without a constraint only a long match drafts, and then a long draft; with one, shorter
-  /// matches draft a few tokens. A draft mostly refused makes the next ones probes until one is
-  /// confirmed whole.
+  /// Without a constraint a long match drafts a long draft and a shorter one a few tokens; with
+  /// one, shorter matches draft a few tokens. A draft mostly refused makes the next ones probes
+  /// until one is confirmed whole.
   @Test func theMatchSetsTheDraftAndRefusalsShortenIt() {
     var free = DraftPolicy(constrained: false)
-    #expect(free.length(after: 0, match: DraftPolicy.copyMatch - 1) == 0)
+    #expect(free.length(after: 0, match: DraftPolicy.shortMatch - 1) == 0)
+    #expect(free.length(after: 0, match: DraftPolicy.shortMatch) == DraftPolicy.shortLength)
+    #expect(free.length(after: 0, match: DraftPolicy.copyMatch - 1) == DraftPolicy.shortLength)
     #expect(free.length(after: 0, match: DraftPolicy.copyMatch) == DraftPolicy.copyLength)
     let guided = DraftPolicy(constrained: true)
     #expect(guided.length(after: 0, match: 1) == 0)
@@ -66,6 +68,35 @@ import Testing
     #expect(free.length(after: 3, match: 16) == DraftPolicy.probeLength)
     free.record(drafted: DraftPolicy.probeLength, confirmed: DraftPolicy.probeLength, generated: 6)
     #expect(free.length(after: 7, match: 16) == DraftPolicy.copyLength)
+  }
+
+  /// Short drafts (after a match of 4 to 7 tokens, without a constraint) go on while most of
+  /// them are confirmed; where fewer are, they pause, for longer each time, and neither the long
+  /// copies' drafts nor a constrained generation's drafts change.
+  @Test func shortDraftsGoOnOnlyWhileMostlyConfirmed() {
+    var policy = DraftPolicy(constrained: false)
+    let short = DraftPolicy.shortMatch
+    var generated = 0
+    for _ in 0..<8 {
+      #expect(policy.length(after: generated, match: short) == DraftPolicy.shortLength)
+      policy.record(drafted: 3, confirmed: 3, generated: generated, short: true)
+      generated += 4
+    }
+    // Two of three confirmed is under the share: a pause, with long copies unchanged.
+    var pauses: [Int] = []
+    for _ in 0..<2 {
+      for _ in 0..<(DraftPolicy.shortEvidence / 3) {
+        policy.record(drafted: 3, confirmed: 2, generated: generated, short: true)
+      }
+      #expect(policy.length(after: generated, match: short) == 0)
+      #expect(policy.length(after: generated, match: DraftPolicy.copyMatch) == DraftPolicy.copyLength)
+      let resumes = (generated...).first { policy.length(after: $0, match: short) > 0 }!
+      pauses.append(resumes - generated)
+      generated = resumes
+    }
+    #expect(pauses == [DraftPolicy.firstShortPause, 2 * DraftPolicy.firstShortPause])
+    #expect(!DraftPolicy(constrained: true).isShort(match: short))
+    #expect(DraftPolicy(constrained: true).length(after: 0, match: short) == DraftPolicy.guidedLength)
   }
 
   /// Where too little of what is drafted is confirmed, drafting pauses, for longer each time.

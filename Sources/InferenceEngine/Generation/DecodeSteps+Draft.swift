@@ -69,7 +69,7 @@ extension DecodeSteps {
       if let last = keys?.last, let guess = found.tokens.first, memory.refused(guess, afterKey: last) { length = 0 }
       looked = found.tokens.prefix(length)
       lookedSource = found.occurrences.first
-      lookedKind = .copied
+      lookedKind = policy.isShort(match: found.match) ? .shortCopy : .copied
       // Where the occurrences disagree, the one nearest after where the output copied last.
       if looked.isEmpty, !copiedOnly, constraint != nil, let from = readFrom, found.occurrences.count > 1,
         let nearest = found.occurrences.filter({ $0 >= from && $0 < from + GuidedLookupMemory.window }).min()

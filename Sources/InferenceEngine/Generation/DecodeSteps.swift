@@ -73,6 +73,9 @@ struct DecodeSteps {
     /// The text after the most recent occurrence of the output's last tokens (`PromptLookup`),
     /// or after every occurrence, where they agree.
     case copied
+    /// Without a constraint, the text after the most recent occurrence of a match too short
+    /// for a copied span's draft (`DraftPolicy.shortMatch`).
+    case shortCopy
     /// Under a constraint, the text after the occurrence nearest after where the output copied
     /// the prompt last (`GuidedLookupMemory.cursor`), where the occurrences disagree.
     case nearest
@@ -435,7 +438,8 @@ struct DecodeSteps {
     let lookedUp = { (draft: Draft) in draft.guess.map { $0 != .nearest } ?? false }
     draftPolicy.record(
       drafted: drafts.filter(lookedUp).count, confirmed: drafts.prefix(confirmed).filter(lookedUp).count,
-      generated: state.generated.count, byModel: drafts.contains { $0.guess == .model })
+      generated: state.generated.count, byModel: drafts.contains { $0.guess == .model },
+      short: drafts.contains { $0.guess == .shortCopy })
     // A healed token leaves the cache with the refused drafts: the longer one is evaluated next.
     cacheLength -= drafts.count - confirmed
     return (confirmed, correction, healed)

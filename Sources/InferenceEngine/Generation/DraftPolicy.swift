@@ -19,6 +19,14 @@
 /// where too little of what was drafted is confirmed, drafting pauses, for longer each time
 /// (open chat drafts next to nothing).
 ///
+/// Without a constraint a shorter match (4 to 7 tokens) drafts a few tokens too (`shortLength`,
+/// a decode of 4): where an edit broke a copied span, the copy goes on 4 tokens after it
+/// instead of 8. What such a decode costs against one token's depends on the CPU (little more
+/// where its kernels batch rows cheaply, several times more where arithmetic binds), so these
+/// drafts go on only while so much of them is confirmed (`shortPayingShare`) that they pay
+/// either way, and pause for longer each time they are not; they leave the long copies'
+/// accounting alone.
+///
 /// A draft model (`Speculation.draft`) guesses where the text repeats nothing: its drafts
 /// start at `firstModelLength` tokens, grow after one confirmed whole and shrink to one more
 /// than what was confirmed otherwise (each of its guesses costs a decode of the draft model).
@@ -26,11 +34,14 @@ struct DraftPolicy {
   /// The shortest match that drafts: a copied span without a constraint, a value's start with one.
   static let copyMatch = 8
   static let guidedMatch = 4
+  /// Without a constraint, the shortest match that drafts `shortLength` tokens.
+  static let shortMatch = 4
   /// Draft lengths: a copied span's (a decode of 16 tokens with the sampled one), a guided
   /// value's, and a probe's after a refused draft.
   static let copyLength = 15
   static let guidedLength = 3
   static let probeLength = 3
+  static let shortLength = 3
   /// The longest draft of a copied value (a decode of 8 tokens with the sampled one).
   static let agreedLength = 7
   /// Drafted tokens seen before drafting may pause, and the share of them that must be
@@ -40,6 +51,12 @@ struct DraftPolicy {
   /// Generated tokens without drafts after the first pause; each further pause doubles it.
   static let firstPause = 16
   static let longestPause = 256
+  /// Short drafts (`shortMatch`): the tokens drafted before they may pause, the share of them
+  /// that must be confirmed, and their first pause in generated tokens (doubling, up to
+  /// `longestPause`).
+  static let shortEvidence = 12
+  static let shortPayingShare = 0.75
+  static let firstShortPause = 64
   /// The draft model's first and longest drafts, and how much a draft confirmed whole adds.
   static let firstModelLength = 4
   static let longestModelLength = 8
@@ -54,6 +71,11 @@ struct DraftPolicy {
   /// The generated-token count from which drafting goes on.
   private var resumesAt = 0
   private var pause = firstPause
+  /// The same for short drafts.
+  private var shortDrafted = 0
+  private var shortConfirmed = 0
+  private var shortResumesAt = 0
+  private var shortPause = firstShortPause
   /// The most tokens the draft model guesses next.
   private(set) var modelLength = firstModelLength
 
@@ -70,7 +92,9 @@ struct DraftPolicy {
   /// How many tokens to draft after `generated` tokens where the last `match` tokens occurred
   /// before; 0 for none.
   func length(after generated: Int, match: Int) -> Int {
-    guard drafts(after: generated), match >= shortestMatch else { return 0 }
+    guard drafts(after: generated) else { return 0 }
+    if isShort(match: match) { return generated >= shortResumesAt ? Self.shortLength : 0 }
+    guard match >= shortestMatch else { return 0 }
     if probing { return Self.probeLength }
     return match >= Self.copyMatch ? Self.copyLength : Self.guidedLength
   }
@@ -88,10 +112,21 @@ struct DraftPolicy {
     return min(agreed, probing ? Self.probeLength : Self.agreedLength)
   }
 
+  /// Whether a match drafts a short draft: without a constraint, one shorter than a copied span's.
+  func isShort(match: Int) -> Bool {
+    !constrained && match >= Self.shortMatch && match < Self.copyMatch
+  }
+
   /// Learns from a draft of `drafted` tokens of which the model confirmed the first `confirmed`,
-  /// guessed by the draft model where `byModel`.
-  mutating func record(drafted draftCount: Int, confirmed confirmedCount: Int, generated: Int, byModel: Bool = false) {
+  /// guessed by the draft model where `byModel`, after a short match where `short`.
+  mutating func record(
+    drafted draftCount: Int, confirmed confirmedCount: Int, generated: Int, byModel: Bool = false, short: Bool = false
+  ) {
     guard draftCount > 0 else { return }
+    if short {
+      recordShort(drafted: draftCount, confirmed: confirmedCount, generated: generated)
+      return
+    }
     if byModel {
       modelLength =
         confirmedCount == draftCount
@@ -113,5 +148,19 @@ struct DraftPolicy {
     }
     drafted = 0
     confirmed = 0
+  }
+
+  private mutating func recordShort(drafted draftCount: Int, confirmed confirmedCount: Int, generated: Int) {
+    shortDrafted += draftCount
+    shortConfirmed += confirmedCount
+    guard shortDrafted >= Self.shortEvidence else { return }
+    if Double(shortConfirmed) < Self.shortPayingShare * Double(shortDrafted) {
+      shortResumesAt = generated + shortPause
+      shortPause = min(shortPause * 2, Self.longestPause)
+    } else {
+      shortPause = Self.firstShortPause
+    }
+    shortDrafted = 0
+    shortConfirmed = 0
   }
 }
