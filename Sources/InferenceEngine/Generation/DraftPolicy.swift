@@ -65,17 +65,9 @@ struct DraftPolicy {
   let constrained: Bool
   /// Whether the last draft was mostly refused: the next are probes.
   private var probing = false
-  /// Drafted and confirmed tokens since drafting last paused or went on.
-  private var drafted = 0
-  private var confirmed = 0
-  /// The generated-token count from which drafting goes on.
-  private var resumesAt = 0
-  private var pause = firstPause
-  /// The same for short drafts.
-  private var shortDrafted = 0
-  private var shortConfirmed = 0
-  private var shortResumesAt = 0
-  private var shortPause = firstShortPause
+  /// When drafting goes on, and short drafts (`shortMatch`).
+  private var pauses = Pauses(evidence: evidence, share: payingShare, firstPause: firstPause)
+  private var shortPauses = Pauses(evidence: shortEvidence, share: shortPayingShare, firstPause: firstShortPause)
   /// The most tokens the draft model guesses next.
   private(set) var modelLength = firstModelLength
 
@@ -87,13 +79,13 @@ struct DraftPolicy {
   var shortestMatch: Int { constrained ? Self.guidedMatch : Self.copyMatch }
 
   /// Whether drafting goes on after `generated` tokens (it is not paused).
-  func drafts(after generated: Int) -> Bool { generated >= resumesAt }
+  func drafts(after generated: Int) -> Bool { pauses.allow(after: generated) }
 
   /// How many tokens to draft after `generated` tokens where the last `match` tokens occurred
   /// before; 0 for none.
   func length(after generated: Int, match: Int) -> Int {
     guard drafts(after: generated) else { return 0 }
-    if isShort(match: match) { return generated >= shortResumesAt ? Self.shortLength : 0 }
+    if isShort(match: match) { return shortPauses.allow(after: generated) ? Self.shortLength : 0 }
     guard match >= shortestMatch else { return 0 }
     if probing { return Self.probeLength }
     return match >= Self.copyMatch ? Self.copyLength : Self.guidedLength
@@ -124,7 +116,7 @@ struct DraftPolicy {
   ) {
     guard draftCount > 0 else { return }
     if short {
-      recordShort(drafted: draftCount, confirmed: confirmedCount, generated: generated)
+      shortPauses.record(drafted: draftCount, confirmed: confirmedCount, generated: generated)
       return
     }
     if byModel {
@@ -137,30 +129,46 @@ struct DraftPolicy {
     } else if 4 * confirmedCount < draftCount {
       probing = true
     }
-    drafted += draftCount
-    confirmed += confirmedCount
-    guard drafted >= Self.evidence else { return }
-    if Double(confirmed) < Self.payingShare * Double(drafted) {
-      resumesAt = generated + pause
-      pause = min(pause * 2, Self.longestPause)
-    } else {
-      pause = Self.firstPause
-    }
-    drafted = 0
-    confirmed = 0
+    pauses.record(drafted: draftCount, confirmed: confirmedCount, generated: generated)
   }
 
-  private mutating func recordShort(drafted draftCount: Int, confirmed confirmedCount: Int, generated: Int) {
-    shortDrafted += draftCount
-    shortConfirmed += confirmedCount
-    guard shortDrafted >= Self.shortEvidence else { return }
-    if Double(shortConfirmed) < Self.shortPayingShare * Double(shortDrafted) {
-      shortResumesAt = generated + shortPause
-      shortPause = min(shortPause * 2, Self.longestPause)
-    } else {
-      shortPause = Self.firstShortPause
+  /// Drafted and confirmed tokens of one kind of draft, and when drafting them goes on: where
+  /// fewer than `share` of at least `evidence` drafted tokens are confirmed, it pauses for
+  /// `firstPause` generated tokens, twice as long each time it pauses again (up to
+  /// `longestPause`).
+  struct Pauses {
+    let evidence: Int
+    let share: Double
+    let firstPause: Int
+    /// Drafted and confirmed tokens since drafting last paused or went on.
+    private var drafted = 0
+    private var confirmed = 0
+    /// The generated-token count from which drafting goes on.
+    private var resumesAt = 0
+    private var pause: Int
+
+    init(evidence: Int, share: Double, firstPause: Int) {
+      self.evidence = evidence
+      self.share = share
+      self.firstPause = firstPause
+      pause = firstPause
     }
-    shortDrafted = 0
-    shortConfirmed = 0
+
+    /// Whether drafting goes on after `generated` tokens.
+    func allow(after generated: Int) -> Bool { generated >= resumesAt }
+
+    mutating func record(drafted draftCount: Int, confirmed confirmedCount: Int, generated: Int) {
+      drafted += draftCount
+      confirmed += confirmedCount
+      guard drafted >= evidence else { return }
+      if Double(confirmed) < share * Double(drafted) {
+        resumesAt = generated + pause
+        pause = min(pause * 2, DraftPolicy.longestPause)
+      } else {
+        pause = firstPause
+      }
+      drafted = 0
+      confirmed = 0
+    }
   }
 }
