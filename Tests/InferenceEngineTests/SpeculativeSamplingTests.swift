@@ -73,7 +73,7 @@ import Testing
   /// Short drafts (after a match of 4 to 7 tokens, without a constraint) go on while most of
   /// them are confirmed; where fewer are, they pause, for longer each time, and neither the long
   /// copies' drafts nor a constrained generation's drafts change.
-  @Test func shortDraftsGoOnOnlyWhileMostlyConfirmed() {
+  @Test func shortDraftsGoOnOnlyWhileMostlyConfirmed() throws {
     var policy = DraftPolicy(constrained: false)
     let short = DraftPolicy.shortMatch
     var generated = 0
@@ -90,7 +90,8 @@ import Testing
       }
       #expect(policy.length(after: generated, match: short) == 0)
       #expect(policy.length(after: generated, match: DraftPolicy.copyMatch) == DraftPolicy.copyLength)
-      let resumes = (generated...).first { policy.length(after: $0, match: short) > 0 }!
+      let resumes = try #require(
+        (generated...generated + 4 * DraftPolicy.longestPause).first { policy.length(after: $0, match: short) > 0 })
       pauses.append(resumes - generated)
       generated = resumes
     }
