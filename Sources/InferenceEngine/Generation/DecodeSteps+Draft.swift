@@ -11,7 +11,8 @@ extension DecodeSteps {
   /// (`GuidedLookupMemory.key`), and where the constraint refuses what the text it copies goes
   /// on with (a line's end, a gap between columns), the copied value ends: the guess is the
   /// token that ended values most often (`GuidedLookupMemory.closers`), and the forced text
-  /// after it (the next key) joins the draft. A document is mostly read in order: where the
+  /// after it (the next key) joins the draft. Forced text the model wrote longer the last time
+  /// (`":["` for `":[`) is drafted as that longer token (`Guess.presumed`). A document is mostly read in order: where the
   /// output's last tokens occur in it several times with different continuations (a digit, a
   /// word of a table), the occurrence nearest after where the output copied last
   /// (`GuidedLookupMemory.cursor`) is copied.
@@ -21,8 +22,11 @@ extension DecodeSteps {
   ///     long matches only.
   ///   - outputsBefore: the outputs the batch takes (the logits after it, and before its last
   ///     token where that one may be healed): the drafts' share the backend's limit with them.
+  ///   - presumed: the longer token evaluated in place of the output's last, a forced one
+  ///     (`presumeExtension`): the guesses follow it.
   mutating func draft(
-    budget: Int, afterForced: Bool = false, outputsBefore: Int = 1, cancellation: CancellationFlag
+    budget: Int, afterForced: Bool = false, outputsBefore: Int = 1, presumed: Token? = nil,
+    cancellation: CancellationFlag
   ) -> [Draft] {
     // While drafting pauses, the text is not even looked up.
     guard request.speculation != .off, request.logProbabilities == nil,
@@ -35,11 +39,12 @@ extension DecodeSteps {
     if constraint != nil && snapshot == nil { return [] }
     defer { if let constraint, let snapshot { constraint.restore(snapshot) } }
     var context = request.promptTokens + state.generated
+    if let presumed { context[context.count - 1] = presumed }
     var keys =
       constraint == nil || sharedDecodes
       ? nil
       : memory.keys(ofPrompt: request.promptTokens, model: model)
-        + state.generated.map { memory.key(of: $0, model: model) }
+        + context[request.promptTokens.count...].map { memory.key(of: $0, model: model) }
     var drafts: [Draft] = []
     // The lookup's guesses after `context`, as many as the policy gives its match (and what is
     // left of `room` allows), with where the prompt holds them and what guessed them; where it
@@ -127,17 +132,29 @@ extension DecodeSteps {
         drafts.append(Draft(token: token, allowedAfter: constraint.allowedTokens(limit: Self.candidateLimit)))
       }
       // The model may write the last forced token longer (see `heal`): the logits before it
-      // choose, so they are computed for the longer tokens too.
-      let extensions = constraint.extensions(of: forced[forced.count - 1])
+      // choose, so they are computed for the longer tokens too (the batch's, where it is the
+      // first draft: the caller's).
+      let last = forced[forced.count - 1]
+      let extensions = constraint.extensions(of: last)
+      context += forced
       if !extensions.isEmpty {
         drafts[drafts.count - 1].extensions = extensions
-        drafts[drafts.count - 2].allowedAfter?.append(contentsOf: extensions)
+        if drafts.count > 1 { drafts[drafts.count - 2].allowedAfter?.append(contentsOf: extensions) }
+        // Where the model wrote it longer the last time, the longer token stands in its place.
+        if let presumed = memory.longerToken(writing: last), extensions.contains(presumed),
+          (try? constraint.acceptExtension(of: last, by: presumed)) != nil
+        {
+          drafts[drafts.count - 1] = Draft(
+            token: presumed, allowedAfter: constraint.allowedTokens(limit: Self.candidateLimit), guess: .presumed,
+            extensions: extensions, replacing: last)
+          context[context.count - 1] = presumed
+        }
       }
-      context += forced
-      keys? += forced.map { memory.key(of: $0, model: model) }
+      keys? += context.suffix(forced.count).map { memory.key(of: $0, model: model) }
       findGuesses(afterForced: true)
     }
-    // A draft that ends in forced text is worth its evaluation only after a guess.
-    return drafts.contains { !$0.forced } ? drafts : []
+    // A draft that ends in forced text is worth its evaluation only after a guess (a presumed
+    // token is one).
+    return presumed != nil || drafts.contains { !$0.forced } ? drafts : []
   }
 }

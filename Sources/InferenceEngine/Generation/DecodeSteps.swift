@@ -64,6 +64,9 @@ struct DecodeSteps {
     var extensions: [Token] = []
     /// Where the prompt holds the text it copies.
     var source: Int?
+    /// The forced token this one, a longer token the model wrote in its place before, stands
+    /// for (`Guess.presumed`).
+    var replacing: Token?
 
     var forced: Bool { guess == nil }
   }
@@ -81,6 +84,9 @@ struct DecodeSteps {
     case nearest
     /// The token that ended values before (`GuidedLookupMemory.closers`).
     case closer
+    /// A longer token in place of a forced one, as the model wrote it the last time that one
+    /// was forced (`GuidedLookupMemory.longerToken(writing:)`).
+    case presumed
     /// The draft model's.
     case model
   }
@@ -94,6 +100,10 @@ struct DecodeSteps {
     /// Two outputs: the logits before the batch's last token, a forced one, from which the
     /// model may choose one of `extensions` instead of it; then the logits after it.
     case healing(extensions: [Token], drafts: [Draft])
+    /// As `healing`, where the batch's last token is `presumed`, a longer token evaluated in
+    /// place of the forced `forced` (see `presumeExtension`): the first output chooses among
+    /// them; the second, the logits after `presumed`, counts where it is the one chosen.
+    case presumed(Token, forced: Token, extensions: [Token], drafts: [Draft])
     /// One output after the batch and one after each draft token.
     case drafts([Draft])
     /// One output after each token of a prompt chunk, each scoring the prompt's next token.
@@ -249,6 +259,15 @@ struct DecodeSteps {
       } else if !drafts.isEmpty {
         return try confirmAndChoose(drafts, outputs: Array(outputs.dropFirst()), cancellation: cancellation)
       }
+    case .presumed(let presumed, let forced, let extensions, let drafts):
+      let chosen = try heal(forced, among: extensions, logits: outputs[0])
+      if chosen == presumed {
+        return try confirmAndChoose(drafts, outputs: Array(outputs.dropFirst()), cancellation: cancellation)
+      }
+      // The model writes it otherwise here: the presumed token leaves the cache with the drafts
+      // after it, and what the model chose, the forced token or another longer one, is evaluated.
+      cacheLength -= 1 + drafts.count
+      carried = chosen ?? forced
     case .drafts(let drafts):
       return try confirmAndChoose(drafts, outputs: outputs, cancellation: cancellation)
     }
@@ -315,6 +334,9 @@ struct DecodeSteps {
       return evaluateBatch(drafts: draft(budget: budget - batch.count, afterForced: true, cancellation: cancellation))
     }
     guard batch.count == 1 else {
+      if let step = presumeExtension(among: extensions, budget: budget - batch.count, cancellation: cancellation) {
+        return step
+      }
       // The logits before the forced token choose among it and its extensions (an output of
       // their own); guesses after it count where it stays.
       let drafts = draft(budget: budget - batch.count, afterForced: true, outputsBefore: 2, cancellation: cancellation)
@@ -325,6 +347,39 @@ struct DecodeSteps {
       return try choose(after: logits, carrying: chosen, cancellation: cancellation)
     }
     return evaluateBatch(drafts: draft(budget: budget - batch.count, afterForced: true, cancellation: cancellation))
+  }
+
+  /// Where the model wrote the batch's last token, a forced one, as one of its `extensions` the
+  /// last time it was forced (`GuidedLookupMemory.longerToken(writing:)`: Qwen writes `":["` where
+  /// an array of strings opens), the step that evaluates that longer token in its place, with
+  /// guesses after it; nil where speculation is off or there is no such token.
+  ///
+  /// The logits before it choose as they would choose among the forced token and its extensions
+  /// (`heal`); where they choose the presumed one, the logits after it are at hand, and the
+  /// pass that would evaluate it after the choice is saved. It adds no row to the evaluation.
+  private mutating func presumeExtension(among extensions: [Token], budget: Int, cancellation: CancellationFlag)
+    -> DecodeStep?
+  {
+    guard request.speculation != .off, let constraint = request.constraint, let forced = batch.last,
+      let presumed = memory.longerToken(writing: forced), extensions.contains(presumed),
+      let before = constraint.snapshot()
+    else { return nil }
+    defer { constraint.restore(before) }
+    guard (try? constraint.acceptExtension(of: forced, by: presumed)) != nil else { return nil }
+    let drafts = draft(
+      budget: budget, afterForced: true, outputsBefore: 2, presumed: presumed, cancellation: cancellation)
+    // Forced text after the presumed token is taken with it; the logits before that text's
+    // last token may choose a longer one too.
+    let longerFirst = drafts.first?.extensions ?? []
+    var candidates = constraint.allowedTokens(limit: Self.candidateLimit).map { allowed in
+      [[forced] + extensions, allowed + longerFirst]
+    }
+    let allowedAfterDrafts = drafts.compactMap(\.allowedAfter)
+    if allowedAfterDrafts.count == drafts.count { candidates? += allowedAfterDrafts } else { candidates = nil }
+    batch[batch.count - 1] = presumed
+    return evaluate(
+      batch + drafts.map(\.token), outputs: 2 + drafts.count, candidates: candidates,
+      reading: .presumed(presumed, forced: forced, extensions: extensions, drafts: drafts))
   }
 
   /// Records that the step performed last, its evaluation and the choices after it, took
@@ -390,6 +445,7 @@ struct DecodeSteps {
     -> Token?
   {
     let chosen = state.choose(among: [forced] + extensions, logits: logits)
+    memory.wrote(forced, as: chosen)
     guard chosen != forced else { return nil }
     try request.constraint?.acceptExtension(of: forced, by: chosen)
     state.replaceLast(by: chosen)
@@ -413,6 +469,18 @@ struct DecodeSteps {
     var healed: Token?
     while confirmed < drafts.count {
       let draft = drafts[confirmed]
+      if let forced = draft.replacing {
+        // The forced token is taken; the logits before it choose whether the model writes it
+        // as presumed, and where it does not, what it chose is evaluated next.
+        try append(forced, forced: true)
+        let chosen = try heal(forced, among: draft.extensions, logits: outputs[confirmed])
+        guard chosen == draft.token else {
+          healed = chosen ?? forced
+          break
+        }
+        confirmed += 1
+        continue
+      }
       let taken = draft.forced ? draft.token : state.verify(draft.token, after: outputs[confirmed])
       guard taken == draft.token else {
         if !state.isGreedy { correction = taken }
@@ -435,7 +503,7 @@ struct DecodeSteps {
     // text, a guess where the lookup has none, does not.
     state.draftedTokens += drafts.filter { !$0.forced }.count
     state.confirmedDrafts += drafts.prefix(confirmed).filter { !$0.forced }.count
-    let lookedUp = { (draft: Draft) in draft.guess.map { $0 != .nearest } ?? false }
+    let lookedUp = { (draft: Draft) in draft.guess.map { $0 != .nearest && $0 != .presumed } ?? false }
     draftPolicy.record(
       drafted: drafts.filter(lookedUp).count, confirmed: drafts.prefix(confirmed).filter(lookedUp).count,
       generated: state.generated.count, byModel: drafts.contains { $0.guess == .model },

@@ -1,6 +1,6 @@
 /// What prompt lookup learns during one guided generation (see `DecodeSteps.draft`): how the
-/// model ends a value, which guesses it refused where, what tokens compare by, and where in the
-/// document the output reads.
+/// model ends a value, which guesses it refused where, what tokens compare by, where in the
+/// document the output reads, and which forced tokens it writes longer.
 struct GuidedLookupMemory {
   /// The tokens the model chose before forced text, with how often and when last: under a
   /// constraint, how it ends a value (`","` before the next key).
@@ -17,6 +17,9 @@ struct GuidedLookupMemory {
   var cursor: Int?
   /// How far after the cursor the text it reads on is looked for.
   static let window = 48
+  /// The longer token the model wrote in place of a forced one, the last time that one was
+  /// forced (`DecodeSteps.heal`); absent where it kept the forced token.
+  private var longerTokens: [Token: Token] = [:]
   /// Guesses the model refused, each after the key of the token before it (`[key, guess]`).
   private var refused: Set<[Token]> = []
 
@@ -57,6 +60,15 @@ struct GuidedLookupMemory {
     promptKeys = read
     return read
   }
+
+  /// Notes that the model wrote `chosen` where `forced` was forced: itself, or a longer token
+  /// that begins with its text.
+  mutating func wrote(_ forced: Token, as chosen: Token) {
+    longerTokens[forced] = chosen == forced ? nil : chosen
+  }
+
+  /// The longer token the model wrote in place of `forced` the last time it was forced, if any.
+  func longerToken(writing forced: Token) -> Token? { longerTokens[forced] }
 
   /// Notes that the model refused `guess` after `previous`: it is not proposed there again.
   mutating func refuse(_ guess: Token, after previous: Token, model: any TokenModel) {
