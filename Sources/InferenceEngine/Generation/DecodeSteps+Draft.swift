@@ -12,10 +12,10 @@ extension DecodeSteps {
   /// on with (a line's end, a gap between columns), the copied value ends: the guess is the
   /// token that ended values most often (`GuidedLookupMemory.closers`), and the forced text
   /// after it (the next key) joins the draft. Forced text the model wrote longer the last time
-  /// (`":["` for `":[`) is drafted as that longer token (`Guess.presumed`). A document is mostly read in order: where the
-  /// output's last tokens occur in it several times with different continuations (a digit, a
-  /// word of a table), the occurrence nearest after where the output copied last
-  /// (`GuidedLookupMemory.cursor`) is copied.
+  /// (`":["` for `":[`) is drafted as that longer token (`Guess.presumed`). A document is
+  /// mostly read in order: where the output's last tokens occur in it several times with
+  /// different continuations (a digit, a word of a table), the occurrence nearest after where
+  /// the output copied last (`GuidedLookupMemory.cursor`) is copied.
   /// - Parameters:
   ///   - budget: what is left of the budget after the batch.
   ///   - afterForced: whether the batch ends in forced text (a key): the lookup then copies

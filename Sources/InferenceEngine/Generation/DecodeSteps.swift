@@ -366,20 +366,11 @@ struct DecodeSteps {
     else { return nil }
     defer { constraint.restore(before) }
     guard (try? constraint.acceptExtension(of: forced, by: presumed)) != nil else { return nil }
+    // Forced text after the presumed token is taken with it (`draft`); the candidates are read
+    // while the constraint stands after the presumed token.
     let drafts = draft(
       budget: budget, afterForced: true, outputsBefore: 2, presumed: presumed, cancellation: cancellation)
-    // Forced text after the presumed token is taken with it; the logits before that text's
-    // last token may choose a longer one too.
-    let longerFirst = drafts.first?.extensions ?? []
-    var candidates = constraint.allowedTokens(limit: Self.candidateLimit).map { allowed in
-      [[forced] + extensions, allowed + longerFirst]
-    }
-    let allowedAfterDrafts = drafts.compactMap(\.allowedAfter)
-    if allowedAfterDrafts.count == drafts.count { candidates? += allowedAfterDrafts } else { candidates = nil }
-    batch[batch.count - 1] = presumed
-    return evaluate(
-      batch + drafts.map(\.token), outputs: 2 + drafts.count, candidates: candidates,
-      reading: .presumed(presumed, forced: forced, extensions: extensions, drafts: drafts))
+    return evaluateBatch(healing: extensions, drafts: drafts, presumed: presumed)
   }
 
   /// Records that the step performed last, its evaluation and the choices after it, took
@@ -529,16 +520,24 @@ struct DecodeSteps {
   }
 
   /// The step that asks for the batch to be evaluated with the logits before its last token, a
-  /// forced one, as well: the model chooses among it and `extensions` there.
-  private mutating func evaluateBatch(healing extensions: [Token], drafts: [Draft]) -> DecodeStep {
+  /// forced one, as well: the model chooses among it and `extensions` there. Where `presumed`
+  /// is given, that longer token is evaluated in the forced one's place (`presumeExtension`).
+  private mutating func evaluateBatch(healing extensions: [Token], drafts: [Draft], presumed: Token? = nil)
+    -> DecodeStep
+  {
+    let forced = batch[batch.count - 1]
+    // Where the first draft is forced text the model may write longer, the logits before it
+    // choose among its longer tokens too.
     var candidates = request.constraint?.allowedTokens(limit: Self.candidateLimit).map { allowed in
-      [[batch[batch.count - 1]] + extensions, allowed]
+      [[forced] + extensions, allowed + (drafts.first?.extensions ?? [])]
     }
     let allowedAfterDrafts = drafts.compactMap(\.allowedAfter)
     if allowedAfterDrafts.count == drafts.count { candidates? += allowedAfterDrafts } else { candidates = nil }
+    if let presumed { batch[batch.count - 1] = presumed }
     return evaluate(
       batch + drafts.map(\.token), outputs: 2 + drafts.count, candidates: candidates,
-      reading: .healing(extensions: extensions, drafts: drafts))
+      reading: presumed.map { .presumed($0, forced: forced, extensions: extensions, drafts: drafts) }
+        ?? .healing(extensions: extensions, drafts: drafts))
   }
 
   private mutating func evaluate(_ tokens: [Token], outputs: Int, candidates: [[Token]]?, reading: Reading)
