@@ -28,10 +28,27 @@ import Testing
     #expect(throws: ClassifierWeights.FormatError.self) { try EmbeddingProbe(data: Data("FMGC".utf8) + original.data) }
   }
 
+  @Test func aFrameRoundTripsAndAFileBeforeFramesReadsAsMeanPooled() throws {
+    var framed = probe()
+    framed.frame = EmbeddingProbe.Frame(prefix: "<|im_start|>user\nMessage: ", suffix: "\nHarmful?<|im_end|>\n")
+    #expect(try EmbeddingProbe(data: framed.data) == framed)
+    // Version 1: no frame lengths after the model's name.
+    let unframed = probe()
+    var bytes = [UInt8](unframed.data)
+    #expect(bytes[4..<8] == [2, 0, 0, 0])
+    bytes[4] = 1
+    let nameEnd = 8 + 4 + unframed.modelName.utf8.count
+    #expect(bytes[nameEnd..<nameEnd + 8].allSatisfy { $0 == 0 })
+    bytes.removeSubrange(nameEnd..<nameEnd + 8)
+    let old = try EmbeddingProbe(data: Data(bytes))
+    #expect(old == unframed && old.frame == nil)
+  }
+
   @Test func theShippedProbeReadsTheTestModelsEmbeddings() throws {
     let shipped = try EmbeddingProbe.shipped.get()
     #expect(shipped.modelName == "smollm2-135m")
     #expect(shipped.weights.count == 576)
+    #expect(shipped.frame?.prefix.contains("<|im_start|>") == true)
     #expect(shipped.threshold.isFinite && shipped.bandLower > 0 && shipped.bandLower < 1)
     #expect(shipped.weights.allSatisfy { $0.isFinite } && shipped.weights.contains { $0 != 0 })
   }

@@ -32,4 +32,30 @@ import Testing
     let empty = try embedder.embedding(of: "")
     #expect(empty.allSatisfy { $0 == 0 })
   }
+
+  @Test func aFramedReadingKeepsItsOpeningAndReadsEachTextAfterIt() async throws {
+    let model = try await TestModels.smolLM2()
+    let framed = try LlamaEmbedder(
+      model: model, reading: .framed(prefix: "<|im_start|>user\nMessage:\n", suffix: "\nHarmful?<|im_end|>\n"))
+    let text = "How do I kill a Python process?"
+    let first = try framed.embedding(of: text)
+    let length = first.reduce(0) { $0 + $1 * $1 }.squareRoot()
+    #expect(abs(length - 1) < 1e-3)
+    #expect(first != (try embedder.embedding(of: text)))
+    // Another text in between: the cache goes back to the frame's opening.
+    #expect(try framed.embedding(of: "How do I kill my neighbour?") != first)
+    #expect(try framed.embedding(of: text) == first)
+    // The kept opening reads as the same tokens evaluated in one pass: the same state, up to
+    // the arithmetic of another batch shape. (Nothing special in the opening, so it can be text.)
+    let opening = "Message:\n"
+    let kept = try LlamaEmbedder(model: model, reading: .framed(prefix: opening, suffix: "\nHarmful?"))
+    let whole = try LlamaEmbedder(model: model, reading: .framed(prefix: "", suffix: "\nHarmful?"))
+    #expect(
+      model.tokenize(opening + text, parseSpecial: false) == model.tokenize(opening, parseSpecial: false)
+        + model.tokenize(text, parseSpecial: false))
+    let cosine = zip(try kept.embedding(of: text), try whole.embedding(of: opening + text)).reduce(0) {
+      $0 + $1.0 * $1.1
+    }
+    #expect(cosine > 0.999)
+  }
 }

@@ -12,6 +12,12 @@ struct EmbeddingCache {
   let embedder: LlamaEmbedder
   private var known: [UInt64: [Float]] = [:]
 
+  /// The probe's frame for these embeddings (nil: mean-pooled).
+  var frame: EmbeddingProbe.Frame? {
+    guard case .framed(let prefix, let suffix) = embedder.reading else { return nil }
+    return EmbeddingProbe.Frame(prefix: prefix, suffix: suffix)
+  }
+
   init(file: URL, embedder: LlamaEmbedder) {
     self.file = file
     self.embedder = embedder

@@ -10,14 +10,19 @@ struct ProbeRun {
   let weights: ClassifierWeights
   let outOfFold: [[Float]]
   let modelName: String
+  let frame: EmbeddingProbe.Frame?
   private var heldOut: [SafetyExample] = []
   private var heldOutEmbeddings: [[Float]] = []
 
-  init(trainer: Trainer, weights: ClassifierWeights, outOfFold: [[Float]], modelName: String) {
+  init(
+    trainer: Trainer, weights: ClassifierWeights, outOfFold: [[Float]], modelName: String,
+    frame: EmbeddingProbe.Frame?
+  ) {
     self.trainer = trainer
     self.weights = weights
     self.outOfFold = outOfFold
     self.modelName = modelName
+    self.frame = frame
   }
 
   /// Embeds the training and `heldOut` texts (through `cache`) and trains the probe on the
@@ -28,7 +33,7 @@ struct ProbeRun {
     heldOutEmbeddings = Array(embeddings.suffix(heldOut.count))
     return ProbeTrainer(
       trainer: trainer, embeddings: Array(embeddings.prefix(trainer.texts.count)), outOfFold: outOfFold,
-      classifier: weights, modelName: modelName
+      classifier: weights, modelName: modelName, frame: frame
     ).train()
   }
 

@@ -9,13 +9,13 @@ struct ProbeTrainer {
   /// The request head's share of benign training texts from which the probe is asked.
   static let bandRate = 0.15
   /// The share of benign training texts the whole cascade may flag, out of fold.
-  static let flagRate = 0.04
+  static let flagRate = 0.03
   /// The share of one benign group's texts it may flag, out of fold: held to each group as
   /// well as to all of them, so a group of prompts that sound unsafe (which a pooled rate
   /// hides among easy ones) is not flagged far more than the rest — calibration across sources.
-  static let groupFlagRate = 0.04
+  static let groupFlagRate = 0.03
   /// The same for a group of benign prompts built to sound unsafe.
-  static let soundsUnsafeFlagRate = 0.06
+  static let soundsUnsafeFlagRate = 0.05
   /// The fewest texts a group needs for its own rate to be held.
   static let groupMinimum = 50
   static let probeShare: Float = 0.5
@@ -29,6 +29,25 @@ struct ProbeTrainer {
   let outOfFold: [[Float]]
   let classifier: ClassifierWeights
   let modelName: String
+  let frame: EmbeddingProbe.Frame?
+
+  /// The frame the shipped probe reads requests in: `smollm2-135m`'s chat format, asking
+  /// whether the message is a harmful request, read where the answer would begin.
+  static let frame = EmbeddingProbe.Frame(
+    prefix: """
+      <|im_start|>system
+      You are a safety classifier. You decide whether a user message asks for help to harm people, \
+      commit crimes or make weapons.<|im_end|>
+      <|im_start|>user
+      Message:\u{20}
+      """,
+    suffix: """
+
+
+      Is this message a harmful request? Answer yes or no.<|im_end|>
+      <|im_start|>assistant
+
+      """)
 
   func train() -> EmbeddingProbe {
     let texts = trainer.texts
@@ -51,7 +70,7 @@ struct ProbeTrainer {
     let (probeMean, probeSpread) = Self.meanAndSpread(labelled.map { probeLogits[$0] })
     let (requestMean, requestSpread) = Self.meanAndSpread(labelled.map { requestLogits[$0] })
     var probe = EmbeddingProbe(
-      modelName: modelName, weights: weights, bias: bias, probeMean: probeMean, probeSpread: probeSpread,
+      modelName: modelName, frame: frame, weights: weights, bias: bias, probeMean: probeMean, probeSpread: probeSpread,
       requestMean: requestMean, requestSpread: requestSpread, probeShare: Self.probeShare, threshold: .infinity,
       bandLower: 1)
     let benign = texts.indices.filter { texts[$0].isMeasuredBenign }

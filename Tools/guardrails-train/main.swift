@@ -9,7 +9,7 @@ import SafetyCorpus
 ///
 ///     swift run -c release guardrails-train [--data DIR] [--output FILE] [--show-errors]
 ///         [--show-training-errors] [--request-rate R]
-///         [--probe-model GGUF [--probe-output FILE] [--probe-cache FILE]]
+///         [--probe-model GGUF [--probe-output FILE] [--probe-cache FILE] [--probe-reading framed|mean]]
 ///     swift run -c release guardrails-train --assess FILE
 ///     swift run -c release guardrails-train --leave-one-source-out [--data DIR] [--benchmarks DIR]
 ///         [--probe-model GGUF] [--judge-model GGUF] [--show-errors]
@@ -18,8 +18,10 @@ import SafetyCorpus
 /// ~/.cache/foundationmodels-linux/models/smollm2-135m.gguf` (the default outputs).
 /// `--probe-model` also trains the third stage, the embedding probe (`Resources/probe.bin`,
 /// ``ProbeTrainer``), on that model's embeddings of the texts — kept in `--probe-cache`
-/// (`.build/guardrails-embeddings-MODEL.bin`), as embedding the texts is the slow part of a run on a
-/// CPU — and prints the held-out figures of the whole cascade with it (``ProbeRun``).
+/// (`.build/guardrails-embeddings-MODEL[-mean].bin`), as embedding the texts is the slow part of a
+/// run on a CPU — and prints the held-out figures of the whole cascade with it (``ProbeRun``).
+/// The embeddings are read in ``ProbeTrainer/frame`` (the default, `--probe-reading framed`) or
+/// mean-pooled over the text alone (`--probe-reading mean`, the probe before frames).
 /// After training it prints the out-of-fold trade-off on the training split and the held-out
 /// flag rates without a judge (`--show-errors` lists the held-out texts it gets wrong,
 /// `--show-training-errors` the training texts it gets wrong out of fold: the ones to look at
@@ -47,6 +49,7 @@ var assessed: String?
 var requestRate: Double?
 var probeModel: String?
 var probeCacheArgument: URL?
+var probeReading = EmbeddingReading.framed(prefix: ProbeTrainer.frame.prefix, suffix: ProbeTrainer.frame.suffix)
 var probeOutput = root.appendingPathComponent("Sources/Guardrails/Resources/probe.bin")
 var benchmarksArgument: String?
 var leavesSourcesOut = false
@@ -64,6 +67,14 @@ while let argument = arguments.popFirst() {
   case "--assess": assessed = arguments.popFirst()
   case "--probe-model": probeModel = arguments.popFirst()
   case "--probe-cache": probeCacheArgument = arguments.popFirst().map { URL(fileURLWithPath: $0) }
+  case "--probe-reading":
+    switch arguments.popFirst() {
+    case "framed": break
+    case "mean": probeReading = .mean
+    default:
+      FileHandle.standardError.write(Data("guardrails-train: --probe-reading is framed or mean\n".utf8))
+      exit(64)
+    }
   case "--probe-output": probeOutput = URL(fileURLWithPath: arguments.popFirst() ?? probeOutput.path)
   case "--request-rate":
     guard let value = arguments.popFirst().flatMap(Double.init), value > 0, value < 1 else {
@@ -74,7 +85,7 @@ while let argument = arguments.popFirst() {
   default:
     FileHandle.standardError.write(
       Data(
-        "usage: guardrails-train [--data DIR] [--benchmarks DIR] [--leave-one-source-out [--judge-model GGUF]] [--output FILE] [--show-errors] [--show-training-errors] [--request-rate R] [--probe-model GGUF [--probe-output FILE] [--probe-cache FILE]] | --assess FILE\n"
+        "usage: guardrails-train [--data DIR] [--benchmarks DIR] [--leave-one-source-out [--judge-model GGUF]] [--output FILE] [--show-errors] [--show-training-errors] [--request-rate R] [--probe-model GGUF [--probe-output FILE] [--probe-cache FILE] [--probe-reading framed|mean]] | --assess FILE\n"
           .utf8))
     exit(64)
   }
@@ -90,10 +101,12 @@ else {
 if let assessed {
   do {
     let cascade = try GuardrailCascade.shipped()
-    let embedder = try probeModel.map { try LlamaEmbedder(model: try LlamaModel(path: $0)) }
+    let probe = try EmbeddingProbe.shipped.get()
+    let reading: EmbeddingReading = probe.frame.map { .framed(prefix: $0.prefix, suffix: $0.suffix) } ?? .mean
+    let embedder = try probeModel.map { try LlamaEmbedder(model: try LlamaModel(path: $0), reading: reading) }
     for line in try String(contentsOfFile: assessed, encoding: .utf8).split(separator: "\n") {
       if let embedder {
-        let verdict = await cascade.check(String(line), probe: try EmbeddingProbe.shipped.get()) {
+        let verdict = await cascade.check(String(line), probe: probe) {
           try embedder.embedding(of: $0)
         }
         print(verdict, "|", line)
@@ -111,16 +124,19 @@ let benchmarks = benchmarksArgument.map { URL(fileURLWithPath: $0) }
 /// The probe's model by its catalogue name (the GGUF file's name without `.gguf`), which the
 /// probe records so that a check embeds with the same model.
 let probeModelName = probeModel.map { URL(fileURLWithPath: $0).deletingPathExtension().lastPathComponent } ?? ""
-/// The embeddings cache: one file per model, as each model has its own embeddings.
+/// The embeddings cache: one file per model and reading, as each has its own embeddings.
 let probeCache =
-  probeCacheArgument ?? root.appendingPathComponent(".build/guardrails-embeddings-\(probeModelName).bin")
+  probeCacheArgument
+  ?? root.appendingPathComponent(
+    ".build/guardrails-embeddings-\(probeModelName)\(probeReading == .mean ? "-mean" : "").bin")
 do {
   var examples = try SafetyCorpus.load(
     dataDirectory: data, projectDirectory: root.appendingPathComponent("bench/guardrails"))
   if let benchmarks { examples += try SafetyCorpus.benchmarks(benchmarks) }
   if leavesSourcesOut {
     let cache = try probeModel.map {
-      EmbeddingCache(file: probeCache, embedder: try LlamaEmbedder(model: try LlamaModel(path: $0)))
+      EmbeddingCache(
+        file: probeCache, embedder: try LlamaEmbedder(model: try LlamaModel(path: $0), reading: probeReading))
     }
     var protocolRun = LeaveOneSourceOut(
       examples: examples, requestRate: requestRate, cache: cache, probeModelName: probeModelName,
@@ -138,9 +154,10 @@ do {
   try weights.data.write(to: output)
   print("wrote \(output.path): \(weights.data.count) bytes")
   if let probeModel {
-    let embedder = try LlamaEmbedder(model: try LlamaModel(path: probeModel))
-    var run = ProbeRun(trainer: trainer, weights: weights, outOfFold: outOfFold, modelName: probeModelName)
+    let embedder = try LlamaEmbedder(model: try LlamaModel(path: probeModel), reading: probeReading)
     var cache = EmbeddingCache(file: probeCache, embedder: embedder)
+    var run = ProbeRun(
+      trainer: trainer, weights: weights, outOfFold: outOfFold, modelName: probeModelName, frame: cache.frame)
     let probe = try run.train(heldOut: GuardrailEvaluation.heldOut(examples), cache: &cache)
     try probe.data.write(to: probeOutput)
     print("wrote \(probeOutput.path): \(probe.data.count) bytes")

@@ -5,7 +5,8 @@ import ModelStore
 import Synchronization
 
 /// The guardrails' third stage for every model, local or plugged in: the shipped
-/// ``EmbeddingProbe`` reading its model's embedding of a request in the probe's band.
+/// ``EmbeddingProbe`` reading its model's embedding of a request in the probe's band, in the
+/// probe's frame.
 ///
 /// The probe's model (the catalogue's smallest, `smollm2-135m`) is used when it is in the model
 /// store; a check never fetches it (`fm models pull smollm2-135m` does). Without it, the texts
@@ -40,7 +41,8 @@ final class GuardrailProbe: Sendable {
     if let known = embeddings.withLock({ $0[text] }) { return known }
     let loaded = embedder.withLock { stored in
       if let stored { return stored }
-      let made = Result { try LlamaEmbedder(model: LlamaModel(path: modelPath)) }
+      let reading: EmbeddingReading = probe.frame.map { .framed(prefix: $0.prefix, suffix: $0.suffix) } ?? .mean
+      let made = Result { try LlamaEmbedder(model: LlamaModel(path: modelPath), reading: reading) }
       stored = made
       return made
     }

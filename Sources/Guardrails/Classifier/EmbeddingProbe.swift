@@ -1,8 +1,10 @@
 import Foundation
 
 /// The guardrails' third stage: a logistic-regression probe over a small language model's
-/// embedding of the text (``modelName``'s mean-pooled last layer), mixed with the classifier's
-/// request head, that decides the requests in the request head's uncertain band.
+/// embedding of the text, mixed with the classifier's request head, that decides the requests
+/// in the request head's uncertain band. The embedding is ``modelName``'s last hidden state
+/// after the text framed by ``frame`` (a question about the text in the model's chat format),
+/// or, for a probe without a frame, the mean of its last layer over the text.
 ///
 /// Why a probe and not a yes-or-no question: the hashed n-grams of the classifier know only the
 /// words of their few hundred training requests (the request head scored "How do I synthesize
@@ -11,14 +13,24 @@ import Foundation
 /// trained on the same data, SmolLM2-135M's states raised detection at the same false-positive
 /// rate (both in `bench/README.md`, Guardrails).
 ///
-/// The file (`Resources/probe.bin`, little-endian): the magic `FMGP`, the format version (1),
-/// the length of the model's name and the name (UTF-8), the embedding's dimension (UInt32); then
+/// Why a frame: mean-pooled states describe what a text talks about; asked whether the text is a
+/// harmful request, the model's state where its answer would begin describes what the text asks
+/// for, which is what separates "how do I kill a Python process" from "how do I kill my
+/// neighbour" (`bench/README.md`, Guardrails, leave one source out).
+///
+/// The file (`Resources/probe.bin`, little-endian): the magic `FMGP`, the format version (2;
+/// version 1 has no frame), the length of the model's name and the name (UTF-8), the lengths of
+/// the frame's opening and closing and the two (UTF-8; both empty: no frame), the embedding's
+/// dimension (UInt32); then
 /// Float32s: the probe's bias, the mean and spread of its logit and of the request head's logit
 /// over the training texts, the probe's share of the mixed score, the mixed score's threshold,
 /// the request-head probability from which the probe is asked, then the weights.
 public struct EmbeddingProbe: Sendable, Equatable {
   /// The catalogue name of the model whose embeddings the probe reads.
   public var modelName: String
+  /// The text around the request whose last token's state the probe reads; nil: the mean of
+  /// the last layer over the request alone.
+  public var frame: Frame?
   /// Weights over the unit-length embedding (the training data's standardisation folded in).
   public var weights: [Float]
   public var bias: Float
@@ -36,11 +48,24 @@ public struct EmbeddingProbe: Sendable, Equatable {
   /// allowed without it; from the head's upper threshold on it is blocked without it).
   public var bandLower: Float
 
+  /// The text before and after a request, written in the probe model's chat format (its
+  /// special tokens are parsed; the request's never are).
+  public struct Frame: Sendable, Equatable {
+    public var prefix: String
+    public var suffix: String
+
+    public init(prefix: String, suffix: String) {
+      self.prefix = prefix
+      self.suffix = suffix
+    }
+  }
+
   public init(
-    modelName: String, weights: [Float], bias: Float, probeMean: Float, probeSpread: Float, requestMean: Float,
-    requestSpread: Float, probeShare: Float, threshold: Float, bandLower: Float
+    modelName: String, frame: Frame? = nil, weights: [Float], bias: Float, probeMean: Float, probeSpread: Float,
+    requestMean: Float, requestSpread: Float, probeShare: Float, threshold: Float, bandLower: Float
   ) {
     self.modelName = modelName
+    self.frame = frame
     self.weights = weights
     self.bias = bias
     self.probeMean = probeMean
@@ -93,7 +118,7 @@ public struct EmbeddingProbe: Sendable, Equatable {
   }
 
   private static let magic = Array("FMGP".utf8)
-  private static let version: UInt32 = 1
+  private static let version: UInt32 = 2
 
   /// Reads a probe from the file format above.
   /// - Throws: ``ClassifierWeights/FormatError`` for a file of another format, version or size.
@@ -103,12 +128,21 @@ public struct EmbeddingProbe: Sendable, Equatable {
       throw ClassifierWeights.FormatError(description: "not a probe file")
     }
     let version = try reader.uint32()
-    guard version == Self.version else {
+    guard (1...Self.version).contains(version) else {
       throw ClassifierWeights.FormatError(description: "probe format \(version), expected \(Self.version)")
     }
-    let nameLength = Int(try reader.uint32())
-    guard nameLength <= 256 else { throw ClassifierWeights.FormatError(description: "probe model name too long") }
-    let name = String(decoding: try reader.bytes(nameLength), as: UTF8.self)
+    func string(limit: Int, _ what: String) throws -> String {
+      let length = Int(try reader.uint32())
+      guard length <= limit else { throw ClassifierWeights.FormatError(description: "probe \(what) too long") }
+      return String(decoding: try reader.bytes(length), as: UTF8.self)
+    }
+    let name = try string(limit: 256, "model name")
+    var frame: Frame?
+    if version >= 2 {
+      let prefix = try string(limit: 4096, "frame")
+      let suffix = try string(limit: 4096, "frame")
+      if !prefix.isEmpty || !suffix.isEmpty { frame = Frame(prefix: prefix, suffix: suffix) }
+    }
     let dimension = Int(try reader.uint32())
     guard (1...65_536).contains(dimension) else {
       throw ClassifierWeights.FormatError(description: "probe dimension \(dimension) out of range")
@@ -117,7 +151,7 @@ public struct EmbeddingProbe: Sendable, Equatable {
     let weights = try (0..<dimension).map { _ in try reader.float() }
     guard reader.isAtEnd else { throw ClassifierWeights.FormatError(description: "probe file has trailing bytes") }
     self.init(
-      modelName: name, weights: weights, bias: fields[0], probeMean: fields[1], probeSpread: fields[2],
+      modelName: name, frame: frame, weights: weights, bias: fields[0], probeMean: fields[1], probeSpread: fields[2],
       requestMean: fields[3], requestSpread: fields[4], probeShare: fields[5], threshold: fields[6],
       bandLower: fields[7])
   }
@@ -127,8 +161,10 @@ public struct EmbeddingProbe: Sendable, Equatable {
     var bytes = Self.magic
     func append(_ value: UInt32) { withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) } }
     append(Self.version)
-    append(UInt32(modelName.utf8.count))
-    bytes.append(contentsOf: Array(modelName.utf8))
+    for text in [modelName, frame?.prefix ?? "", frame?.suffix ?? ""] {
+      append(UInt32(text.utf8.count))
+      bytes.append(contentsOf: Array(text.utf8))
+    }
     append(UInt32(weights.count))
     for value in [bias, probeMean, probeSpread, requestMean, requestSpread, probeShare, threshold, bandLower] + weights
     {
