@@ -18,7 +18,7 @@ import SafetyCorpus
 /// ~/.cache/foundationmodels-linux/models/smollm2-135m.gguf` (the default outputs).
 /// `--probe-model` also trains the third stage, the embedding probe (`Resources/probe.bin`,
 /// ``ProbeTrainer``), on that model's embeddings of the texts — kept in `--probe-cache`
-/// (`.build/guardrails-embeddings-MODEL[-mean].bin`), as embedding the texts is the slow part of a
+/// (`.build/guardrails-embeddings-MODEL-READING.bin`), as embedding the texts is the slow part of a
 /// run on a CPU — and prints the held-out figures of the whole cascade with it (``ProbeRun``).
 /// The embeddings are read in ``ProbeTrainer/frame`` (the default, `--probe-reading framed`) or
 /// mean-pooled over the text alone (`--probe-reading mean`, the probe before frames).
@@ -124,11 +124,16 @@ let benchmarks = benchmarksArgument.map { URL(fileURLWithPath: $0) }
 /// The probe's model by its catalogue name (the GGUF file's name without `.gguf`), which the
 /// probe records so that a check embeds with the same model.
 let probeModelName = probeModel.map { URL(fileURLWithPath: $0).deletingPathExtension().lastPathComponent } ?? ""
-/// The embeddings cache: one file per model and reading, as each has its own embeddings.
+/// The embeddings cache: one file per model and reading (a frame's by a hash of its text), as
+/// each has its own embeddings.
+let readingName =
+  switch probeReading {
+  case .mean: "mean"
+  case .framed(let prefix, let suffix): "framed-" + String(EmbeddingCache.hash(prefix + "\u{0}" + suffix), radix: 16)
+  }
 let probeCache =
   probeCacheArgument
-  ?? root.appendingPathComponent(
-    ".build/guardrails-embeddings-\(probeModelName)\(probeReading == .mean ? "-mean" : "").bin")
+  ?? root.appendingPathComponent(".build/guardrails-embeddings-\(probeModelName)-\(readingName).bin")
 do {
   var examples = try SafetyCorpus.load(
     dataDirectory: data, projectDirectory: root.appendingPathComponent("bench/guardrails"))
