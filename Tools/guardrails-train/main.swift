@@ -49,7 +49,7 @@ var assessed: String?
 var requestRate: Double?
 var probeModel: String?
 var probeCacheArgument: URL?
-var probeReading = EmbeddingReading.framed(prefix: ProbeTrainer.frame.prefix, suffix: ProbeTrainer.frame.suffix)
+var probeReading = EmbeddingReading(ProbeTrainer.frame)
 var probeOutput = root.appendingPathComponent("Sources/Guardrails/Resources/probe.bin")
 var benchmarksArgument: String?
 var leavesSourcesOut = false
@@ -102,8 +102,9 @@ if let assessed {
   do {
     let cascade = try GuardrailCascade.shipped()
     let probe = try EmbeddingProbe.shipped.get()
-    let reading: EmbeddingReading = probe.frame.map { .framed(prefix: $0.prefix, suffix: $0.suffix) } ?? .mean
-    let embedder = try probeModel.map { try LlamaEmbedder(model: try LlamaModel(path: $0), reading: reading) }
+    let embedder = try probeModel.map {
+      try LlamaEmbedder(model: try LlamaModel(path: $0), reading: EmbeddingReading(probe.frame))
+    }
     for line in try String(contentsOfFile: assessed, encoding: .utf8).split(separator: "\n") {
       if let embedder {
         let verdict = await cascade.check(String(line), probe: probe) {

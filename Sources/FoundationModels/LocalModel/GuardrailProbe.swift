@@ -41,8 +41,9 @@ final class GuardrailProbe: Sendable {
     if let known = embeddings.withLock({ $0[text] }) { return known }
     let loaded = embedder.withLock { stored in
       if let stored { return stored }
-      let reading: EmbeddingReading = probe.frame.map { .framed(prefix: $0.prefix, suffix: $0.suffix) } ?? .mean
-      let made = Result { try LlamaEmbedder(model: LlamaModel(path: modelPath), reading: reading) }
+      let made = Result {
+        try LlamaEmbedder(model: LlamaModel(path: modelPath), reading: EmbeddingReading(probe.frame))
+      }
       stored = made
       return made
     }
@@ -52,5 +53,12 @@ final class GuardrailProbe: Sendable {
       embeddings[text] = embedding
     }
     return embedding
+  }
+}
+
+extension EmbeddingReading {
+  /// How a probe with `frame` reads a request: in the frame, or mean-pooled where there is none.
+  @_spi(Engine) public init(_ frame: EmbeddingProbe.Frame?) {
+    self = frame.map { .framed(prefix: $0.prefix, suffix: $0.suffix) } ?? .mean
   }
 }
