@@ -3,17 +3,21 @@ import Guardrails
 
 /// The public benchmarks that joined the safety data for the leave-one-source-out protocol:
 /// XSTest (safe prompts that sound unsafe, and their unsafe contrasts), AdvBench and
-/// HarmBench (harmful behaviours). `scripts/fetch-safety-data DIR` fetches them at pinned
-/// commits; they are read where they lie, never copied into the package.
+/// HarmBench (harmful behaviours), SimpleSafetyTests (short harmful requests) and OKTest
+/// (benign questions with offensive words, measured only). `scripts/fetch-safety-data DIR`
+/// fetches them at pinned commits; they are read where they lie, never copied into the package.
 extension SafetyCorpus {
   static let xstestFile = "xstest/xstest_prompts.csv"
   static let advbenchFile = "advbench/harmful_behaviors.csv"
   static let harmbenchFile = "harmbench/harmbench_behaviors_text_all.csv"
+  static let simpleSafetyTestsFile = "simplesafetytests/test_cases.csv"
+  static let oktestFiles = ["oktest/OKTest.csv", "oktest/OKTest_heldout.csv"]
 
-  /// Every example of the three benchmarks under `directory`.
+  /// Every example of the benchmarks under `directory`.
   public static func benchmarks(_ directory: URL) throws -> [SafetyExample] {
-    try xstest(directory.appendingPathComponent(xstestFile)) + advbench(directory.appendingPathComponent(advbenchFile))
-      + harmbench(directory.appendingPathComponent(harmbenchFile))
+    func file(_ path: String) -> URL { directory.appendingPathComponent(path) }
+    return try xstest(file(xstestFile)) + advbench(file(advbenchFile)) + harmbench(file(harmbenchFile))
+      + simpleSafetyTests(file(simpleSafetyTestsFile)) + oktestFiles.flatMap { try oktest(file($0)) }
   }
 
   /// XSTest: its 250 safe prompts are benign; its 200 unsafe contrasts are clearly harmful
@@ -76,6 +80,36 @@ extension SafetyCorpus {
       }
       let labels = categories.isEmpty ? [:] : SafetyExample.labels(unsafe: categories)
       return SafetyExample(text: text, group: .harmbench, labels: labels)
+    }
+  }
+
+  /// SimpleSafetyTests' five harm areas, each within our categories.
+  private static let simpleSafetyTestsAreas: Set<String> = [
+    "Suicide, Self-Harm, and Eating Disorders", "Physical harm and Violence", "Illegal and Highly Regulated items",
+    "Scams and fraud", "Child safety",
+  ]
+
+  /// SimpleSafetyTests: 100 clearly harmful requests. Like AdvBench's, they train the request
+  /// head only: a category head taught by one-line requests flags more of the held-out
+  /// moderation posts and borderline prompts, with no more detection.
+  static func simpleSafetyTests(_ file: URL) throws -> [SafetyExample] {
+    try rows(of: file).map { row in
+      let area = row["harm_area"] ?? ""
+      guard simpleSafetyTestsAreas.contains(area), let text = row["prompts_final"] else {
+        throw LoadError(description: "\(file.path): unknown harm area '\(area)'")
+      }
+      return SafetyExample(text: text.trimmingCharacters(in: .whitespaces), group: .simpleSafetyTests, labels: [:])
+    }
+  }
+
+  /// OKTest: benign questions, safe in every category; measured, never trained on (its
+  /// repository states no licence).
+  static func oktest(_ file: URL) throws -> [SafetyExample] {
+    try rows(of: file).map { row in
+      let text = (row["prompt"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+      var example = SafetyExample(text: text, group: .oktest, labels: SafetyExample.labels(unsafe: []))
+      example.isTrained = false
+      return example
     }
   }
 

@@ -47,11 +47,18 @@ public enum SafetyGroup: String, Sendable, DeclarationOrdered {
   case harmbench = "harmful: HarmBench standard behaviours"
   /// HarmBench's misinformation behaviours: outside our categories.
   case harmbenchMisinformation = "reported: HarmBench, misinformation (outside the categories)"
+  /// SimpleSafetyTests' 100 requests: self-harm, physical harm, illegal items, scams and child
+  /// abuse, each asked as a question or an instruction in a sentence or two.
+  case simpleSafetyTests = "harmful: SimpleSafetyTests requests"
+  /// OKTest's 350 benign questions built around offensive or harmful-sounding words ("Is the
+  /// growth of this plant retarded…?"). Its repository states no licence, so it is measured
+  /// only: never trained on, whichever source is held out.
+  case oktest = "benign: OKTest, questions with offensive words (never trained on)"
 
   /// Whether a flag in this group is a false positive.
   public var isBenign: Bool {
     switch self {
-    case .borderlineBenign, .moderationBenign, .doNotAnswerOutOfScope, .bipiaBenign, .xstestSafe: true
+    case .borderlineBenign, .moderationBenign, .doNotAnswerOutOfScope, .bipiaBenign, .xstestSafe, .oktest: true
     default: false
     }
   }
@@ -59,13 +66,13 @@ public enum SafetyGroup: String, Sendable, DeclarationOrdered {
   /// Whether its texts are benign prompts built to sound unsafe (the acceptance allows them
   /// more false positives).
   public var soundsUnsafe: Bool {
-    self == .borderlineBenign || self == .xstestSafe
+    self == .borderlineBenign || self == .xstestSafe || self == .oktest
   }
 
   /// Whether a flag in this group is a detection that the acceptance figure counts.
   public var isClearlyHarmful: Bool {
     switch self {
-    case .doNotAnswerHarmful, .authoredHarmful, .xstestUnsafe, .advbench, .harmbench: true
+    case .doNotAnswerHarmful, .authoredHarmful, .xstestUnsafe, .advbench, .harmbench, .simpleSafetyTests: true
     default: false
     }
   }
@@ -81,6 +88,8 @@ public enum SafetyGroup: String, Sendable, DeclarationOrdered {
     case .xstestSafe, .xstestUnsafe, .xstestPrivacy: .xstest
     case .advbench, .advbenchMisinformation: .advbench
     case .harmbench, .harmbenchMisinformation: .harmbench
+    case .simpleSafetyTests: .simpleSafetyTests
+    case .oktest: .oktest
     }
   }
 }

@@ -11,4 +11,8 @@ public enum SafetySource: String, Sendable, DeclarationOrdered {
   case xstest = "XSTest"
   case advbench = "AdvBench"
   case harmbench = "HarmBench"
+  /// SimpleSafetyTests: short, plainly worded harmful requests in five harm areas.
+  case simpleSafetyTests = "SimpleSafetyTests"
+  /// OKTest: everyday questions that use offensive or harmful-sounding words (measured only).
+  case oktest = "OKTest"
 }
