@@ -32,6 +32,8 @@ struct LeaveOneSourceOut {
   /// The probe's model and its embeddings of the texts; nil measures the classifier alone.
   var cache: EmbeddingCache?
   let probeModelName: String
+  /// Where the probe is asked and how much it may flag.
+  var probeSettings = ProbeTrainer.Settings()
   /// The judge that settles the uncertain band in the "with judge" column, if any.
   var judge: (any GuardrailJudge)?
   /// Whether the run lists each held-out source's errors by the classifier alone, with the
@@ -78,6 +80,7 @@ struct LeaveOneSourceOut {
       if var cache {
         var run = ProbeRun(
           trainer: trainer, weights: weights, outOfFold: outOfFold, modelName: probeModelName, frame: cache.frame)
+        run.settings = probeSettings
         let probe = try run.train(heldOut: measured, cache: &cache)
         let embeddings = try cache.embeddings(of: measured.map(\.text))
         self.cache = cache

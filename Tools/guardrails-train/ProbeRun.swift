@@ -11,6 +11,8 @@ struct ProbeRun {
   let outOfFold: [[Float]]
   let modelName: String
   let frame: EmbeddingProbe.Frame?
+  /// Where the probe is asked and how much it may flag.
+  var settings = ProbeTrainer.Settings()
   private var heldOut: [SafetyExample] = []
   private var heldOutEmbeddings: [[Float]] = []
 
@@ -33,7 +35,7 @@ struct ProbeRun {
     heldOutEmbeddings = Array(embeddings.suffix(heldOut.count))
     return ProbeTrainer(
       trainer: trainer, embeddings: Array(embeddings.prefix(trainer.texts.count)), outOfFold: outOfFold,
-      classifier: weights, modelName: modelName, frame: frame
+      classifier: weights, modelName: modelName, frame: frame, settings: settings
     ).train()
   }
 

@@ -6,16 +6,19 @@ import Guardrails
 /// shipped probe is the average of the fold probes, standardisation folded in), mixed with the
 /// request head's out-of-fold logit; the band and the threshold are chosen out of fold.
 struct ProbeTrainer {
-  /// The request head's share of benign training texts from which the probe is asked.
-  static let bandRate = 0.15
-  /// The share of benign training texts the whole cascade may flag, out of fold.
-  static let flagRate = 0.03
-  /// The share of one benign group's texts it may flag, out of fold: held to each group as
-  /// well as to all of them, so a group of prompts that sound unsafe (which a pooled rate
-  /// hides among easy ones) is not flagged far more than the rest — calibration across sources.
-  static let groupFlagRate = 0.03
-  /// The same for a group of benign prompts built to sound unsafe.
-  static let soundsUnsafeFlagRate = 0.05
+  /// Where the probe is asked and how much it may flag; the shipped probe's by default.
+  struct Settings {
+    /// The request head's share of benign training texts from which the probe is asked.
+    var bandRate = 0.15
+    /// The share of benign training texts the whole cascade may flag, out of fold.
+    var flagRate = 0.03
+    /// The share of one benign group's texts it may flag, out of fold: held to each group as
+    /// well as to all of them, so a group of prompts that sound unsafe (which a pooled rate
+    /// hides among easy ones) is not flagged far more than the rest — calibration across sources.
+    var groupFlagRate = 0.03
+    /// The same for a group of benign prompts built to sound unsafe.
+    var soundsUnsafeFlagRate = 0.05
+  }
   /// The fewest texts a group needs for its own rate to be held.
   static let groupMinimum = 50
   static let probeShare: Float = 0.5
@@ -30,6 +33,7 @@ struct ProbeTrainer {
   let classifier: ClassifierWeights
   let modelName: String
   let frame: EmbeddingProbe.Frame?
+  var settings = Settings()
 
   /// The frame the shipped probe reads requests in: `smollm2-135m`'s chat format, asking
   /// whether the message is a harmful request, read where the answer would begin.
@@ -74,7 +78,7 @@ struct ProbeTrainer {
       requestMean: requestMean, requestSpread: requestSpread, probeShare: Self.probeShare, threshold: .infinity,
       bandLower: 1)
     let benign = texts.indices.filter { texts[$0].isMeasuredBenign }
-    probe.bandLower = Trainer.threshold(benign.map { outOfFold[$0][request] }, rate: Self.bandRate)
+    probe.bandLower = Trainer.threshold(benign.map { outOfFold[$0][request] }, rate: settings.bandRate)
     // Out of fold, each text's probe logit is its fold probe's, mixed as the shipped probe mixes.
     let scores = texts.indices.map { index in
       probe.score(probeLogit: probeLogits[index], requestProbability: outOfFold[index][request])
@@ -106,7 +110,7 @@ struct ProbeTrainer {
     let groups = Dictionary(grouping: benign) { texts[$0].group }.filter { $0.value.count >= Self.groupMinimum }
     func calibratedThreshold(flagRate rate: Double) -> Float {
       groups.reduce(threshold(flagRate: rate)) { highest, group in
-        let groupRate = group.key.soundsUnsafe ? Self.soundsUnsafeFlagRate : Self.groupFlagRate
+        let groupRate = group.key.soundsUnsafe ? settings.soundsUnsafeFlagRate : settings.groupFlagRate
         return max(highest, threshold(flagRate: groupRate, of: group.value))
       }
     }
@@ -116,7 +120,7 @@ struct ProbeTrainer {
           format: "probe, out of fold, flag rate %.2f: %@", rate,
           figures(flagged(from: calibratedThreshold(flagRate: rate)))))
     }
-    probe.threshold = calibratedThreshold(flagRate: Self.flagRate)
+    probe.threshold = calibratedThreshold(flagRate: settings.flagRate)
     return probe
   }
 

@@ -9,10 +9,11 @@ import SafetyCorpus
 ///
 ///     swift run -c release guardrails-train [--data DIR] [--output FILE] [--show-errors]
 ///         [--show-training-errors] [--request-rate R]
-///         [--probe-model GGUF [--probe-output FILE] [--probe-cache FILE] [--probe-reading framed|mean]]
+///         [--probe-model GGUF [--probe-output FILE] [--probe-cache FILE] [--probe-reading framed|mean]
+///         [--probe-rates POOLED,GROUP,SOUNDS-UNSAFE] [--probe-band RATE]]
 ///     swift run -c release guardrails-train --assess FILE
 ///     swift run -c release guardrails-train --leave-one-source-out [--data DIR] [--benchmarks DIR]
-///         [--probe-model GGUF] [--judge-model GGUF] [--show-errors]
+///         [--probe-model GGUF [--probe-rates …] [--probe-band RATE]] [--judge-model GGUF] [--show-errors]
 ///
 /// The shipped weights are `swift run -c release guardrails-train --data DIR --probe-model
 /// ~/.cache/foundationmodels-linux/models/smollm2-135m.gguf` (the default outputs).
@@ -22,6 +23,10 @@ import SafetyCorpus
 /// run on a CPU — and prints the held-out figures of the whole cascade with it (``ProbeRun``).
 /// The embeddings are read in ``ProbeTrainer/frame`` (the default, `--probe-reading framed`) or
 /// mean-pooled over the text alone (`--probe-reading mean`, the probe before frames).
+/// `--probe-rates` sets the shares of benign training texts the cascade with the probe may flag,
+/// out of fold: of all of them, of each group, of each group built to sound unsafe (0.03,0.03,0.05
+/// by default, ``ProbeTrainer/Settings``); `--probe-band` the request head's share of benign
+/// texts from which the probe is asked (0.15).
 /// After training it prints the out-of-fold trade-off on the training split and the held-out
 /// flag rates without a judge (`--show-errors` lists the held-out texts it gets wrong,
 /// `--show-training-errors` the training texts it gets wrong out of fold: the ones to look at
@@ -50,6 +55,7 @@ var requestRate: Double?
 var probeModel: String?
 var probeCacheArgument: URL?
 var probeReading = EmbeddingReading(ProbeTrainer.frame)
+var probeSettings = ProbeTrainer.Settings()
 var probeOutput = root.appendingPathComponent("Sources/Guardrails/Resources/probe.bin")
 var benchmarksArgument: String?
 var leavesSourcesOut = false
@@ -76,6 +82,21 @@ while let argument = arguments.popFirst() {
       exit(64)
     }
   case "--probe-output": probeOutput = URL(fileURLWithPath: arguments.popFirst() ?? probeOutput.path)
+  case "--probe-rates":
+    let rates = (arguments.popFirst() ?? "").split(separator: ",").compactMap { Double($0) }
+    guard rates.count == 3, rates.allSatisfy({ $0 > 0 && $0 < 1 }) else {
+      FileHandle.standardError.write(Data("guardrails-train: --probe-rates needs three shares between 0 and 1\n".utf8))
+      exit(64)
+    }
+    (probeSettings.flagRate, probeSettings.groupFlagRate, probeSettings.soundsUnsafeFlagRate) = (
+      rates[0], rates[1], rates[2]
+    )
+  case "--probe-band":
+    guard let value = arguments.popFirst().flatMap(Double.init), value > 0, value < 1 else {
+      FileHandle.standardError.write(Data("guardrails-train: --probe-band needs a share between 0 and 1\n".utf8))
+      exit(64)
+    }
+    probeSettings.bandRate = value
   case "--request-rate":
     guard let value = arguments.popFirst().flatMap(Double.init), value > 0, value < 1 else {
       FileHandle.standardError.write(Data("guardrails-train: --request-rate needs a share between 0 and 1\n".utf8))
@@ -85,7 +106,7 @@ while let argument = arguments.popFirst() {
   default:
     FileHandle.standardError.write(
       Data(
-        "usage: guardrails-train [--data DIR] [--benchmarks DIR] [--leave-one-source-out [--judge-model GGUF]] [--output FILE] [--show-errors] [--show-training-errors] [--request-rate R] [--probe-model GGUF [--probe-output FILE] [--probe-cache FILE] [--probe-reading framed|mean]] | --assess FILE\n"
+        "usage: guardrails-train [--data DIR] [--benchmarks DIR] [--leave-one-source-out [--judge-model GGUF]] [--output FILE] [--show-errors] [--show-training-errors] [--request-rate R] [--probe-model GGUF [--probe-output FILE] [--probe-cache FILE] [--probe-reading framed|mean] [--probe-rates P,G,S] [--probe-band R]] | --assess FILE\n"
           .utf8))
     exit(64)
   }
@@ -147,6 +168,7 @@ do {
     var protocolRun = LeaveOneSourceOut(
       examples: examples, requestRate: requestRate, cache: cache, probeModelName: probeModelName,
       showsErrors: showsErrors)
+    protocolRun.probeSettings = probeSettings
     protocolRun.judge = judgeModel.map {
       SystemLanguageModel(path: URL(fileURLWithPath: $0), contextSize: 1024).guardrailJudge
     }
@@ -164,6 +186,7 @@ do {
     var cache = EmbeddingCache(file: probeCache, embedder: embedder)
     var run = ProbeRun(
       trainer: trainer, weights: weights, outOfFold: outOfFold, modelName: probeModelName, frame: cache.frame)
+    run.settings = probeSettings
     let probe = try run.train(heldOut: GuardrailEvaluation.heldOut(examples), cache: &cache)
     try probe.data.write(to: probeOutput)
     print("wrote \(probeOutput.path): \(probe.data.count) bytes")
