@@ -79,8 +79,8 @@ struct LeaveOneSourceOut {
       var withProbe: [Bool]?
       if var cache {
         var run = ProbeRun(
-          trainer: trainer, weights: weights, outOfFold: outOfFold, modelName: probeModelName, frame: cache.frame)
-        run.settings = probeSettings
+          trainer: trainer, weights: weights, outOfFold: outOfFold, modelName: probeModelName,
+          settings: probeSettings)
         let probe = try run.train(heldOut: measured, cache: &cache)
         let embeddings = try cache.embeddings(of: measured.map(\.text))
         self.cache = cache

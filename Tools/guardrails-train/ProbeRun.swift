@@ -10,32 +10,31 @@ struct ProbeRun {
   let weights: ClassifierWeights
   let outOfFold: [[Float]]
   let modelName: String
-  let frame: EmbeddingProbe.Frame?
   /// Where the probe is asked and how much it may flag.
-  var settings = ProbeTrainer.Settings()
+  let settings: ProbeTrainer.Settings
   private var heldOut: [SafetyExample] = []
   private var heldOutEmbeddings: [[Float]] = []
 
   init(
     trainer: Trainer, weights: ClassifierWeights, outOfFold: [[Float]], modelName: String,
-    frame: EmbeddingProbe.Frame?
+    settings: ProbeTrainer.Settings
   ) {
     self.trainer = trainer
     self.weights = weights
     self.outOfFold = outOfFold
     self.modelName = modelName
-    self.frame = frame
+    self.settings = settings
   }
 
   /// Embeds the training and `heldOut` texts (through `cache`) and trains the probe on the
-  /// training ones.
+  /// training ones, in the cache's frame.
   mutating func train(heldOut: [SafetyExample], cache: inout EmbeddingCache) throws -> EmbeddingProbe {
     let embeddings = try cache.embeddings(of: trainer.texts.map(\.text) + heldOut.map(\.text))
     self.heldOut = heldOut
     heldOutEmbeddings = Array(embeddings.suffix(heldOut.count))
     return ProbeTrainer(
       trainer: trainer, embeddings: Array(embeddings.prefix(trainer.texts.count)), outOfFold: outOfFold,
-      classifier: weights, modelName: modelName, frame: frame, settings: settings
+      classifier: weights, modelName: modelName, frame: cache.frame, settings: settings
     ).train()
   }
 

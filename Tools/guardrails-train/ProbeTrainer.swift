@@ -19,6 +19,7 @@ struct ProbeTrainer {
     /// The same for a group of benign prompts built to sound unsafe.
     var soundsUnsafeFlagRate = 0.05
   }
+
   /// The fewest texts a group needs for its own rate to be held.
   static let groupMinimum = 50
   static let probeShare: Float = 0.5

@@ -185,8 +185,8 @@ do {
     let embedder = try LlamaEmbedder(model: try LlamaModel(path: probeModel), reading: probeReading)
     var cache = EmbeddingCache(file: probeCache, embedder: embedder)
     var run = ProbeRun(
-      trainer: trainer, weights: weights, outOfFold: outOfFold, modelName: probeModelName, frame: cache.frame)
-    run.settings = probeSettings
+      trainer: trainer, weights: weights, outOfFold: outOfFold, modelName: probeModelName,
+      settings: probeSettings)
     let probe = try run.train(heldOut: GuardrailEvaluation.heldOut(examples), cache: &cache)
     try probe.data.write(to: probeOutput)
     print("wrote \(probeOutput.path): \(probe.data.count) bytes")
