@@ -37,8 +37,8 @@ struct Trainer {
   /// The category heads flag little on their own (their few positives are learnt less well);
   /// the request head, which pools every category's requests, carries most of the decision.
   /// Its rate is a point on the out-of-fold trade-off the program prints (`out of fold, request
-  /// head …`; the figures are in `bench/README.md`, Guardrails): a higher rate detects more of
-  /// the clearly harmful requests but flags many more of the everyday ones.
+  /// head …`): a higher rate detects more of the clearly harmful requests but flags many more
+  /// of the everyday ones.
   ///
   /// The request head's band starts at its decision threshold: the judge is asked only about
   /// requests the classifier would block, to clear them, never about those it would allow.

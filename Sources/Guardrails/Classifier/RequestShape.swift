@@ -3,8 +3,8 @@
 ///
 /// Why: the classifier's request head learnt harmful *requests* against benign texts, and on
 /// a held-out source of social-media posts (OpenAI's moderation set) the benign posts it
-/// flagged were statements — confessions, opinions, stories — not requests (`bench/README.md`,
-/// Guardrails). The head therefore counts only for texts of a request's shape
+/// flagged were statements — confessions, opinions, stories — not requests (the
+/// leave-one-source-out protocol, `docs/GUARDRAILS.md`). The head therefore counts only for texts of a request's shape
 /// (``gate(_:text:)``); the category heads, which learnt harmful content of any shape, still
 /// read every text.
 public enum RequestShape {

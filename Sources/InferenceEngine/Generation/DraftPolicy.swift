@@ -7,8 +7,8 @@
 /// 13). A draft pays only when enough of it is confirmed, and how much will be shows in the
 /// match: where the last 8 tokens or more occurred before, the answer is copying a span (a
 /// rewritten file, an edited text), and about 20 tokens of the continuation are confirmed on
-/// average; where only 2 to 5 match (open text), fewer than 3 are. Prompt lookup of the
-/// answers of `bench/workloads` measured it (bench/README.md, P15).
+/// average; where only 2 to 5 match (open text), fewer than 3 are (prompt lookup of the
+/// answers to `bench/workloads`, simulated on them).
 ///
 /// Under a constraint drafts are shorter and start on shorter matches (4 tokens: on 2 or 3 the
 /// answers' values are confirmed about half the time, too seldom for a draft of 3): a JSON value
