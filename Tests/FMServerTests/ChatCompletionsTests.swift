@@ -71,7 +71,7 @@ struct ChatCompletionsTests {
 
   /// With one slot and two conversations in turn, each takes the slot from the other: the one
   /// that comes back finds its cache restored from host memory (all but its prompt's last token
-  /// cached), and with `--cache-ram 0` evaluates it again.
+  /// cached, or last two: `TokenBackend.consistentRows`), and with `--cache-ram 0` evaluates it again.
   @Test(arguments: [nil, 0]) func aConversationWhoseSlotWasLentFindsItsCache(cacheRAM: Int?) async throws {
     let server = try TestServer.start(parallel: 1, cacheRAM: cacheRAM)
     let long = String(repeating: "Answer briefly, as a sailor would. ", count: 10)
@@ -89,7 +89,7 @@ struct ChatCompletionsTests {
       #expect(back.cached < back.prompt / 2)
       #expect(TestServer.metric("fm_cache_restores_total", in: metrics.text) == 0)
     } else {
-      #expect(back.cached == back.prompt - 1)
+      #expect([back.prompt - 1, back.prompt - 2].contains(back.cached))
       #expect(TestServer.metric("fm_cache_restores_total", in: metrics.text) == 1)
       #expect(try #require(TestServer.metric("fm_cache_saves_total", in: metrics.text)) >= 1)
     }
@@ -105,12 +105,14 @@ struct ChatCompletionsTests {
       return (try #require(usage["prompt_tokens"] as? Int), try #require(details["cached_tokens"] as? Int))
     }
     // A new server's cache holds nothing; the same messages again find all but the prompt's
-    // last token there (its logits choose the first token), streamed or not.
+    // last token there (its logits choose the first token), or its last two under an attention
+    // kernel whose one-row products round otherwise (`TokenBackend.consistentRows`), streamed or
+    // not.
     let first = try usage(try await Self.post(server, body))
     #expect(first.cached == 0)
     let second = try usage(try await Self.post(server, body))
     #expect(second.prompt == first.prompt)
-    #expect(second.cached == second.prompt - 1)
+    #expect([second.prompt - 1, second.prompt - 2].contains(second.cached))
     let streamed = try await Self.post(
       server,
       TestServer.chat("Name a colour", maxTokens: 4, extra: #","stream":true,"stream_options":{"include_usage":true}"#))

@@ -320,6 +320,16 @@ private final class PairList: TokenConstraint, @unchecked Sendable {
     let same = DecodeSteps.promptPlan(
       prompt: Array(0..<10), boundaries: [4], cachedTokens: Array(0..<10), cachedBoundaries: kept, exactParts: false)
     #expect(same.reused == 9 && same.parts.map(\.range) == [9..<10])
+    // Under a kernel whose one-row products round otherwise, the same prompt again evaluates
+    // its last two tokens; a prompt that shares less is planned as before.
+    let twoRows = DecodeSteps.promptPlan(
+      prompt: Array(0..<10), boundaries: [4], cachedTokens: Array(0..<10), cachedBoundaries: kept, exactParts: false,
+      consistentRows: 2)
+    #expect(twoRows.reused == 8 && twoRows.parts.map(\.range) == [8..<10])
+    let sharedTwoRows = DecodeSteps.promptPlan(
+      prompt: other, boundaries: [5], cachedTokens: Array(0..<10), cachedBoundaries: kept, exactParts: false,
+      consistentRows: 2)
+    #expect(sharedTwoRows.reused == 6)
   }
 
   /// A session's next turn continues its cache past the last part: all it shares is reused and

@@ -24,27 +24,33 @@ struct AgentConversation {
   let model: String
   let port: Int
   let chainsResponses: Bool
+  /// Which conversation of a team this is (0 for one alone): each asks the script's questions
+  /// from its own starting point and names its agent first, so two conversations share the
+  /// system prompt and tools and nothing after, as a team's agents do.
+  let member: Int
   /// Messages (chat, messages) or input items (responses) so far.
   private var history: [JSONValue] = []
   private var previousResponseID: String?
   /// The call the last turn made, answered by the next.
   private var pendingCall: (id: String, name: String)?
 
-  init(api: AgentAPI, model: String, port: Int, chainsResponses: Bool = false) {
+  init(api: AgentAPI, model: String, port: Int, chainsResponses: Bool = false, member: Int = 0) {
     self.api = api
     self.model = model
     self.port = port
     self.chainsResponses = chainsResponses
+    self.member = member
   }
 
   /// Runs turn `index` (0-based): an even turn asks a question and forces its tool's call, an
   /// odd one sends the tool's result and asks for text.
   mutating func turn(_ index: Int) async -> AgentTurn {
-    let exchange = AgentScript.exchanges[index / 2 % AgentScript.exchanges.count]
+    let exchange = AgentScript.exchanges[(index / 2 + member) % AgentScript.exchanges.count]
     let asking = index % 2 == 0
     let input: [JSONValue]
     if asking {
-      input = [message("user", exchange.question)]
+      let agent = index == 0 && member > 0 ? "Agent \(member + 1) here. " : ""
+      input = [message("user", agent + exchange.question)]
     } else if let call = pendingCall {
       input = [toolResult(call, exchange.result)]
     } else {

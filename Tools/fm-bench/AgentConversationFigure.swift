@@ -10,7 +10,9 @@ import Foundation
 ///   `/v1/chat/completions` and `/v1/messages` resending the history on both; the time to first
 ///   output (text, or a tool call opening) and the prompt tokens evaluated, turn by turn;
 /// - then `conversations` such conversations at once through chat completions on `slots` slots
-///   (more conversations than slots, as a team's agents are): the p50 time to first output.
+///   (more conversations than slots, as a team's agents are), each its own
+///   (`AgentConversation.member`: the same system prompt and tools, its own questions): the p50
+///   time to first output.
 ///
 /// Both servers run `slots` sequences of `contextPerSlot` tokens (llama-server with its
 /// defaults otherwise, its host-memory prompt cache included). Each run replays ours, then the
@@ -54,9 +56,11 @@ struct AgentConversationFigure {
     return reports
   }
 
-  private func replay(_ api: AgentAPI, on server: ServeFigure.Served, chains: Bool) async -> [AgentTurn] {
+  private func replay(_ api: AgentAPI, on server: ServeFigure.Served, chains: Bool, member: Int = 0) async
+    -> [AgentTurn]
+  {
     var conversation = AgentConversation(
-      api: api, model: server.model, port: server.url.port ?? 80, chainsResponses: chains)
+      api: api, model: server.model, port: server.url.port ?? 80, chainsResponses: chains, member: member)
     var turns: [AgentTurn] = []
     for index in 0..<AgentScript.turns { turns.append(await conversation.turn(index)) }
     return turns
@@ -65,7 +69,9 @@ struct AgentConversationFigure {
   /// `conversations` conversations at once, each turn after its last; every turn of all.
   private func interleave(on server: ServeFigure.Served) async -> [AgentTurn] {
     await withTaskGroup(of: [AgentTurn].self) { group in
-      for _ in 0..<conversations { group.addTask { await replay(.chat, on: server, chains: false) } }
+      for member in 0..<conversations {
+        group.addTask { await replay(.chat, on: server, chains: false, member: member) }
+      }
       var all: [AgentTurn] = []
       for await turns in group { all += turns }
       return all

@@ -26,6 +26,8 @@ import ModelStore
 /// `p11` (on its own, not in `all`) starts `fm serve` (the `fm` built beside fm-bench) and
 /// `llama-server` with a slot per stream of the largest `--streams` count (1,4,8,16 by default), and runs each count
 /// of concurrent streaming clients on both, `--runs N` rounds, `--max-tokens N` each (96).
+/// `attention` (not in `all`) times llama.cpp's two CPU attention kernels with the model's shape,
+/// as a context's choice does (`AttentionKernel`), and says which one its contexts use.
 /// `p16` (on its own, not in `all`) starts `fm serve` and `llama-server` with 4 slots and replays
 /// an agent conversation through each API, then 8 at once (`--runs N` rounds).
 /// `hf-pull` (on its own, not in `all`, no model needed) pulls an `hf:` model of `--megabytes N`
@@ -192,6 +194,7 @@ do {
         report.print()
       }
     case "batches": try BatchCostFigure(model: model, runs: runs).measure()
+    case "attention": AttentionFigure(shape: model.attentionShape, runs: runs).measure().print()
     case "streams":
       try await StreamsFigure(
         modelPath: modelPath, streams: streamCounts ?? [1, 4, 8], runs: runs, maximumTokens: toolUseMaximumTokens

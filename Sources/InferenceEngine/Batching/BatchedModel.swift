@@ -20,6 +20,8 @@ public final class BatchedModel: TokenModel, Sendable {
   public let configuration: BatchingConfiguration
   let scheduler: BatchScheduler
   let slots: SlotPool
+  /// The shared context's attention kernel (`AttentionKernel`).
+  let attentionKernel: AttentionKernel
 
   /// Creates the shared context on `model`.
   /// - Throws: `EngineError.Code.contextCreationFailed` when the configuration is out of range
@@ -55,9 +57,9 @@ public final class BatchedModel: TokenModel, Sendable {
       count: configuration.slots, queueLimit: configuration.queueLimit,
       savedTokenLimit: max(configuration.savedCacheBytes, 0) / bytesPerToken, operations: operations)
     self.slots = slots
-    scheduler = BatchScheduler(
-      decoder: try LlamaBatchDecoder(model: model, configuration: configuration), operations: operations
-    ) { slots.busyCount }
+    let decoder = try LlamaBatchDecoder(model: model, configuration: configuration)
+    attentionKernel = decoder.attentionKernel
+    scheduler = BatchScheduler(decoder: decoder, operations: operations) { slots.busyCount }
   }
 
   deinit {

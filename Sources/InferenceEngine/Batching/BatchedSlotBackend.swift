@@ -60,6 +60,8 @@ final class BatchedSlotBackend: TokenBackend {
   /// False: every decode holds the other slots' rows too, so a prompt goes in one evaluation.
   var evaluatesPartsExactly: Bool { false }
 
+  var consistentRows: Int { owner.attentionKernel.consistentRows }
+
   /// Alone, as many as a context of its own would take; while another slot runs a request,
   /// `sharedDraftLimit`.
   var draftTokenLimit: Int { sharesDecodes ? min(Self.sharedDraftLimit, outputLimit - 1) : outputLimit - 1 }

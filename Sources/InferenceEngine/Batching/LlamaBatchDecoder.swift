@@ -22,6 +22,9 @@ final class LlamaBatchDecoder: BatchDecoder {
 
   var capacity: Int { batch.capacity }
 
+  /// The attention kernel of the shared context.
+  var attentionKernel: AttentionKernel { context.attentionKernel }
+
   func removeCells(of sequence: Int32, from position: Int) {
     // llama_memory_seq_rm(seq, [p0, ∞)): removing a tail never fails for a KV cache.
     _ = llama_memory_seq_rm(context.memory, sequence, Int32(position), -1)

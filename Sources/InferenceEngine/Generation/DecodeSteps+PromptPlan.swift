@@ -15,16 +15,20 @@ extension DecodeSteps {
   /// Without `exactParts` (a backend whose decodes are shared, where no split gives that cache)
   /// everything in common is reused and the rest is one part that ends at the prompt's end:
   /// one decode to the first token, the fewest the token budget allows, and the end marked
-  /// for the slot choice (`SlotTable`).
+  /// for the slot choice (`SlotTable`). That part holds at least `consistentRows` tokens, so
+  /// that a prompt found whole gets the logits its first evaluation got.
   /// - Returns: the reused count, at most all but the last token (there must be logits), and
   ///   the parts after it, each ending a prompt part only where `endsPart` says so.
   static func promptPlan(
     prompt: [Token], boundaries: [Int], cachedTokens: [Token], cachedBoundaries: PartBoundaries,
-    exactParts: Bool = true
+    exactParts: Bool = true, consistentRows: Int = 1
   ) -> (reused: Int, parts: [PromptPart]) {
     let count = prompt.count
     let common = min(commonPrefixLength(cachedTokens, prompt), count - 1)
-    guard exactParts else { return (common, [PromptPart(range: common..<count, endsPart: true)]) }
+    guard exactParts else {
+      let reused = max(min(common, count - consistentRows), 0)
+      return (reused, [PromptPart(range: reused..<count, endsPart: true)])
+    }
     // A tool round's prompt holds the whole of its turn's last prompt, then the calls as the
     // transcript renders them, which may part from the reply at its first token (a call written
     // in the model's own form): that prompt is not evaluated again either. (A cache that ends

@@ -173,8 +173,11 @@ struct DecodeSteps {
   ///   - cachedTokens: the tokens in the sequence's cache now.
   ///   - boundaries: where the prompt parts evaluated into that cache end.
   ///   - exactParts: whether parts are worth a decode each (`TokenBackend.evaluatesPartsExactly`).
+  ///   - consistentRows: the fewest rows whose logits round as a larger evaluation's
+  ///     (`TokenBackend.consistentRows`).
   mutating func start(
-    cachedTokens: [Token], boundaries: PartBoundaries = PartBoundaries(), exactParts: Bool = true
+    cachedTokens: [Token], boundaries: PartBoundaries = PartBoundaries(), exactParts: Bool = true,
+    consistentRows: Int = 1
   ) -> DecodeStep {
     if request.logProbabilities?.includesPrompt == true {
       // Every prompt token after the first is scored by the logits before it: none is reused.
@@ -183,7 +186,7 @@ struct DecodeSteps {
     }
     let plan = Self.promptPlan(
       prompt: request.promptTokens, boundaries: request.promptBoundaries, cachedTokens: cachedTokens,
-      cachedBoundaries: boundaries, exactParts: exactParts)
+      cachedBoundaries: boundaries, exactParts: exactParts, consistentRows: consistentRows)
     cachedPromptTokens = plan.reused
     cacheLength = plan.reused
     pendingParts = plan.parts

@@ -40,7 +40,7 @@ struct Generator {
       request: request, model: model, contextLength: backend.contextLength, drafter: drafter)
     var step = steps.start(
       cachedTokens: backend.cachedTokens, boundaries: backend.partBoundaries,
-      exactParts: backend.evaluatesPartsExactly)
+      exactParts: backend.evaluatesPartsExactly, consistentRows: backend.consistentRows)
     var prefilled: DispatchTime?
     var firstToken: DispatchTime?
     while true {

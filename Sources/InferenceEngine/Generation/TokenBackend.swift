@@ -17,6 +17,13 @@ public protocol TokenBackend: AnyObject {
   /// no such cache however the prompt is split: there a part only costs a decode, and a new
   /// request's first token would wait for one per part. The default is true.
   var evaluatesPartsExactly: Bool { get }
+  /// The fewest rows an evaluation needs for its last row's logits to be those the same row gets
+  /// in a larger evaluation: 1 where one row rounds as a batch's does (llama.cpp's flash
+  /// attention), 2 under its plain attention kernel, whose one-row products round otherwise
+  /// (`AttentionKernel.consistentRows`). Where parts are not evaluated exactly, a prompt found
+  /// whole in the cache is evaluated from that many tokens before its end, so the same request
+  /// twice gets the same logits. The default is 1.
+  var consistentRows: Int { get }
   /// The most draft tokens worth evaluating after the next sampled one (see
   /// `DecodeSteps.draft(budget:cancellation:)`), asked before every step.
   ///
@@ -65,6 +72,8 @@ public protocol TokenBackend: AnyObject {
 
 extension TokenBackend {
   public var evaluatesPartsExactly: Bool { true }
+
+  public var consistentRows: Int { 1 }
 
   public var draftTokenLimit: Int { DecodeSteps.maximumDrafts }
 

@@ -16,6 +16,8 @@ final class LlamaContext {
   /// callback reads it, so it lives as long as the context.
   let outputLayer = OutputLayerTap()
   let configuration: ContextConfiguration
+  /// The attention kernel it was created with: the configuration's, or the measured one.
+  let attentionKernel: AttentionKernel
 
   /// Creates a context on `model` with the output-layer tap as its eval callback.
   /// - Parameters:
@@ -44,6 +46,13 @@ final class LlamaContext {
     parameters.n_threads = Int32(configuration.threads)
     parameters.n_threads_batch = Int32(configuration.threads)
     parameters.no_perf = true
+    // The attention kernel that is faster on this machine for this model's shape, unless the
+    // configuration names one (`AttentionKernel`).
+    let kernel =
+      configuration.attentionKernel
+      ?? AttentionKernel.measured(for: model.attentionShape, threads: configuration.threads)
+    parameters.flash_attn_type = kernel.llamaType
+    attentionKernel = kernel
     parameters.cb_eval = { tensor, ask, data in
       guard let tensor, let data else { return false }
       return Unmanaged<OutputLayerTap>.fromOpaque(data).takeUnretainedValue().observe(tensor, ask: ask)

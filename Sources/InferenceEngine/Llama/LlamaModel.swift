@@ -88,7 +88,8 @@ public final class LlamaModel: TokenModel, @unchecked Sendable {
     -> ChatTemplate
   {
     try ChatTemplate(
-      source: source, bosToken: text(of: llama_vocab_bos(vocab), vocab), eosToken: text(of: llama_vocab_eos(vocab), vocab),
+      source: source, bosToken: text(of: llama_vocab_bos(vocab), vocab),
+      eosToken: text(of: llama_vocab_eos(vocab), vocab),
       addsBeginningOfSequence: llama_vocab_get_add_bos(vocab), toolUseSource: toolUseSource)
   }
 
@@ -179,10 +180,22 @@ public final class LlamaModel: TokenModel, @unchecked Sendable {
   /// Bytes of the key/value cache for `contextSize` tokens at llama.cpp's default f16 cache type.
   public func keyValueCacheBytes(contextSize: Int) -> Int {
     let layers = Int(llama_model_n_layer(handle))
+    let shape = attentionShape
+    return layers * contextSize * shape.keyValueHeads * (shape.keySize + shape.valueSize) * MemoryLayout<Float16>.size
+  }
+
+  /// The shape of the model's attention (its first layer's, where layers differ): heads, cache
+  /// heads, and the key and value sizes its metadata gives (`<arch>.attention.key_length`,
+  /// `value_length`), or the embedding's size over the heads where it gives none.
+  public var attentionShape: AttentionKernel.Shape {
     let heads = Int(llama_model_n_head(handle))
-    let keyValueHeads = Int(llama_model_n_head_kv(handle))
     let headSize = heads > 0 ? Int(llama_model_n_embd(handle)) / heads : 0
-    return 2 * layers * contextSize * keyValueHeads * headSize * MemoryLayout<Float16>.size
+    let size = { (key: String) in
+      Self.metadata(self.handle, "\(self.architecture).attention.\(key)").flatMap { Int($0) }
+    }
+    return AttentionKernel.Shape(
+      heads: heads, keyValueHeads: Int(llama_model_n_head_kv(handle)), keySize: size("key_length") ?? headSize,
+      valueSize: size("value_length") ?? headSize)
   }
 
   public func makeBackend(_ configuration: ContextConfiguration) throws -> any TokenBackend {

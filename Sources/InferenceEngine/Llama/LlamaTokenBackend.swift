@@ -11,7 +11,9 @@ final class LlamaTokenBackend: TokenBackend {
   let contextLength: Int
   private(set) var cachedTokens: [Token] = []
   private(set) var partBoundaries = PartBoundaries()
-  private let context: LlamaContext
+  let context: LlamaContext
+
+  var consistentRows: Int { context.attentionKernel.consistentRows }
   private let batch: LlamaBatch
   /// The flag llama.cpp's abort callback reads; set for the duration of each `evaluate`.
   private var abortFlag: CancellationFlag?

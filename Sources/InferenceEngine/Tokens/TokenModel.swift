@@ -68,10 +68,17 @@ public struct ContextConfiguration: Sendable, Equatable {
   public var batchSize: Int
   /// Threads for decoding and prefill.
   public var threads: Int
+  /// The attention kernel; nil for the one measured faster on this machine for the model
+  /// (`AttentionKernel.measured(for:threads:)`).
+  public var attentionKernel: AttentionKernel?
 
-  public init(contextSize: Int = 4096, batchSize: Int = 512, threads: Int = CPUTopology.physicalCores) {
+  public init(
+    contextSize: Int = 4096, batchSize: Int = 512, threads: Int = CPUTopology.physicalCores,
+    attentionKernel: AttentionKernel? = nil
+  ) {
     self.contextSize = contextSize
     self.batchSize = batchSize
     self.threads = threads
+    self.attentionKernel = attentionKernel
   }
 }

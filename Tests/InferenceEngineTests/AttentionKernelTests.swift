@@ -1,0 +1,58 @@
+import FMTestSupport
+import Foundation
+import Testing
+
+@testable import InferenceEngine
+
+/// The attention kernel a context uses: measured on this machine for the model's shape, or named
+/// by the configuration (`smollm2-135m` for the real model).
+@Suite struct AttentionKernelTests {
+  static let smolLM2 = AttentionKernel.Shape(heads: 9, keyValueHeads: 3, keySize: 64, valueSize: 64)
+
+  /// The plain kernel is chosen only when it is faster by more than the margin; flash attention,
+  /// which needs less memory, otherwise.
+  @Test func thePlainKernelIsChosenOnlyWhenClearlyFaster() {
+    #expect(AttentionKernel.choose(flash: 1.0, plain: 0.5) == .plain)
+    #expect(AttentionKernel.choose(flash: 1.0, plain: 1.0 / AttentionKernel.margin + 0.01) == .flash)
+    #expect(AttentionKernel.choose(flash: 1.0, plain: 1.2) == .flash)
+    #expect(AttentionKernel.choose(flash: .infinity, plain: 1.0) == .plain)
+    #expect(AttentionKernel.choose(flash: 1.0, plain: .infinity) == .flash)
+  }
+
+  /// Both kernels run on ggml's CPU backend for the shape, each in a finite time that grows with
+  /// the rows and the cache's length.
+  @Test func bothKernelsAreTimedForAShape() {
+    for kernel in AttentionKernel.allCases {
+      let one = AttentionTrial(shape: Self.smolLM2, queries: 1, depth: 256, threads: 1).seconds(kernel)
+      let many = AttentionTrial(shape: Self.smolLM2, queries: 64, depth: 1024, threads: 1).seconds(kernel)
+      #expect(one.isFinite && one > 0, "\(kernel)")
+      #expect(many.isFinite && many > one, "\(kernel)")
+    }
+  }
+
+  /// The choice is measured once per shape and thread count in a process, and kept.
+  @Test func theChoiceIsMeasuredOnceAndKept() {
+    let shape = AttentionKernel.Shape(heads: 2, keyValueHeads: 1, keySize: 32, valueSize: 32)
+    #expect(AttentionKernel.known(for: shape, threads: 1) == nil)
+    let first = AttentionKernel.measured(for: shape, threads: 1)
+    #expect(AttentionKernel.known(for: shape, threads: 1) == first)
+    #expect(AttentionKernel.known(for: shape, threads: 2) == nil)
+  }
+
+  /// The model's shape comes from its metadata, and its contexts use the measured kernel unless
+  /// the configuration names one; a context with either kernel evaluates and gives logits.
+  @Test func contextsUseTheMeasuredKernelUnlessOneIsNamed() throws {
+    let model = try LlamaModel(path: TestModels.smolLM2Path)
+    #expect(model.attentionShape == Self.smolLM2)
+    let measured = AttentionKernel.measured(for: model.attentionShape, threads: 1)
+    let tokens = model.tokenize("A gull circles the harbour", parseSpecial: false)
+    let flag = CancellationFlag()
+    for named in [nil] + AttentionKernel.allCases.map(Optional.some) {
+      let configuration = ContextConfiguration(contextSize: 64, batchSize: 32, threads: 1, attentionKernel: named)
+      let backend = try LlamaTokenBackend(model: model, configuration: configuration)
+      #expect(backend.context.attentionKernel == (named ?? measured))
+      let logits = try backend.evaluate(tokens[...], cancellation: flag)
+      #expect(logits.count == model.vocabularySize && logits.allSatisfy(\.isFinite))
+    }
+  }
+}
