@@ -20,6 +20,8 @@ import Foundation
 struct AgentConversationFigure {
   let modelPath: String
   let runs: Int
+  /// More arguments for llama-server (`-fa off`, say).
+  var referenceArguments: [String] = []
   var slots = 4
   var contextPerSlot = 4096
   var conversations = 8
@@ -28,7 +30,8 @@ struct AgentConversationFigure {
   func measure() async throws -> [FigureReport] {
     progress("P16: starting llama-server -np \(slots) and fm serve --parallel \(slots)")
     let reference = try await LlamaServer.start(
-      model: modelPath, contextSize: contextPerSlot * slots, slots: slots, threads: threads)
+      model: modelPath, contextSize: contextPerSlot * slots, slots: slots, threads: threads,
+      arguments: referenceArguments)
     defer { reference.stop() }
     let server = try ServeProcess.start([
       modelPath, "--parallel", String(slots), "--context", String(contextPerSlot),

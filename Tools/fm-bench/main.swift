@@ -11,6 +11,7 @@ import ModelStore
 ///     fm-bench [p1 p2 p3 p4 p5 p8 p9 p9-templates p10 p12 p14 p15 depth corpus-run guardrails streams hf-pull | all]
 ///              [--model NAME|PATH] [--draft-model NAME|PATH] [--runs N] [--schemas N] [--corpus DIR] [--set PATH] [--limit N] [--max-tokens N]
 ///              [--subset NAME] [--seconds S] [--streams N,N,…] [--megabytes N] [--chat-template-file FILE]
+///              [--reference-args ARGS]
 ///
 /// `--chat-template-file FILE` gives P1, P3 and P9 a chat template in place of the model's own
 /// (a base model such as `gemma3-270m` has none). `p9-templates` (not in `all`) renders and
@@ -29,7 +30,8 @@ import ModelStore
 /// `attention` (not in `all`) times llama.cpp's two CPU attention kernels with the model's shape,
 /// as a context's choice does (`AttentionKernel`), and says which one its contexts use.
 /// `p16` (on its own, not in `all`) starts `fm serve` and `llama-server` with 4 slots and replays
-/// an agent conversation through each API, then 8 at once (`--runs N` rounds).
+/// an agent conversation through each API, then 8 at once (`--runs N` rounds); `--reference-args
+/// "-fa off"` gives llama-server more arguments.
 /// `hf-pull` (on its own, not in `all`, no model needed) pulls an `hf:` model of `--megabytes N`
 /// (512) from a loopback Hub server, `--runs N` times alternating with `curl`, and once through
 /// a connection dropped halfway.
@@ -60,6 +62,7 @@ var secondsAllowed = 60.0
 var streamCounts: [Int]?
 var megabytes = 512
 var draftModelArgument: String?
+var referenceArguments: [String] = []
 var index = 0
 /// The value after the option at `index`, which moves to it; nil after the last argument.
 @MainActor func nextValue() -> String? {
@@ -97,6 +100,8 @@ while index < arguments.count {
     remoteModelArgument = nextValue()
   case "--draft-model":
     draftModelArgument = nextValue()
+  case "--reference-args":
+    referenceArguments = nextValue()?.split(separator: " ").map(String.init) ?? []
   case "--max-tokens":
     toolUseMaximumTokens = nextValue().flatMap { Int($0) } ?? toolUseMaximumTokens
   case let figure:
@@ -160,7 +165,8 @@ do {
     exit(0)
   }
   if figures == ["p16"] {
-    for report in try await AgentConversationFigure(modelPath: modelPath, runs: runs).measure() { report.print() }
+    let figure = AgentConversationFigure(modelPath: modelPath, runs: runs, referenceArguments: referenceArguments)
+    for report in try await figure.measure() { report.print() }
     exit(0)
   }
   if figures == ["load-child"] {

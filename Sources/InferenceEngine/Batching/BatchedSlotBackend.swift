@@ -60,7 +60,10 @@ final class BatchedSlotBackend: TokenBackend {
   /// False: every decode holds the other slots' rows too, so a prompt goes in one evaluation.
   var evaluatesPartsExactly: Bool { false }
 
-  var consistentRows: Int { owner.attentionKernel.consistentRows }
+  /// The kernel's while this slot runs alone; one while other slots run, whose rows beside this
+  /// one's make it round otherwise anyway (`BatchedModel`), and whose decodes would take a padding
+  /// row per slot for the extra row.
+  var consistentRows: Int { sharesDecodes ? 1 : owner.attentionKernel.consistentRows }
 
   /// Alone, as many as a context of its own would take; while another slot runs a request,
   /// `sharedDraftLimit`.
