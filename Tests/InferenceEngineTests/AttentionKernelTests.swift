@@ -30,6 +30,19 @@ import Testing
     }
   }
 
+  /// A shape without heads to time (a recurrent model's) or with heads that do not share cache
+  /// heads evenly keeps llama.cpp's default, flash attention, untimed.
+  @Test func aShapeWithoutAttentionToTimeKeepsFlashAttention() {
+    for shape in [
+      AttentionKernel.Shape(heads: 0, keyValueHeads: 0, keySize: 0, valueSize: 0),
+      AttentionKernel.Shape(heads: 9, keyValueHeads: 2, keySize: 64, valueSize: 64),
+    ] {
+      #expect(AttentionKernel.measured(for: shape, threads: 1) == .flash)
+      #expect(AttentionKernel.known(for: shape, threads: 1) == nil)
+      #expect(AttentionTrial(shape: shape, queries: 1, depth: 64, threads: 1).seconds(.plain) == .infinity)
+    }
+  }
+
   /// The choice is measured once per shape and thread count in a process, and kept.
   @Test func theChoiceIsMeasuredOnceAndKept() {
     let shape = AttentionKernel.Shape(heads: 2, keyValueHeads: 1, keySize: 32, valueSize: 32)

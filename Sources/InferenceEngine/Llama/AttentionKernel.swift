@@ -30,20 +30,28 @@ public enum AttentionKernel: String, Sendable, Equatable, CaseIterable {
       self.keySize = keySize
       self.valueSize = valueSize
     }
+
+    /// Whether `AttentionTrial` can build this shape's attention.
+    var isTimeable: Bool {
+      heads > 0 && keyValueHeads > 0 && heads % keyValueHeads == 0 && keySize > 0 && valueSize > 0
+    }
   }
 
   /// What the choice weighs: one layer's attention for these many query rows over a cache of
-  /// `depth` tokens, each row counted once. A conversation's turns evaluate a few dozen new
-  /// tokens and then generate one at a time over a cache of a few thousand tokens, which is
-  /// where the kernels differ most; a long first prompt is evaluated in large batches, where they
-  /// differ least, and counts as one row of 256 out of every 256.
+  /// `depth` tokens, per query row. A conversation's turns evaluate a few dozen new tokens and
+  /// then generate one at a time over a cache of a few thousand, which is where the kernels
+  /// differ most; a long first prompt is evaluated in large batches, where they differ least,
+  /// and per row such a batch weighs little.
   static let workload: [(queries: Int, depth: Int)] = [(1, 2048), (32, 2048), (256, 1024)]
 
   /// The kernel whose time per query row, summed over `workload`, is lower on this machine,
-  /// measured once per process for each shape and thread count (a few tens of milliseconds).
+  /// measured once per process for each shape and thread count (a fraction of a second).
   /// Flash attention unless the plain kernel is faster by more than the measurement's noise
-  /// (`margin`), since flash attention needs less memory for long prompts.
+  /// (`margin`), since flash attention needs less memory for long prompts; flash attention, as
+  /// llama.cpp's default, for a shape without attention heads to time (a recurrent model's) or
+  /// whose heads do not share cache heads evenly.
   public static func measured(for shape: Shape, threads: Int) -> AttentionKernel {
+    guard shape.isTimeable else { return .flash }
     if let known = known(for: shape, threads: threads) { return known }
     let seconds = secondsPerRow(for: shape, threads: threads)
     let choice = choose(flash: seconds[.flash] ?? .infinity, plain: seconds[.plain] ?? .infinity)
@@ -113,8 +121,10 @@ public struct AttentionTrial {
   }
 
   /// The fastest of a few evaluations with `kernel`, in seconds; infinity where ggml cannot
-  /// build or run it (the other kernel is then chosen).
+  /// build or run it (the other kernel is then chosen) or the shape has no attention to time
+  /// (`Shape.isTimeable`).
   public func seconds(_ kernel: AttentionKernel, repetitions: Int = 3) -> Double {
+    guard shape.isTimeable, queries > 0, depth > 0 else { return .infinity }
     // The inputs, the scores (and their softmax) of every head, the output, and room for the
     // graph and ggml's work buffer.
     let floats = (shape.keySize + shape.valueSize) * queries * shape.heads + 3 * depth * queries * shape.heads
