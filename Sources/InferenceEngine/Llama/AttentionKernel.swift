@@ -96,10 +96,12 @@ public enum AttentionKernel: String, Sendable, Equatable, CaseIterable {
   /// otherwise.
   var consistentRows: Int { self == .plain ? 2 : 1 }
 
-  /// llama.cpp's setting for this kernel.
+  /// llama.cpp's setting for this kernel: flash attention as its default has it (`auto`, on
+  /// wherever the backend supports the model's attention), so a context that keeps it is
+  /// created as before.
   var llamaType: llama_flash_attn_type {
     switch self {
-    case .flash: LLAMA_FLASH_ATTN_TYPE_ENABLED
+    case .flash: LLAMA_FLASH_ATTN_TYPE_AUTO
     case .plain: LLAMA_FLASH_ATTN_TYPE_DISABLED
     }
   }
