@@ -45,18 +45,71 @@ public enum AttentionKernel: String, Sendable, Equatable, CaseIterable {
   static let workload: [(queries: Int, depth: Int)] = [(1, 2048), (32, 2048), (256, 1024)]
 
   /// The kernel whose time per query row, summed over `workload`, is lower on this machine,
-  /// measured once per process for each shape and thread count (a fraction of a second).
+  /// measured once for each shape and thread count (a fraction of a second) and kept in memory
+  /// and in `file`, so a later process on the same machine and llama.cpp build reads it there.
   /// Flash attention unless the plain kernel is faster by more than the measurement's noise
   /// (`margin`), since flash attention needs less memory for long prompts; flash attention, as
   /// llama.cpp's default, for a shape without attention heads to time (a recurrent model's) or
   /// whose heads do not share cache heads evenly.
-  public static func measured(for shape: Shape, threads: Int) -> AttentionKernel {
+  public static func measured(for shape: Shape, threads: Int, file: URL? = choicesFile) -> AttentionKernel {
     guard shape.isTimeable else { return .flash }
     if let known = known(for: shape, threads: threads) { return known }
-    let seconds = secondsPerRow(for: shape, threads: threads)
-    let choice = choose(flash: seconds[.flash] ?? .infinity, plain: seconds[.plain] ?? .infinity)
+    let key = choiceKey(for: shape, threads: threads)
+    let choice =
+      file.flatMap { storedChoices(in: $0)[key] }
+      ?? {
+        let seconds = secondsPerRow(for: shape, threads: threads)
+        let choice = choose(flash: seconds[.flash] ?? .infinity, plain: seconds[.plain] ?? .infinity)
+        if let file { store(choice, for: key, in: file) }
+        return choice
+      }()
     measurements.withLock { $0[MeasuredKey(shape: shape, threads: threads)] = choice }
     return choice
+  }
+
+  /// Where measured choices are kept, one line each (`key` tab `kernel`):
+  /// `$XDG_CACHE_HOME/foundationmodels-linux/attention-kernels`, else under `~/.cache`.
+  public static let choicesFile: URL? = {
+    let environment = ProcessInfo.processInfo.environment
+    let cache =
+      environment["XDG_CACHE_HOME"].flatMap { $0.hasPrefix("/") ? URL(fileURLWithPath: $0) : nil }
+      ?? environment["HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0).appendingPathComponent(".cache") }
+    return cache?.appendingPathComponent("foundationmodels-linux/attention-kernels")
+  }()
+
+  /// What a choice holds for: the shape, the threads, the CPU's model and the features llama.cpp
+  /// was built with (`llama_print_system_info`), so another machine or build measures again.
+  static func choiceKey(for shape: Shape, threads: Int) -> String {
+    let cpu =
+      (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?.split(separator: "\n")
+      .first { $0.hasPrefix("model name") }.map(String.init) ?? "unknown CPU"
+    let build = llama_print_system_info().map { String(cString: $0) } ?? ""
+    let key = "\(shape.heads) \(shape.keyValueHeads) \(shape.keySize) \(shape.valueSize) \(threads) | \(cpu) | \(build)"
+    return String(key.map { $0 == "\t" || $0 == "\n" ? " " : $0 })
+  }
+
+  /// The choices `file` holds, by key; none where it cannot be read.
+  static func storedChoices(in file: URL) -> [String: AttentionKernel] {
+    guard let text = try? String(contentsOf: file, encoding: .utf8) else { return [:] }
+    var choices: [String: AttentionKernel] = [:]
+    for line in text.split(separator: "\n") {
+      let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+      if fields.count == 2, let kernel = AttentionKernel(rawValue: String(fields[1])) {
+        choices[String(fields[0])] = kernel
+      }
+    }
+    return choices
+  }
+
+  /// Appends `choice` for `key` to `file` (one short line, appended whole by the system);
+  /// a file that cannot be written keeps nothing, and the next process measures again.
+  static func store(_ choice: AttentionKernel, for key: String, in file: URL) {
+    try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+    let descriptor = open(file.path, O_WRONLY | O_APPEND | O_CREAT, 0o644)
+    guard descriptor >= 0 else { return }
+    defer { close(descriptor) }
+    let line = Array("\(key)\t\(choice.rawValue)\n".utf8)
+    _ = line.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
   }
 
   /// The kernel measured for `shape` and `threads` in this process so far, if any.
