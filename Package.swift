@@ -80,8 +80,8 @@ let package = Package(
     // A C interface to llama.cpp's Jinja engine (libllama-common): models' own chat templates.
     .target(name: "CChatTemplate", linkerSettings: llamaLinking + [.linkedLibrary("llama-common")]),
     .target(
-      name: "InferenceEngine", dependencies: ["CLlama", "CChatTemplate", "JSON"], swiftSettings: librarySettings,
-      linkerSettings: llamaLinking),
+      name: "InferenceEngine", dependencies: ["CLlama", "CChatTemplate", "JSON", "ModelStore"],
+      swiftSettings: librarySettings, linkerSettings: llamaLinking),
     .target(name: "ModelStore", swiftSettings: librarySettings),
     // A JSON value that keeps member order and exact numbers, and its parser: what guided decoding,
     // the server and the benchmarks read and write JSON with.

@@ -1,5 +1,6 @@
 import CLlama
 import Foundation
+import ModelStore
 import Synchronization
 
 /// Which of llama.cpp's two CPU attention kernels a context uses: flash attention (one fused
@@ -67,15 +68,10 @@ public enum AttentionKernel: String, Sendable, Equatable, CaseIterable {
     return choice
   }
 
-  /// Where measured choices are kept, one line each (`key` tab `kernel`):
-  /// `$XDG_CACHE_HOME/foundationmodels-linux/attention-kernels`, else under `~/.cache`.
-  public static let choicesFile: URL? = {
-    let environment = ProcessInfo.processInfo.environment
-    let cache =
-      environment["XDG_CACHE_HOME"].flatMap { $0.hasPrefix("/") ? URL(fileURLWithPath: $0) : nil }
-      ?? environment["HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0).appendingPathComponent(".cache") }
-    return cache?.appendingPathComponent("foundationmodels-linux/attention-kernels")
-  }()
+  /// Where measured choices are kept, one line each (`key` tab `kernel`): `attention-kernels`
+  /// in the project's cache (`ModelStore.cacheRoot(environment:)`).
+  public static let choicesFile = ModelStore.cacheRoot(environment: ProcessInfo.processInfo.environment)
+    .appendingPathComponent("attention-kernels")
 
   /// What a choice holds for: the shape, the threads, the CPU's model and the features llama.cpp
   /// was built with (`llama_print_system_info`), so another machine or build measures again.

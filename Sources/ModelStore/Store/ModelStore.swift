@@ -31,15 +31,20 @@ public struct ModelStore: Sendable {
       hub: HubSettings(environment: environment))
   }
 
-  /// The model directory: `$FM_MODELS_DIR`, else `$XDG_CACHE_HOME/foundationmodels-linux/models`,
-  /// else `~/.cache/foundationmodels-linux/models`.
-  ///
-  /// The XDG variable counts only when it holds an absolute path, as the XDG base directory
-  /// specification requires.
+  /// The model directory: `$FM_MODELS_DIR`, else `models` in `cacheRoot(environment:)`.
   public static func defaultDirectory(environment: [String: String]) -> URL {
     if let explicit = environment["FM_MODELS_DIR"], !explicit.isEmpty {
       return URL(fileURLWithPath: explicit, isDirectory: true)
     }
+    return cacheRoot(environment: environment).appendingPathComponent("models", isDirectory: true)
+  }
+
+  /// Where the project keeps what it caches per user: `$XDG_CACHE_HOME/foundationmodels-linux`,
+  /// else `~/.cache/foundationmodels-linux`.
+  ///
+  /// The XDG variable counts only when it holds an absolute path, as the XDG base directory
+  /// specification requires.
+  public static func cacheRoot(environment: [String: String]) -> URL {
     let cache: URL
     if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
       cache = URL(fileURLWithPath: xdg, isDirectory: true)
@@ -50,7 +55,7 @@ public struct ModelStore: Sendable {
         ?? FileManager.default.homeDirectoryForCurrentUser
       cache = homeURL.appendingPathComponent(".cache", isDirectory: true)
     }
-    return cache.appendingPathComponent("foundationmodels-linux/models", isDirectory: true)
+    return cache.appendingPathComponent("foundationmodels-linux", isDirectory: true)
   }
 
   /// The path the model's file has (or will have) in this store.
