@@ -106,6 +106,27 @@ import Testing
     #expect(keyed.tokens == [2, 3])
   }
 
+  /// The document holds ` garlic` as one token, the model writes `gar` `lic` after the quote:
+  /// no token of the output occurs in the document, and the value's text finds the rest
+  /// (`SpelledLookup`), drafted as far as the line goes.
+  @Test func aValueSplitOtherwiseThanTheDocumentIsFoundByItsText() async throws {
+    let vocabulary = ["{\"", "item\":\"", "\"}", " garlic", "gar", "lic", " oil", "\n", "buy", ":"]
+    let answer = "{\"item\":\"garlic oil\"}"
+    func run(_ speculation: Speculation) async throws -> Outcome {
+      try await generate(
+        vocabulary: vocabulary, prompt: "buy: garlic oil\n", speculation: speculation,
+        shape: { Fields(model: $0, shape: "{\"item\":\"V\"}") }, preferences: Self.writing(answer))
+    }
+    let drafted = try await run(.lookup)
+    let plain = try await run(.off)
+    #expect(drafted.text == answer)
+    #expect(plain.text == answer)
+    // After `gar`: `lic` and ` oil`; the line's end ends the value, with no closer known yet.
+    #expect(drafted.summary?.usage.draftTokens == 2)
+    #expect(drafted.summary?.usage.confirmedDraftTokens == 2)
+    #expect(drafted.evaluations < plain.evaluations)
+  }
+
   /// The model writes the answer, token by token as its tokenizer splits what is left of it.
   static func writing(_ answer: String) -> @Sendable (String) -> [String: Float] {
     { text in answer.hasPrefix(text) && answer.count > text.count ? [String(answer.dropFirst(text.count)): 10] : [:] }

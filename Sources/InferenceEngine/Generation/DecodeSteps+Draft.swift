@@ -15,7 +15,9 @@ extension DecodeSteps {
   /// (`":["` for `":[`) is drafted as that longer token (`Guess.presumed`). A document is
   /// mostly read in order: where the output's last tokens occur in it several times with
   /// different continuations (a digit, a word of a table), the occurrence nearest after where
-  /// the output copied last (`GuidedLookupMemory.cursor`) is copied.
+  /// the output copied last (`GuidedLookupMemory.cursor`) is copied. Where the output splits a
+  /// value's word otherwise than the document (`gar` `lic` for ` garlic`), the value's text
+  /// finds it (`SpelledLookup`).
   /// - Parameters:
   ///   - budget: what is left of the budget after the batch.
   ///   - afterForced: whether the batch ends in forced text (a key): the lookup then copies
@@ -82,6 +84,21 @@ extension DecodeSteps {
         looked = context[nearest..<min(nearest + DraftPolicy.agreedLength, request.promptTokens.count)]
         lookedSource = nearest
         lookedKind = .nearest
+      }
+      // Where the output splits the value's word otherwise than the document, by its text.
+      if looked.isEmpty, !copiedOnly, constraint != nil,
+        let value = SpelledLookup.valueText(of: context[request.promptTokens.count...], model: model),
+        let spelled = memory.spelled(prompt: request.promptTokens, model: model).find(
+          after: value, model: model, cursor: readFrom, window: GuidedLookupMemory.window),
+        !(keys?.last.map { memory.refused(spelled.tokens[0], afterKey: $0) } ?? false)
+      {
+        let length =
+          spelled.agreed
+          ? policy.agreedLength(after: generated, agreed: spelled.tokens.count)
+          : min(spelled.tokens.count, DraftPolicy.agreedLength)
+        looked = spelled.tokens.prefix(length)
+        lookedSource = spelled.source
+        lookedKind = spelled.agreed ? .spelled : .nearest
       }
       let guessesByModel = looked.isEmpty && drafter != nil && !sharedDecodes && modelTrial.usesModel
       modelGuesses = guessesByModel ? policy.modelLength : 0

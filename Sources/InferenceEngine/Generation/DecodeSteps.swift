@@ -82,6 +82,9 @@ struct DecodeSteps {
     /// Under a constraint, the text after the occurrence nearest after where the output copied
     /// the prompt last (`GuidedLookupMemory.cursor`), where the occurrences disagree.
     case nearest
+    /// Under a constraint, the document's text after the value's text where the two split it
+    /// into tokens otherwise (`SpelledLookup`), where every occurrence goes on so.
+    case spelled
     /// The token that ended values before (`GuidedLookupMemory.closers`).
     case closer
     /// A longer token in place of a forced one, as the model wrote it the last time that one

@@ -22,6 +22,8 @@ struct GuidedLookupMemory {
   private var longerTokens: [Token: Token] = [:]
   /// Guesses the model refused, each after the key of the token before it (`[key, guess]`).
   private var refused: Set<[Token]> = []
+  /// The prompt's text, once read (`spelled(prompt:model:)`).
+  private var spelledPrompt: SpelledLookup?
 
   /// Notes that `token` was taken after `previous` (nil at the output's start), forced or chosen
   /// by the model, the `position`th token of the output.
@@ -58,6 +60,14 @@ struct GuidedLookupMemory {
     if let promptKeys { return promptKeys }
     let read = prompt.map { key(of: $0, model: model) }
     promptKeys = read
+    return read
+  }
+
+  /// The lookup by text of `prompt`, the generation's prompt: read once, not on every draft.
+  mutating func spelled(prompt: [Token], model: any TokenModel) -> SpelledLookup {
+    if let spelledPrompt { return spelledPrompt }
+    let read = SpelledLookup(prompt: prompt, model: model)
+    spelledPrompt = read
     return read
   }
 
