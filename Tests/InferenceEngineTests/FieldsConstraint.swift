@@ -3,8 +3,8 @@ import Foundation
 import InferenceEngine
 
 /// A constraint for a record of text fields: each `V` in `shape` is a value of lowercase
-/// letters and spaces, at least one, that the model ends by writing the character after it;
-/// every other character is forced.
+/// letters and spaces, at least one, and each `N` a number (digits and points), that the model
+/// ends by writing the character after it; every other character is forced.
 final class Fields: TokenConstraint, @unchecked Sendable {
   let model: ScriptedTokenModel
   let shape: [Character]
@@ -23,8 +23,9 @@ final class Fields: TokenConstraint, @unchecked Sendable {
     guard !text.isEmpty else { return nil }
     var (position, inValue) = state
     for character in text {
-      if position < shape.count, shape[position] == "V" {
-        if character == " " || (character.isLetter && character.isLowercase) {
+      if position < shape.count, shape[position] == "V" || shape[position] == "N" {
+        let inText = shape[position] == "V" && (character == " " || (character.isLetter && character.isLowercase))
+        if inText || (shape[position] == "N" && (character.isNumber || character == ".")) {
           inValue = true
           continue
         }
@@ -39,7 +40,7 @@ final class Fields: TokenConstraint, @unchecked Sendable {
   }
 
   func forcedTokens() -> [Token] {
-    let forced = String(shape.dropFirst(state.position).prefix { $0 != "V" })
+    let forced = String(shape.dropFirst(state.position).prefix { $0 != "V" && $0 != "N" })
     return forced.isEmpty || state.inValue ? [] : model.tokenize(forced, parseSpecial: false)
   }
 

@@ -7,18 +7,25 @@ import Testing
 /// words that begin so, and drafts what follows them as the tokenizer splits it.
 @Suite struct SpelledLookupTests {
   let model = ScriptedTokenModel(tokens: [
-    "{\"", "item\":\"", "gar", "lic", " garlic", " oil", " salt", "\n", "x", " ", "a", "b", "z",
+    "{\"", "item\":\"", "gar", "lic", " garlic", " oil", " salt", "\n", "x", " ", "a", "b", "z", "8", ".", "5", ":",
+    "item", "\"",
   ]) {
     _ in [:]
   }
 
   func tokens(_ text: String) -> [Token] { model.tokenize(text, parseSpecial: false) }
 
-  /// Only the text after the output's last quote is the value's; none after a quote alone.
-  @Test func theValueIsTheTextSinceTheLastQuote() {
-    #expect(SpelledLookup.valueText(of: tokens("{\"item\":\"gar")[...], model: model) == Array("gar".utf8))
-    #expect(SpelledLookup.valueText(of: tokens("{\"item\":\"")[...], model: model) == nil)
-    #expect(SpelledLookup.valueText(of: tokens("garlic")[...], model: model) == nil)
+  /// In a string the value is the text since the output's last quote, none after a quote
+  /// alone; elsewhere the number the output ends with.
+  @Test func theValueIsTheTextSinceTheLastQuoteOrTheNumber() {
+    func value(_ text: String, inString: Bool = true) -> [UInt8]? {
+      SpelledLookup.valueText(of: tokens(text)[...], model: model, inString: inString)
+    }
+    #expect(value("{\"item\":\"gar") == Array("gar".utf8))
+    #expect(value("{\"item\":\"") == nil)
+    #expect(value("garlic") == nil)
+    #expect(value("{\"item\":8.5", inString: false) == Array("8.5".utf8))
+    #expect(value("{\"item\":", inString: false) == nil)
   }
 
   /// Occurrences inside a word are not read; where the others go on alike the draft is what

@@ -86,8 +86,10 @@ extension DecodeSteps {
         lookedKind = .nearest
       }
       // Where the output splits the value's word otherwise than the document, by its text.
-      if looked.isEmpty, !copiedOnly, constraint != nil,
-        let value = SpelledLookup.valueText(of: context[request.promptTokens.count...], model: model),
+      if looked.isEmpty, !copiedOnly, let constraint,
+        let value = SpelledLookup.valueText(
+          of: context[request.promptTokens.count...], model: model,
+          inString: memory.isInString(constraint, model: model)),
         let spelled = memory.spelled(prompt: request.promptTokens, model: model).find(
           after: value, model: model, cursor: readFrom, window: GuidedLookupMemory.window),
         !(keys?.last.map { memory.refused(spelled.tokens[0], afterKey: $0) } ?? false)
@@ -120,6 +122,14 @@ extension DecodeSteps {
       if forced.isEmpty {
         guard var (token, kind, source) = nextGuess(), !model.isEndOfGeneration(token) else { break }
         if let source { readFrom = source + 1 }
+        // A number copied from a text that groups its digits (`8,284.50`) is written without
+        // the commas: where no string is open, the comma between two digits is left out.
+        if kind != .model, let constraint, let previous = context.last, let next = looked.first,
+          GuidedLookupMemory.separatesDigits(token, between: previous, and: next, model: model),
+          !memory.isInString(constraint, model: model)
+        {
+          continue
+        }
         // A copied value ends where the constraint refuses the text's next token, or where the
         // text's line or column ends.
         let ends = kind != .model && constraint != nil && GuidedLookupMemory.endsValue(token, model: model)

@@ -24,6 +24,8 @@ struct GuidedLookupMemory {
   private var refused: Set<[Token]> = []
   /// The prompt's text, once read (`spelled(prompt:model:)`).
   private var spelledPrompt: SpelledLookup?
+  /// The quote token, once looked up (`isInString`); -1 where the vocabulary has none.
+  private var quote: Token?
 
   /// Notes that `token` was taken after `previous` (nil at the output's start), forced or chosen
   /// by the model, the `position`th token of the output.
@@ -100,6 +102,21 @@ struct GuidedLookupMemory {
       return
     }
     if let first = keys.firstIndex(of: key), keys.lastIndex(of: key) == first { cursor = first + 1 }
+  }
+
+  /// Whether `token` is a comma between two digits, `previous` and `next` (a text's thousands).
+  static func separatesDigits(_ token: Token, between previous: Token, and next: Token, model: any TokenModel) -> Bool {
+    func isDigit(_ byte: UInt8?) -> Bool { byte.map { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") } ?? false }
+    return model.piece(of: token) == [UInt8(ascii: ",")] && isDigit(model.piece(of: previous).last)
+      && isDigit(model.piece(of: next).first)
+  }
+
+  /// Whether `constraint` has a string open: it takes a quote as the next token.
+  mutating func isInString(_ constraint: any TokenConstraint, model: any TokenModel) -> Bool {
+    if quote == nil { quote = model.tokenize("\"", parseSpecial: false).first ?? -1 }
+    guard let quote, quote >= 0, let before = constraint.snapshot() else { return false }
+    defer { constraint.restore(before) }
+    return (try? constraint.accept(quote)) != nil
   }
 
   /// Whether `token` ends a value copied from a text: a line's end or a gap between columns.

@@ -4,7 +4,8 @@
 /// Compared as text, the value's start finds the document's word, and the rest of it, split as
 /// the tokenizer splits it, is drafted (`DecodeSteps.draft`).
 ///
-/// Only a value's text is compared (what the output wrote since its last quote), only where
+/// Only a value's text is compared (what the output wrote since its last quote, or the number
+/// it ends with), only where
 /// the document has a word start there, and only as far as the document's line or column goes
 /// on: the same rules as the lookup by tokens under a constraint.
 struct SpelledLookup {
@@ -42,19 +43,24 @@ struct SpelledLookup {
     self.starts = starts
   }
 
-  /// The text the output wrote since its last quote, within its last `tailTokens` tokens; nil
-  /// where there is none or it is empty (a value's first token has no text to compare).
-  static func valueText(of output: ArraySlice<Token>, model: any TokenModel) -> [UInt8]? {
+  /// The value's text so far, within the output's last `tailTokens` tokens: in a string
+  /// (`inString`), what the output wrote since its last quote; else the number it ends with
+  /// (digits, points, signs). Nil where there is none (a value's first token has no text to
+  /// compare).
+  static func valueText(of output: ArraySlice<Token>, model: any TokenModel, inString: Bool) -> [UInt8]? {
     var text: [UInt8] = []
     for token in output.reversed().prefix(tailTokens) {
-      let piece = model.piece(of: token)
-      if let quote = piece.lastIndex(of: UInt8(ascii: "\"")) {
-        text = Array(piece[(quote + 1)...]) + text
-        return text.isEmpty ? nil : text
+      for byte in model.piece(of: token).reversed() {
+        if inString ? byte == UInt8(ascii: "\"") : !isNumeric(byte) { return text.isEmpty ? nil : text }
+        text.insert(byte, at: 0)
       }
-      text = piece + text
     }
     return nil
+  }
+
+  private static func isNumeric(_ byte: UInt8) -> Bool {
+    (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-")
+      || byte == UInt8(ascii: "+")
   }
 
   /// The document's continuation after `value` where it begins a word, tokenized by `model`:
