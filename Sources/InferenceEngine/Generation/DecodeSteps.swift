@@ -82,8 +82,8 @@ struct DecodeSteps {
     /// Under a constraint, the text after the occurrence nearest after where the output copied
     /// the prompt last (`GuidedLookupMemory.cursor`), where the occurrences disagree.
     case nearest
-    /// Under a constraint, the document's text after the value's text where the two split it
-    /// into tokens otherwise (`SpelledLookup`), where every occurrence goes on so.
+    /// Under a constraint, the document's text after the value's text (a string's since its
+    /// quote, a number's digits) where every occurrence goes on so (`SpelledLookup`).
     case spelled
     /// The token that ended values before (`GuidedLookupMemory.closers`).
     case closer

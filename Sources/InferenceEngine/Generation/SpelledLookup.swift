@@ -5,9 +5,9 @@
 /// the tokenizer splits it, is drafted (`DecodeSteps.draft`).
 ///
 /// Only a value's text is compared (what the output wrote since its last quote, or the number
-/// it ends with), only where
-/// the document has a word start there, and only as far as the document's line or column goes
-/// on: the same rules as the lookup by tokens under a constraint.
+/// it ends with), only where the document has a word start there, and only as far as the
+/// document's line or column goes on: the same rules as the lookup by tokens under a
+/// constraint.
 struct SpelledLookup {
   /// The prompt's text, and where each of its tokens begins in it.
   private let bytes: [UInt8]
@@ -18,7 +18,7 @@ struct SpelledLookup {
   static let occurrenceLimit = 16
   /// The longest continuation read after an occurrence, in bytes.
   static let continuationLimit = 48
-  /// How many of the output's last tokens are searched for the value's opening quote.
+  /// How many of the output's last tokens are searched for the value's start.
   static let tailTokens = 12
 
   /// What the lookup found after a value's start.
@@ -85,7 +85,9 @@ struct SpelledLookup {
       for other in continuations.dropFirst() {
         agreed = Array(zip(agreed, other).prefix { $0 == $1 }.map(\.0))
       }
-      if !agreed.isEmpty { return Found(tokens: agreed, source: token(at: occurrences.last!), agreed: true) }
+      if !agreed.isEmpty {
+        return Found(tokens: agreed, source: token(at: occurrences[occurrences.count - 1]), agreed: true)
+      }
     }
     guard let cursor,
       let nearest = occurrences.first(where: { token(at: $0) >= cursor && token(at: $0) < cursor + window })
