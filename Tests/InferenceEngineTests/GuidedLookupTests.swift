@@ -146,7 +146,6 @@ import Testing
     let plain = try await run(.off)
     #expect(drafted.text == answer)
     #expect(plain.text == answer)
-    // After the model's `8`: `2` `8` `4` `.` `5` `0`, the comma left out, all confirmed.
     // After the model's `8`: `2` `8` `4`, the comma left out; after its `.`: `5` `0` (this
     // backend takes drafts of 3 tokens at most).
     #expect(drafted.summary?.usage.draftTokens == 5)

@@ -37,7 +37,7 @@ import Testing
     #expect(agreed.tokens == tokens("lic"))
     #expect(agreed.agreed)
     #expect(lookup.find(after: Array("garlic".utf8), model: model, cursor: nil, window: 48) == nil)
-    // The second line begins at token 5 (`a`, ` garlic`, ` oil`, `\n`, `b`).
+    // Token 5 is the second line's ` garlic` (`a`, ` garlic`, ` oil`, `\n`, `b` before it).
     let nearest = try #require(lookup.find(after: Array("garlic".utf8), model: model, cursor: 5, window: 48))
     #expect(nearest.tokens == tokens(" salt\n"))
     #expect(!nearest.agreed)
