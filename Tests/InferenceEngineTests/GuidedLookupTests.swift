@@ -34,6 +34,28 @@ import Testing
     return try await Outcome(generating: request, on: model)
   }
 
+  /// Generates `answer` from `prompt` under the `Fields` constraint of `shape`, with the lookup
+  /// and without: both write it, the lookup drafts `drafts` tokens and the model confirms them
+  /// all, in fewer evaluations than without.
+  func expectCopied(
+    _ answer: String, vocabulary: [String], prompt: String, shape: String, drafts: Int,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) async throws {
+    func run(_ speculation: Speculation) async throws -> Outcome {
+      try await generate(
+        vocabulary: vocabulary, prompt: prompt, speculation: speculation, shape: { Fields(model: $0, shape: shape) },
+        preferences: Self.writing(answer))
+    }
+    let drafted = try await run(.lookup)
+    let plain = try await run(.off)
+    #expect(drafted.text == answer, sourceLocation: sourceLocation)
+    #expect(plain.text == answer, sourceLocation: sourceLocation)
+    let usage = try #require(drafted.summary?.usage, sourceLocation: sourceLocation)
+    #expect(usage.draftTokens == drafts, sourceLocation: sourceLocation)
+    #expect(usage.confirmedDraftTokens == drafts, sourceLocation: sourceLocation)
+    #expect(drafted.evaluations < plain.evaluations, sourceLocation: sourceLocation)
+  }
+
   /// The document writes each value after a space (` june`), the answer after a quote
   /// (`june`): compared without the space, the value's first token finds the document, whose
   /// only continuation there is drafted; where the document goes on with a line's end, which
@@ -44,23 +66,11 @@ import Testing
       "{\"", "date\":\"", " june", "june", " three", "\",\"", "name\":\"", " may", "may", " one", "city\":\"",
       " rome", "rome", "\"}", "date", "name", "city",
     ]
-    let prompt = "date: june three\nname: may one\ncity: rome\n"
-    let shape = "{\"date\":\"V\",\"name\":\"V\",\"city\":\"V\"}"
-    let answer = "{\"date\":\"june three\",\"name\":\"may one\",\"city\":\"rome\"}"
-    func run(_ speculation: Speculation) async throws -> Outcome {
-      try await generate(
-        vocabulary: vocabulary, prompt: prompt, speculation: speculation, shape: { Fields(model: $0, shape: shape) },
-        preferences: Self.writing(answer))
-    }
-    let drafted = try await run(.lookup)
-    let plain = try await run(.off)
-    #expect(drafted.text == answer)
-    #expect(plain.text == answer)
-    let usage = try #require(drafted.summary?.usage)
     // ` three`; then ` one` and the `","` that ended the first value (`city":"` joins as forced).
-    #expect(usage.draftTokens == 3)
-    #expect(usage.confirmedDraftTokens == 3)
-    #expect(drafted.evaluations < plain.evaluations)
+    try await expectCopied(
+      "{\"date\":\"june three\",\"name\":\"may one\",\"city\":\"rome\"}", vocabulary: vocabulary,
+      prompt: "date: june three\nname: may one\ncity: rome\n", shape: "{\"date\":\"V\",\"name\":\"V\",\"city\":\"V\"}",
+      drafts: 3)
   }
 
   /// A forced token in a draft that the model writes longer (`;[` as `;[x`) is healed as
@@ -110,21 +120,11 @@ import Testing
   /// no token of the output occurs in the document, and the value's text finds the rest
   /// (`SpelledLookup`), drafted as far as the line goes.
   @Test func aValueSplitOtherwiseThanTheDocumentIsFoundByItsText() async throws {
-    let vocabulary = ["{\"", "item\":\"", "\"}", " garlic", "gar", "lic", " oil", "\n", "buy", ":"]
-    let answer = "{\"item\":\"garlic oil\"}"
-    func run(_ speculation: Speculation) async throws -> Outcome {
-      try await generate(
-        vocabulary: vocabulary, prompt: "buy: garlic oil\n", speculation: speculation,
-        shape: { Fields(model: $0, shape: "{\"item\":\"V\"}") }, preferences: Self.writing(answer))
-    }
-    let drafted = try await run(.lookup)
-    let plain = try await run(.off)
-    #expect(drafted.text == answer)
-    #expect(plain.text == answer)
     // After `gar`: `lic` and ` oil`; the line's end ends the value, with no closer known yet.
-    #expect(drafted.summary?.usage.draftTokens == 2)
-    #expect(drafted.summary?.usage.confirmedDraftTokens == 2)
-    #expect(drafted.evaluations < plain.evaluations)
+    try await expectCopied(
+      "{\"item\":\"garlic oil\"}",
+      vocabulary: ["{\"", "item\":\"", "\"}", " garlic", "gar", "lic", " oil", "\n", "buy", ":"],
+      prompt: "buy: garlic oil\n", shape: "{\"item\":\"V\"}", drafts: 2)
   }
 
   /// The document writes an amount with a comma between its thousands, a JSON number has none:
@@ -136,21 +136,11 @@ import Testing
       "{\"", "total\":", "\"", ",\"", "unit\":\"", "\"}", "total", ":", " ", "2", "8", "4", ",", ".", "5", "0", "sek",
       " sek", "\n",
     ]
-    let answer = "{\"total\":8284.50,\"unit\":\"sek\"}"
-    func run(_ speculation: Speculation) async throws -> Outcome {
-      try await generate(
-        vocabulary: vocabulary, prompt: "total: 8,284.50 sek\n", speculation: speculation,
-        shape: { Fields(model: $0, shape: "{\"total\":N,\"unit\":\"V\"}") }, preferences: Self.writing(answer))
-    }
-    let drafted = try await run(.lookup)
-    let plain = try await run(.off)
-    #expect(drafted.text == answer)
-    #expect(plain.text == answer)
     // After the model's `8`: `2` `8` `4`, the comma left out; after its `.`: `5` `0` (this
     // backend takes drafts of 3 tokens at most).
-    #expect(drafted.summary?.usage.draftTokens == 5)
-    #expect(drafted.summary?.usage.confirmedDraftTokens == 5)
-    #expect(drafted.evaluations < plain.evaluations)
+    try await expectCopied(
+      "{\"total\":8284.50,\"unit\":\"sek\"}", vocabulary: vocabulary, prompt: "total: 8,284.50 sek\n",
+      shape: "{\"total\":N,\"unit\":\"V\"}", drafts: 5)
   }
 
   /// The model writes the answer, token by token as its tokenizer splits what is left of it.
@@ -162,20 +152,10 @@ import Testing
   /// for the second value the lookup alone has nothing every occurrence agrees on; the
   /// occurrence after the first value, where the output copied last, gives ` zt`.
   @Test func theOccurrenceNearestAfterTheLastCopyIsCopied() async throws {
-    let vocabulary = ["{\"", "a\":\"", "b\":\"", "\",\"", "\"}", "q", " q", " mk", " zt"]
-    let answer = "{\"a\":\"q mk\",\"b\":\"q zt\"}"
-    func run(_ speculation: Speculation) async throws -> Outcome {
-      try await generate(
-        vocabulary: vocabulary, prompt: "one: q mk\ntwo: q zt\n", speculation: speculation,
-        shape: { Fields(model: $0, shape: "{\"a\":\"V\",\"b\":\"V\"}") }, preferences: Self.writing(answer))
-    }
-    let drafted = try await run(.lookup)
-    let plain = try await run(.off)
-    #expect(drafted.text == answer)
-    #expect(plain.text == answer)
-    #expect(drafted.summary?.usage.draftTokens == 1)
-    #expect(drafted.summary?.usage.confirmedDraftTokens == 1)
-    #expect(drafted.evaluations < plain.evaluations)
+    try await expectCopied(
+      "{\"a\":\"q mk\",\"b\":\"q zt\"}",
+      vocabulary: ["{\"", "a\":\"", "b\":\"", "\",\"", "\"}", "q", " q", " mk", " zt"],
+      prompt: "one: q mk\ntwo: q zt\n", shape: "{\"a\":\"V\",\"b\":\"V\"}", drafts: 1)
   }
 
   /// The cursor follows what the model writes: to the nearest occurrence after it, or, with
