@@ -106,9 +106,8 @@ struct GuidedLookupMemory {
 
   /// Whether `token` is a comma between two digits, `previous` and `next` (a text's thousands).
   static func separatesDigits(_ token: Token, between previous: Token, and next: Token, model: any TokenModel) -> Bool {
-    func isDigit(_ byte: UInt8?) -> Bool { byte.map { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") } ?? false }
-    return model.piece(of: token) == [UInt8(ascii: ",")] && isDigit(model.piece(of: previous).last)
-      && isDigit(model.piece(of: next).first)
+    model.piece(of: token) == [UInt8(ascii: ",")] && model.piece(of: previous).last?.isASCIIDigit == true
+      && model.piece(of: next).first?.isASCIIDigit == true
   }
 
   /// Whether `constraint` has a string open: it takes a quote as the next token.

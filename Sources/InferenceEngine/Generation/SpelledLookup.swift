@@ -59,8 +59,7 @@ struct SpelledLookup {
   }
 
   private static func isNumeric(_ byte: UInt8) -> Bool {
-    (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-")
-      || byte == UInt8(ascii: "+")
+    byte.isASCIIDigit || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "+")
   }
 
   /// The document's continuation after `value` where it begins a word, tokenized by `model`:
@@ -135,10 +134,15 @@ struct SpelledLookup {
   private static func beginsWord(at offset: Int, in bytes: [UInt8]) -> Bool {
     guard offset > 0 else { return true }
     let before = bytes[offset - 1]
-    let isAlphanumeric =
-      (before >= UInt8(ascii: "a") && before <= UInt8(ascii: "z"))
-      || (before >= UInt8(ascii: "A") && before <= UInt8(ascii: "Z"))
-      || (before >= UInt8(ascii: "0") && before <= UInt8(ascii: "9")) || before >= 0x80
-    return !isAlphanumeric
+    return !(before.isASCIIDigit || before.isASCIILetter || before >= 0x80)
+  }
+}
+
+extension UInt8 {
+  /// Whether the byte is an ASCII digit, `0` to `9`.
+  var isASCIIDigit: Bool { self >= UInt8(ascii: "0") && self <= UInt8(ascii: "9") }
+  /// Whether the byte is an ASCII letter.
+  var isASCIILetter: Bool {
+    (self >= UInt8(ascii: "a") && self <= UInt8(ascii: "z")) || (self >= UInt8(ascii: "A") && self <= UInt8(ascii: "Z"))
   }
 }
