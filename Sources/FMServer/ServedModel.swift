@@ -79,8 +79,9 @@ public final class ServedModel: Sendable {
     return (batched.busySlots, batched.waitingRequests)
   }
 
-  /// Loads the weights now, so the first request does not wait for them.
+  /// Loads the weights and makes the shared context now, so the first request waits for
+  /// neither; both stay while this served model lives.
   public func load() async throws {
-    _ = try await model.tokenModel()
+    try await model.loadForBatching()
   }
 }

@@ -39,6 +39,19 @@ extension SystemLanguageModel {
   /// waiting, decodes run), or nil.
   package var batchedModel: BatchedModel? { batchedModels.current }
 
+  /// Loads the weights and makes the batched model now, as the first session would, so that
+  /// the first request waits for neither; the batched model keeps the weights loaded while
+  /// this model object lives. A model without batching is only loaded (it stays for its
+  /// keep-alive).
+  ///
+  /// Why: a lease taken only to load would end at once, and with it the weights (the batched
+  /// model's keep-alive does not apply), so the first request would load them again.
+  /// - Throws: `SystemLanguageModel.Error.assetsUnavailable` as a session would.
+  package func loadForBatching() async throws {
+    let (tokenModel, lease) = try await leasedModel()
+    _ = try sessionModel(over: tokenModel, lease: lease)
+  }
+
   /// The model sessions run on: `tokenModel` itself, or on a batched model the shared
   /// `BatchedModel` over it, made the first time.
   /// - Throws: `SystemLanguageModel.Error.assetsUnavailable` when the batched context cannot
