@@ -21,6 +21,9 @@ public final class ScriptedTokenModel: TokenModel, @unchecked Sendable {
   /// The control tokens, end of turn included.
   private let controlSet: Set<Token>
   public let baseLogit: Float = 0
+  /// What its backends' decodes cost by their rows (`TokenBackend.decodeCosts`); nil, the
+  /// default, drafts as the policy proposes.
+  public var decodeCosts: DecodeCosts?
   private let script: Script
   /// Evaluations (forward passes) so far, and those that asked for given candidates' logits only.
   public var evaluations: Int { evaluationCount.withLock { $0 } }
@@ -193,6 +196,8 @@ final class ScriptedTokenBackend: TokenBackend {
   }
 
   func markPartBoundary() { partBoundaries.mark(cachedTokens.count) }
+
+  var decodeCosts: DecodeCosts? { model.decodeCosts }
 
   /// With `candidates`, every other logit is -infinity: the generator must not rely on them.
   func evaluate(

@@ -52,8 +52,9 @@ struct SpeculationFigure {
 
   static let workloadNames = [("rewrite", 512), ("extract", 512), ("chat", 256)]
 
+  /// The workloads of the folder; an empty file leaves its workload out of the run.
   func workloads() throws -> [Workload] {
-    try Self.workloadNames.map { name, maximumTokens in
+    try Self.workloadNames.compactMap { name, maximumTokens in
       let url = workloadDirectory.appendingPathComponent("\(name).jsonl")
       guard let text = try? String(contentsOf: url, encoding: .utf8) else {
         throw BenchError(
@@ -66,6 +67,7 @@ struct SpeculationFigure {
         }
         return Prompt(id: id, text: prompt, schema: item["schema"])
       }
+      if prompts.isEmpty { return nil }
       return Workload(name: name, prompts: Array(prompts.prefix(limit ?? prompts.count)), maximumTokens: maximumTokens)
     }
   }
@@ -98,6 +100,7 @@ struct SpeculationFigure {
 
   func measure() async throws -> [FigureReport] {
     let workloads = try workloads()
+    guard let first = workloads.first else { throw BenchError("no prompts in \(workloadDirectory.path)") }
     var servers: [(name: String, served: ServeFigure.Served, stop: @Sendable () -> Void)] = []
     defer { for server in servers { server.stop() } }
     for side in sides {
@@ -106,7 +109,7 @@ struct SpeculationFigure {
       servers.append((side.name, try await ServeFigure.served(url), stop))
       // One untimed request first: first-use costs are not the figure.
       _ = await StreamedCompletion.request(
-        body(workloads[0].prompts[0], workloads[0], model: servers[servers.count - 1].served.model), to: url)
+        body(first.prompts[0], first, model: servers[servers.count - 1].served.model), to: url)
     }
     var outcomes: [String: [String: Outcome]] = [:]
     for workload in workloads {

@@ -37,7 +37,7 @@ import ModelStore
 /// a connection dropped halfway.
 /// `p15` (on its own, not in `all`) starts `fm serve --speculate lookup` and `--speculate off`, then
 /// `llama-server` with each n-gram `--spec-type` and, given `--draft-model NAME|PATH`, both
-/// `fm serve --speculate draft` and `llama-server` with that model drafting, and sends each the workloads of `--corpus DIR` (default `bench/workloads`),
+/// `fm serve --speculate draft` and `llama-server` with that model drafting, and sends each the workloads of `--corpus DIR` (default `bench/workloads`; an empty file leaves one out),
 /// one request at a time, the first `--limit N` prompts of each if given.
 /// `p13` (on its own, not in `all`) streams a `LanguageModelSession` on the remote model and the
 /// same request straight to the server, `--runs N` rounds, `--max-tokens N` each: the server at

@@ -22,6 +22,9 @@ public final class BatchedModel: TokenModel, Sendable {
   let slots: SlotPool
   /// The shared context's attention kernel (`AttentionKernel`).
   let attentionKernel: AttentionKernel
+  /// What a slot's decodes cost by their rows while it runs alone, shared with the model's
+  /// other contexts of the same threads and kernel (`DecodeCosts`).
+  let decodeCosts: DecodeCosts
 
   /// Creates the shared context on `model`.
   /// - Throws: `EngineError.Code.contextCreationFailed` when the configuration is out of range
@@ -59,6 +62,7 @@ public final class BatchedModel: TokenModel, Sendable {
     self.slots = slots
     let decoder = try LlamaBatchDecoder(model: model, configuration: configuration)
     attentionKernel = decoder.attentionKernel
+    decodeCosts = model.decodeCosts(threads: context.threads, kernel: decoder.attentionKernel)
     scheduler = BatchScheduler(decoder: decoder, operations: operations) { slots.busyCount }
   }
 

@@ -69,6 +69,9 @@ final class BatchedSlotBackend: TokenBackend {
   /// `sharedDraftLimit`.
   var draftTokenLimit: Int { sharesDecodes ? min(Self.sharedDraftLimit, outputLimit - 1) : outputLimit - 1 }
 
+  /// The model's, for the decodes this slot runs alone (the driver asks for them only then).
+  var decodeCosts: DecodeCosts? { owner.decodeCosts }
+
   /// Whether another slot runs a request: its rows share this slot's decodes.
   var sharesDecodes: Bool { owner.slots.busyCount > 1 }
 

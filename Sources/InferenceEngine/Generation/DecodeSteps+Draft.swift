@@ -117,7 +117,7 @@ extension DecodeSteps {
       }
     }
     findGuesses(afterForced: afterForced)
-    while drafts.count < room {
+    drafting: while drafts.count < room {
       let forced = constraint?.forcedTokens() ?? []
       if forced.isEmpty {
         guard var (token, kind, source) = nextGuess(), !model.isEndOfGeneration(token) else { break }
@@ -155,7 +155,7 @@ extension DecodeSteps {
       }
       guard let constraint, drafts.count + forced.count <= room else { break }
       for token in forced {
-        guard (try? constraint.accept(token)) != nil else { return drafts }
+        guard (try? constraint.accept(token)) != nil else { break drafting }
         drafts.append(Draft(token: token, allowedAfter: constraint.allowedTokens(limit: Self.candidateLimit)))
       }
       // The model may write the last forced token longer (see `heal`): the logits before it
@@ -179,6 +179,10 @@ extension DecodeSteps {
       }
       keys? += context.suffix(forced.count).map { memory.key(of: $0, model: model) }
       findGuesses(afterForced: true)
+    }
+    // As much of it as pays on this machine.
+    if let decodeCosts {
+      drafts.removeSubrange(draftPolicy.worthEvaluating(drafts, after: batch.count, costs: decodeCosts)...)
     }
     // A draft that ends in forced text is worth its evaluation only after a guess (a presumed
     // token is one).

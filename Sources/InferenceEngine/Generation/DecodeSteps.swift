@@ -43,6 +43,10 @@ struct DecodeSteps {
   /// Whether the next decodes hold other sequences' rows too (`TokenBackend.sharesDecodes`):
   /// then only copied spans are drafted. The driver sets it from its backend.
   var sharedDecodes = false
+  /// What decodes cost by their rows on the driver's backend (`TokenBackend.decodeCosts`):
+  /// drafts are cut to what pays (`DraftPolicy.worthEvaluating`). The driver sets it; without
+  /// it drafts are evaluated as the policy proposes them.
+  var decodeCosts: DecodeCosts?
   /// How long the next draft may be, and whether to draft at all.
   private(set) var draftPolicy: DraftPolicy
   /// The draft model of a request that speculates with one (`Speculation.draft`), and whether
@@ -498,6 +502,7 @@ struct DecodeSteps {
     }
     // Forced text is certain: the guesses alone measure the lookup; the nearest occurrence's
     // text, a guess where the lookup has none, does not.
+    draftPolicy.odds.record(drafts, confirmed: confirmed)
     state.draftedTokens += drafts.filter { !$0.forced }.count
     state.confirmedDrafts += drafts.prefix(confirmed).filter { !$0.forced }.count
     let lookedUp = { (draft: Draft) in draft.guess.map { $0 != .nearest && $0 != .presumed } ?? false }

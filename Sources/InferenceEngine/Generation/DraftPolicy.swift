@@ -1,14 +1,19 @@
 /// When a generation drafts, and how many tokens (`DecodeSteps`), from how long a stretch of
 /// the text so far its last tokens repeat and from how many of its drafts the model confirmed.
 ///
-/// Why so choosy: a draft row is not free. On a CPU a decode of 2 tokens costs about 1.8 of one,
-/// of 4 about 2.9, of 16 about 6 (`fm-bench batches`; llama.cpp's kernels are bound by
-/// arithmetic there, not only by reading the weights, and a decode of 16 is cheaper than one of
-/// 13). A draft pays only when enough of it is confirmed, and how much will be shows in the
-/// match: where the last 8 tokens or more occurred before, the answer is copying a span (a
-/// rewritten file, an edited text), and about 20 tokens of the continuation are confirmed on
-/// average; where only 2 to 5 match (open text), fewer than 3 are (prompt lookup of the
-/// answers to `bench/workloads`, simulated on them).
+/// Why so choosy: a draft row is not free. On a CPU llama.cpp's kernels are bound by arithmetic
+/// as well as by reading the weights, so each row adds to the decode, by how much depends on the
+/// machine (`DecodeCosts`). A draft pays only when enough of it is confirmed, and how much will be
+/// shows in the match: where the last 8 tokens or more occurred before, the answer is copying a
+/// span (a rewritten file, an edited text), and long stretches of the continuation are confirmed;
+/// where only 2 to 5 match (open text), little is (prompt lookup of the answers to
+/// `bench/workloads`, simulated on them).
+///
+/// What the rules below propose is then cut to what pays on this machine
+/// (`worthEvaluating`): each guess is confirmed with the chance its kind has had in this
+/// generation (`GuessOdds`), forced text surely, and of the draft's prefixes the one with the most
+/// tokens expected per cost of its decode (`DecodeCosts`) is evaluated — the whole draft where
+/// rows are cheap, a few tokens or none where they cost nearly what tokens do.
 ///
 /// Under a constraint drafts are shorter and start on shorter matches (4 tokens: on 2 or 3 the
 /// answers' values are confirmed about half the time, too seldom for a draft of 3): a JSON value
@@ -70,6 +75,8 @@ struct DraftPolicy {
   private var shortPauses = Pauses(evidence: shortEvidence, share: shortPayingShare, firstPause: firstShortPause)
   /// The most tokens the draft model guesses next.
   private(set) var modelLength = firstModelLength
+  /// How often each kind of guess has been confirmed.
+  var odds = GuessOdds()
 
   init(constrained: Bool) {
     self.constrained = constrained
@@ -130,6 +137,82 @@ struct DraftPolicy {
       probing = true
     }
     pauses.record(drafted: draftCount, confirmed: confirmedCount, generated: generated)
+  }
+
+  /// How many of `drafts` to evaluate after a batch of `rows` tokens: the prefix with the most
+  /// tokens expected per cost of the decode, none where no prefix pays more than the batch alone.
+  /// A draft that would end in forced text without a guess before it is not evaluated.
+  func worthEvaluating(_ drafts: [DecodeSteps.Draft], after rows: Int, costs: DecodeCosts) -> Int {
+    var best = 0
+    var bestRate = 1 / costs.ratio(rows: rows)
+    // The chance that every draft so far is confirmed, and the tokens a decode then yields: the
+    // confirmed drafts and the token chosen after the last of them.
+    var reach = 1.0
+    var expected = 1.0
+    var guesses = 0
+    for (index, draft) in drafts.enumerated() {
+      if let guess = draft.guess {
+        guesses += 1
+        reach *= odds.chance(of: guess, at: guesses)
+      }
+      expected += reach
+      let rate = expected / costs.ratio(rows: rows + index + 1)
+      if guesses > 0, rate > bestRate {
+        best = index + 1
+        bestRate = rate
+      }
+    }
+    return best
+  }
+
+  /// How likely a guess is confirmed where the guesses before it in its draft were, by its kind
+  /// and its place among them, as this generation's drafts went: of the guesses of that kind
+  /// and place the model reached, those it confirmed, with a prior of `priorWeight` guesses.
+  ///
+  /// The prior refuses a kind's first guess with `firstRefusal`, and the one at place n with a
+  /// n-th of that: a copy that went on for some tokens mostly goes on for as many more (a
+  /// copied span ends seldom, and where it went on long it is long). So a draft longer than
+  /// any confirmed so far is still tried where the costs leave it a chance, and what it shows
+  /// counts from then on.
+  struct GuessOdds {
+    static let priorWeight = 2.0
+    /// The places counted: the most guesses in a draft.
+    static let places = 32
+    /// Guesses reached and refused, by kind and place (0 for the first).
+    private var reached: [DecodeSteps.Guess: [Double]] = [:]
+    private var refused: [DecodeSteps.Guess: [Double]] = [:]
+
+    /// The chance a kind's first guess is refused: a copied span's least, a draft model's most.
+    static func firstRefusal(of guess: DecodeSteps.Guess) -> Double {
+      switch guess {
+      case .copied: 0.1
+      case .model: 0.3
+      case .shortCopy, .nearest, .spelled, .closer, .presumed: 0.25
+      }
+    }
+
+    /// The chance that `guess`, the `place`-th guess of its draft (from 1), is confirmed where
+    /// the guesses before it are.
+    func chance(of guess: DecodeSteps.Guess, at place: Int) -> Double {
+      let index = min(max(place, 1), Self.places) - 1
+      let prior = Self.firstRefusal(of: guess) / Double(index + 1)
+      let seen = reached[guess]?[index] ?? 0
+      let no = refused[guess]?[index] ?? 0
+      return 1 - (no + prior * Self.priorWeight) / (seen + Self.priorWeight)
+    }
+
+    /// Records the guesses of a draft of which the first `count` drafts were confirmed; the
+    /// next one, where there is one, refused.
+    mutating func record(_ drafts: [DecodeSteps.Draft], confirmed count: Int) {
+      var place = 0
+      for (index, draft) in drafts.prefix(count + 1).enumerated() {
+        guard let guess = draft.guess else { continue }
+        let slot = min(place, Self.places - 1)
+        place += 1
+        reached[guess, default: Array(repeating: 0, count: Self.places)][slot] += 1
+        if index == count { refused[guess, default: Array(repeating: 0, count: Self.places)][slot] += 1 }
+      }
+    }
   }
 
   /// Drafted and confirmed tokens of one kind of draft, and when drafting them goes on: where

@@ -57,10 +57,15 @@ struct Generator {
         let generating = !steps.generated.isEmpty
         let logits = try backend.evaluate(
           tokens[...], outputs: outputs, candidates: candidates, cancellation: cancellation)
+        // A decode other sequences' rows shared costs more than this sequence's rows.
+        if generating, !backend.sharesDecodes {
+          backend.decodeCosts?.record(rows: tokens.count, seconds: Self.seconds(since: began, until: .now()))
+        }
         if step.endsPromptPart { backend.markPartBoundary() }
         if prefilled == nil { prefilled = .now() }
         steps.draftLimit = backend.draftTokenLimit
         steps.sharedDecodes = backend.sharesDecodes
+        steps.decodeCosts = backend.sharesDecodes ? nil : backend.decodeCosts
         step = try steps.next(after: logits, cancellation: cancellation)
         if generating { steps.record(seconds: Self.seconds(since: began, until: .now())) }
       case .finish(let reason):

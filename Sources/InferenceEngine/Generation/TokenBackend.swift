@@ -38,6 +38,10 @@ public protocol TokenBackend: AnyObject {
   /// them waits for it: only drafts that are nearly always confirmed pay, spans the text copies
   /// (`DraftPolicy.copyMatch`), and no draft model runs.
   var sharesDecodes: Bool { get }
+  /// What decodes of this backend cost by their rows, shared with every backend on the same
+  /// model and threads (`DecodeCosts`): the driver times its evaluations into it and drafts
+  /// are cut to what pays. The default, nil, drafts as `DraftPolicy` proposes.
+  var decodeCosts: DecodeCosts? { get }
   /// Drops cached tokens from position `count` on, and the part boundaries after it.
   func truncateCache(to count: Int)
   /// Records that the tokens evaluated last end a prompt part (see `DecodeSteps.promptPlan`).
@@ -78,6 +82,8 @@ extension TokenBackend {
   public var draftTokenLimit: Int { DecodeSteps.maximumDrafts }
 
   public var sharesDecodes: Bool { false }
+
+  public var decodeCosts: DecodeCosts? { nil }
 
   public func beginRequest(prompt: [Token], cancellation flag: CancellationFlag) throws {}
 

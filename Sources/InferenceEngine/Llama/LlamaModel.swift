@@ -1,5 +1,6 @@
 import CLlama
 import Foundation
+import Synchronization
 
 /// A GGUF model loaded by llama.cpp: weights (memory-mapped), vocabulary and metadata.
 ///
@@ -26,6 +27,8 @@ public final class LlamaModel: TokenModel, @unchecked Sendable {
   private let pieceTokens = PieceTokenCache()
   /// The context of the last ended session, for the next one.
   let contexts = ContextPool()
+  /// What decodes cost by their rows, per thread count and attention kernel (`DecodeCosts`).
+  private let costTables = Mutex<[String: DecodeCosts]>([:])
 
   /// Loads a GGUF file.
   /// - Throws: `EngineError` — `.modelNotFound`, `.invalidModelFile` (not GGUF, truncated,
@@ -187,6 +190,17 @@ public final class LlamaModel: TokenModel, @unchecked Sendable {
   /// The shape of the model's attention (its first layer's, where layers differ): heads, cache
   /// heads, and the key and value sizes its metadata gives (`<arch>.attention.key_length`,
   /// `value_length`), or the embedding's size over the heads where it gives none.
+  /// The decode costs measured for contexts of `threads` threads with `kernel`, shared by all of them.
+  func decodeCosts(threads: Int, kernel: AttentionKernel) -> DecodeCosts {
+    costTables.withLock { tables in
+      let key = "\(threads) \(kernel.rawValue)"
+      if let table = tables[key] { return table }
+      let table = DecodeCosts()
+      tables[key] = table
+      return table
+    }
+  }
+
   public var attentionShape: AttentionKernel.Shape {
     let heads = Int(llama_model_n_head(handle))
     let headSize = heads > 0 ? Int(llama_model_n_embd(handle)) / heads : 0

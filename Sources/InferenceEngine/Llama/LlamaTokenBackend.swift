@@ -14,6 +14,7 @@ final class LlamaTokenBackend: TokenBackend {
   let context: LlamaContext
 
   var consistentRows: Int { context.attentionKernel.consistentRows }
+  let decodeCosts: DecodeCosts?
   private let batch: LlamaBatch
   /// The flag llama.cpp's abort callback reads; set for the duration of each `evaluate`.
   private var abortFlag: CancellationFlag?
@@ -32,6 +33,7 @@ final class LlamaTokenBackend: TokenBackend {
       try kept?.context ?? LlamaContext(model: model, configuration: configuration, outputs: Self.outputLimit)
     self.model = model
     self.context = context
+    decodeCosts = model.decodeCosts(threads: configuration.threads, kernel: context.attentionKernel)
     // A kept context comes with its cache; the first request keeps what it has in common.
     cachedTokens = kept?.tokens ?? []
     partBoundaries = kept?.boundaries ?? PartBoundaries()

@@ -1,0 +1,129 @@
+import FMTestSupport
+import Foundation
+import Testing
+
+@testable import InferenceEngine
+
+/// What decodes cost by their rows (`DecodeCosts`), and drafts cut to what pays by it
+/// (`DraftPolicy.worthEvaluating`).
+@Suite struct DecodeCostsTests {
+  @Test func aRowCountNotMeasuredIsPresumedCheapThenMeasured() {
+    let costs = DecodeCosts()
+    #expect(costs.ratio(rows: 1) == 1)
+    let presumed = costs.ratio(rows: 8)
+    #expect(presumed > 1 && presumed < 2)
+    for _ in 0..<3 {
+      costs.record(rows: 1, seconds: 0.02)
+      costs.record(rows: 8, seconds: 0.1)
+    }
+    #expect(abs(costs.ratio(rows: 8) - 5) < 1e-9)
+    // Measured where both are: a row count measured alone is still presumed.
+    #expect(costs.ratio(rows: 4) < 2)
+  }
+
+  @Test func aDecodeSlowedByAnotherProcessWeighsLittle() {
+    let costs = DecodeCosts()
+    for seconds in [0.02, 0.02, 0.02] { costs.record(rows: 1, seconds: seconds) }
+    for seconds in [0.06, 0.9, 0.06, 0.06] { costs.record(rows: 4, seconds: seconds) }
+    #expect(abs(costs.ratio(rows: 4) - 3) < 1e-9)
+  }
+
+  @Test func theTimesFollowTheLatestDecodes() {
+    let costs = DecodeCosts()
+    for _ in 0..<DecodeCosts.kept { costs.record(rows: 1, seconds: 0.01) }
+    for _ in 0..<DecodeCosts.kept { costs.record(rows: 2, seconds: 0.01) }
+    for _ in 0..<DecodeCosts.kept { costs.record(rows: 2, seconds: 0.03) }
+    #expect(abs(costs.ratio(rows: 2) - 3) < 1e-9)
+  }
+
+  @Test func knownCostsAreNotChangedByRecordings() {
+    let costs = DecodeCosts(ratios: [2: 1.5])
+    costs.record(rows: 1, seconds: 0.01)
+    costs.record(rows: 2, seconds: 1)
+    #expect(costs.ratio(rows: 2) == 1.5)
+  }
+
+  func guesses(_ count: Int, _ guess: DecodeSteps.Guess = .copied) -> [DecodeSteps.Draft] {
+    (0..<count).map { DecodeSteps.Draft(token: Token($0), guess: guess) }
+  }
+
+  /// Rows as dear as tokens: no guess pays. Rows free: all of them do.
+  @Test func draftsAreCutToWhatPays() {
+    let policy = DraftPolicy(constrained: false)
+    let dear = DecodeCosts(ratios: Dictionary(uniqueKeysWithValues: (1...32).map { ($0, Double($0)) }))
+    let free = DecodeCosts(ratios: Dictionary(uniqueKeysWithValues: (1...32).map { ($0, 1.0) }))
+    #expect(policy.worthEvaluating(guesses(15), after: 1, costs: dear) == 0)
+    #expect(policy.worthEvaluating(guesses(15), after: 1, costs: free) == 15)
+  }
+
+  /// Where a decode of 5 rows costs little more than one of 4 and larger ones much more, a
+  /// draft of 4 guesses is evaluated, not 3 or more than 4.
+  @Test func theCheapestGroupOfRowsIsChosen() {
+    let policy = DraftPolicy(constrained: false)
+    var ratios: [Int: Double] = [2: 1.7, 3: 3, 4: 2.9, 5: 3.1, 6: 4.2, 7: 4.9, 8: 6, 9: 6.5]
+    for rows in 10...16 { ratios[rows] = 10 }
+    #expect(policy.worthEvaluating(guesses(4), after: 1, costs: DecodeCosts(ratios: ratios)) == 4)
+    #expect(policy.worthEvaluating(guesses(15), after: 1, costs: DecodeCosts(ratios: ratios)) == 4)
+  }
+
+  /// A copy that went on for some tokens is presumed to go on: where 16 rows cost less per row
+  /// than 5, a copy's first draft is long.
+  @Test func aFirstCopyIsLongWhereLargeDecodesPay() {
+    let policy = DraftPolicy(constrained: false)
+    var ratios: [Int: Double] = [2: 1.7, 3: 3, 4: 2.9, 5: 3.1, 6: 4.2, 7: 4.9, 8: 5.5, 9: 5.5]
+    for rows in 10...16 { ratios[rows] = 7.4 }
+    #expect(policy.worthEvaluating(guesses(15), after: 1, costs: DecodeCosts(ratios: ratios)) == 15)
+  }
+
+  /// The kind's record decides: a copy whose guesses were refused drafts less than one whose
+  /// guesses were confirmed.
+  @Test func refusedGuessesShortenTheNextDrafts() {
+    let costs = DecodeCosts(ratios: Dictionary(uniqueKeysWithValues: (1...32).map { ($0, 1 + 0.4 * Double($0 - 1)) }))
+    var confirming = DraftPolicy(constrained: false)
+    var refusing = DraftPolicy(constrained: false)
+    for _ in 0..<8 {
+      confirming.odds.record(guesses(8), confirmed: 8)
+      refusing.odds.record(guesses(8), confirmed: 1)
+    }
+    let long = confirming.worthEvaluating(guesses(15), after: 1, costs: costs)
+    let short = refusing.worthEvaluating(guesses(15), after: 1, costs: costs)
+    #expect(short == 1)
+    #expect(long > 8)
+  }
+
+  /// Forced text is certain, but a draft of forced text alone is not evaluated.
+  @Test func forcedTextAloneIsNotADraft() {
+    let policy = DraftPolicy(constrained: true)
+    let costs = DecodeCosts(ratios: [2: 1.1, 3: 1.2, 4: 1.3])
+    let forced = (0..<3).map { DecodeSteps.Draft(token: Token($0)) }
+    #expect(policy.worthEvaluating(forced, after: 1, costs: costs) == 0)
+    #expect(policy.worthEvaluating(guesses(1) + forced, after: 1, costs: costs) == 4)
+  }
+
+  /// Where every row costs a token's, a generation that would copy drafts nothing, and writes
+  /// what it writes without drafts.
+  @Test(arguments: [true, false])
+  func aGenerationDraftsOnlyWhereRowsPay(dear: Bool) async throws {
+    let model = ScriptedTokenModel(tokens: ["x", "y"]) { context in
+      let count = context.filter { $0 < 2 }.count
+      return [count % 2 == 0 ? 0 : 1: 10]
+    }
+    let costs = (1...32).map { ($0, dear ? Double($0) : 1) }
+    model.decodeCosts = DecodeCosts(ratios: Dictionary(uniqueKeysWithValues: costs))
+    let request = GenerationRequest(
+      promptTokens: model.tokenize(String(repeating: "xy", count: 8), parseSpecial: false), sampling: .greedy,
+      maximumTokens: 16, speculation: .lookup)
+    var text = ""
+    var usage: GenerationUsage?
+    for try await event in InferenceSession(model: model).generate(request) {
+      if case .text(let piece) = event { text += piece }
+      if case .finished(let summary) = event { usage = summary.usage }
+    }
+    #expect(text == String(repeating: "xy", count: 8))
+    if dear {
+      #expect(usage?.draftTokens == 0)
+    } else {
+      #expect((usage?.confirmedDraftTokens ?? 0) > 0)
+    }
+  }
+}
