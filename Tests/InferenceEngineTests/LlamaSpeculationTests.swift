@@ -48,7 +48,10 @@ import Testing
   /// pass agree with those of a pass of one token (they differ in the last bits between CPU
   /// kernels, which may swap a near tie). So on any CPU both start with the same token (from the
   /// same prompt logits), and each is reproduced exactly by a second run.
+  ///
+  /// On a model of its own whose decodes cost what one token's does (`modelOfFreeRows`).
   @Test func greedySpeculationReproducesAndAgreesWithoutIt() async throws {
+    let model = try modelOfFreeRows()
     func run(_ speculation: Speculation) async throws -> RecordedGeneration {
       try await InferenceSession(model: model).record(
         GenerationRequest(promptTokens: prompt, maximumTokens: 40, speculation: speculation))
@@ -64,7 +67,12 @@ import Testing
   /// The model drafting for itself (`Speculation.draft`, a draft model of the same vocabulary):
   /// its confident guesses are its own greedy choices, so some are confirmed; the output is
   /// reproduced by a second run, and the next turn reuses the whole turn.
+  /// On a model of its own whose decodes cost what one token's does (`modelOfFreeRows`).
   @Test func aDraftModelsGuessesAreConfirmedAndTheNextTurnReusesTheTurn() async throws {
+    let model = try modelOfFreeRows()
+    func draftingSession() throws -> InferenceSession {
+      try InferenceSession(model: model, configuration: ContextConfiguration(contextSize: 1024), draftModel: model)
+    }
     let text = try draftingSession()
     let prompt = text.promptTokens([ChatMessage(role: .user, content: "Count from one to twenty in words.")])
     let request = GenerationRequest(promptTokens: prompt, maximumTokens: 40, speculation: .draft)
@@ -77,7 +85,12 @@ import Testing
     #expect(reusesTheTurn(second, prompt: prompt, reply: first))
   }
 
-  func draftingSession() throws -> InferenceSession {
-    try InferenceSession(model: model, configuration: ContextConfiguration(contextSize: 1024), draftModel: model)
+  /// SmolLM2 loaded apart from the other tests', its decodes known to cost what one token's
+  /// does whatever their rows: drafts are evaluated as the policy proposes them, on any CPU.
+  func modelOfFreeRows() throws -> LlamaModel {
+    let model = try LlamaModel(path: TestModels.smolLM2Path)
+    let free = DecodeCosts(ratios: Dictionary(uniqueKeysWithValues: (1...64).map { ($0, 1.0) }))
+    _ = model.decodeCosts(threads: 1, kernel: .flash, replacingWith: free)
+    return model
   }
 }
