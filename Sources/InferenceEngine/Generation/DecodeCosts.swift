@@ -10,7 +10,8 @@ import Synchronization
 /// decodes of one; where arithmetic binds (few cores, no wide vector units), nearly as many as
 /// its rows; and the kernels work on groups of rows, so a decode of some sizes costs less than
 /// one of fewer rows. One table is shared by every generation on a model with the same threads
-/// (`LlamaModel.decodeCosts(threads:)`), so later requests start with what earlier ones measured.
+/// and kernel (`LlamaModel.decodeCosts(threads:kernel:replacingWith:)`), so later requests
+/// start with what earlier ones measured.
 ///
 /// A row count not measured yet is presumed cheap (`presumedRowCost`): the drafts that want it
 /// try it, and from then on its measurement counts. Each row count keeps its last few times and

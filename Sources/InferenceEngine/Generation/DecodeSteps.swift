@@ -500,9 +500,9 @@ struct DecodeSteps {
       }
       confirmed += 1
     }
+    draftPolicy.odds.record(drafts, confirmed: confirmed)
     // Forced text is certain: the guesses alone measure the lookup; the nearest occurrence's
     // text, a guess where the lookup has none, does not.
-    draftPolicy.odds.record(drafts, confirmed: confirmed)
     state.draftedTokens += drafts.filter { !$0.forced }.count
     state.confirmedDrafts += drafts.prefix(confirmed).filter { !$0.forced }.count
     let lookedUp = { (draft: Draft) in draft.guess.map { $0 != .nearest && $0 != .presumed } ?? false }

@@ -9,11 +9,11 @@
 /// where only 2 to 5 match (open text), little is (prompt lookup of the answers to
 /// `bench/workloads`, simulated on them).
 ///
-/// What the rules below propose is then cut to what pays on this machine
-/// (`worthEvaluating`): each guess is confirmed with the chance its kind has had in this
-/// generation (`GuessOdds`), forced text surely, and of the draft's prefixes the one with the most
-/// tokens expected per cost of its decode (`DecodeCosts`) is evaluated — the whole draft where
-/// rows are cheap, a few tokens or none where they cost nearly what tokens do.
+/// What the rules below propose is then cut to what pays on this machine (`worthEvaluating`):
+/// each guess is confirmed with the chance guesses of its kind and place had in this generation
+/// (`GuessOdds`), forced text surely, and of the draft's prefixes the one with the most tokens
+/// expected per cost of its decode (`DecodeCosts`) is evaluated — the whole draft where rows
+/// are cheap, a few tokens or none where they cost nearly what tokens do.
 ///
 /// Under a constraint drafts are shorter and start on shorter matches (4 tokens: on 2 or 3 the
 /// answers' values are confirmed about half the time, too seldom for a draft of 3): a JSON value
@@ -75,7 +75,7 @@ struct DraftPolicy {
   private var shortPauses = Pauses(evidence: shortEvidence, share: shortPayingShare, firstPause: firstShortPause)
   /// The most tokens the draft model guesses next.
   private(set) var modelLength = firstModelLength
-  /// How often each kind of guess has been confirmed.
+  /// How often guesses of each kind and place in a draft have been confirmed.
   var odds = GuessOdds()
 
   init(constrained: Bool) {
