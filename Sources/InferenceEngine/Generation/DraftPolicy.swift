@@ -162,6 +162,14 @@ struct DraftPolicy {
         bestRate = rate
       }
     }
+    // A kind of guess none of which was evaluated in this generation has a presumed chance
+    // only: its first guess is tried once, so a kind that the costs make look too dear before
+    // its first confirmation (a draft model's) can show what it is worth.
+    if best == 0, let first = drafts.firstIndex(where: { $0.guess != nil }), let guess = drafts[first].guess,
+      !odds.hasBeenTried(guess)
+    {
+      return first + 1
+    }
     return best
   }
 
@@ -200,6 +208,9 @@ struct DraftPolicy {
       let no = refused[guess]?[index] ?? 0
       return 1 - (no + prior * Self.priorWeight) / (seen + Self.priorWeight)
     }
+
+    /// Whether a guess of this kind has been evaluated in the generation.
+    func hasBeenTried(_ guess: DecodeSteps.Guess) -> Bool { (reached[guess]?[0] ?? 0) > 0 }
 
     /// Records the guesses of a draft of which the first `count` drafts were confirmed; the
     /// next one, where there is one, refused.
