@@ -24,6 +24,15 @@ import Testing
     #expect(figures.confirmedDraftTokens <= figures.draftTokens)
   }
 
+  /// What guesses cost is measured once, ahead of the first answer where a caller asks (as
+  /// `fm chat` does): known after, and never wanted where sessions do not guess.
+  @Test func speculationCostsAreMeasuredAheadOnce() async throws {
+    let model = SystemLanguageModel(path: smolLM2, contextSize: 1024)
+    try await model.measureSpeculationCosts()
+    #expect(try await !model.speculationCostsNeedMeasuring())
+    #expect(try await !SystemLanguageModel(path: smolLM2, speculation: .off).speculationCostsNeedMeasuring())
+  }
+
   /// A draft model with another mode than `.draft`, `.draft` without one, and a draft model
   /// whose vocabulary is not the model's each fail the first request with `assetsUnavailable`
   /// that says why; the transcript holds no half-made turn.

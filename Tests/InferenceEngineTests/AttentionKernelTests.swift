@@ -55,19 +55,20 @@ import Testing
   /// A choice is kept in the file, keyed by shape, threads, CPU and build: a later process reads
   /// it there instead of timing the kernels again, and one measured here is written for the next.
   @Test func choicesAreKeptInTheFileForLaterProcesses() throws {
-    let file = FileManager.default.temporaryDirectory.appendingPathComponent("attention-\(UUID().uuidString)")
-    defer { try? FileManager.default.removeItem(at: file) }
+    let file = MeasurementFile(
+      url: FileManager.default.temporaryDirectory.appendingPathComponent("attention-\(UUID().uuidString)"))
+    defer { try? FileManager.default.removeItem(at: file.url) }
     let stored = AttentionKernel.Shape(heads: 6, keyValueHeads: 2, keySize: 32, valueSize: 32)
     let other = AttentionKernel.Shape(heads: 4, keyValueHeads: 2, keySize: 32, valueSize: 32)
-    AttentionKernel.store(.plain, for: AttentionKernel.choiceKey(for: stored, threads: 1), in: file)
-    AttentionKernel.store(.flash, for: AttentionKernel.choiceKey(for: other, threads: 1), in: file)
+    file.append("plain", for: AttentionKernel.choiceKey(for: stored, threads: 1))
+    file.append("flash", for: AttentionKernel.choiceKey(for: other, threads: 1))
     #expect(AttentionKernel.measured(for: stored, threads: 1, file: file) == .plain)
     #expect(AttentionKernel.measured(for: other, threads: 1, file: file) == .flash)
     let measured = AttentionKernel.Shape(heads: 2, keyValueHeads: 2, keySize: 16, valueSize: 16)
     let choice = AttentionKernel.measured(for: measured, threads: 1, file: file)
-    let choices = AttentionKernel.storedChoices(in: file)
+    let choices = file.values()
     #expect(choices.count == 3)
-    #expect(choices[AttentionKernel.choiceKey(for: measured, threads: 1)] == choice)
+    #expect(choices[AttentionKernel.choiceKey(for: measured, threads: 1)] == choice.rawValue)
     #expect(
       AttentionKernel.choiceKey(for: measured, threads: 1) != AttentionKernel.choiceKey(for: measured, threads: 2))
   }

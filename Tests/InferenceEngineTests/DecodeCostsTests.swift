@@ -1,5 +1,6 @@
 import FMTestSupport
 import Foundation
+import Synchronization
 import Testing
 
 @testable import InferenceEngine
@@ -7,40 +8,63 @@ import Testing
 /// What decodes cost by their rows (`DecodeCosts`), and drafts cut to what pays by it
 /// (`DraftPolicy.worthEvaluating`).
 @Suite struct DecodeCostsTests {
-  @Test func aRowCountNotMeasuredIsPresumedCheapThenMeasured() {
-    let costs = DecodeCosts()
-    #expect(costs.ratio(rows: 1) == 1)
-    let presumed = costs.ratio(rows: 8)
-    #expect(presumed > 1 && presumed < 2)
-    for _ in 0..<3 {
-      costs.record(rows: 1, seconds: 0.02)
-      costs.record(rows: 8, seconds: 0.1)
+  /// The table is measured once, when a cost is first asked for, and never changes after:
+  /// the drafts, and so a greedy answer, do not depend on the load of the machine.
+  @Test func theTableIsMeasuredOnceWhenFirstUsed() async {
+    let measurements = Mutex(0)
+    let costs = DecodeCosts {
+      measurements.withLock { $0 += 1 }
+      return [1: 1, 2: 1.5, 4: 2.5]
     }
-    #expect(abs(costs.ratio(rows: 8) - 5) < 1e-9)
-    // Measured where both are: a row count measured alone is still presumed.
-    #expect(costs.ratio(rows: 4) < 2)
+    #expect(measurements.withLock { $0 } == 0)
+    await withTaskGroup(of: Double.self) { group in
+      for _ in 0..<8 { group.addTask { costs.ratio(rows: 2) } }
+      for await ratio in group { #expect(ratio == 1.5) }
+    }
+    #expect(costs.ratio(rows: 4) == 2.5)
+    #expect(measurements.withLock { $0 } == 1)
   }
 
-  @Test func aDecodeSlowedByAnotherProcessWeighsLittle() {
-    let costs = DecodeCosts()
-    for seconds in [0.02, 0.02, 0.02] { costs.record(rows: 1, seconds: seconds) }
-    for seconds in [0.06, 0.9, 0.06, 0.06] { costs.record(rows: 4, seconds: seconds) }
-    #expect(abs(costs.ratio(rows: 4) - 3) < 1e-9)
+  /// Between two row counts measured the cost is interpolated; past the last it grows with the
+  /// rows; a table without costs presumes rows cheap.
+  @Test func unmeasuredRowCountsAreInterpolated() {
+    let costs = DecodeCosts(ratios: [1: 1, 2: 2, 4: 3, 8: 5])
+    #expect(costs.ratio(rows: 1) == 1)
+    #expect(abs(costs.ratio(rows: 3) - 2.5) < 1e-9)
+    #expect(abs(costs.ratio(rows: 6) - 4) < 1e-9)
+    #expect(abs(costs.ratio(rows: 16) - 10) < 1e-9)
+    let presumed = DecodeCosts(ratios: [:]).ratio(rows: 8)
+    #expect(presumed > 1 && presumed < 2)
   }
 
-  @Test func theTimesFollowTheLatestDecodes() {
-    let costs = DecodeCosts()
-    for _ in 0..<DecodeCosts.kept { costs.record(rows: 1, seconds: 0.01) }
-    for _ in 0..<DecodeCosts.kept { costs.record(rows: 2, seconds: 0.01) }
-    for _ in 0..<DecodeCosts.kept { costs.record(rows: 2, seconds: 0.03) }
-    #expect(abs(costs.ratio(rows: 2) - 3) < 1e-9)
-  }
-
-  @Test func knownCostsAreNotChangedByRecordings() {
-    let costs = DecodeCosts(ratios: [2: 1.5])
-    costs.record(rows: 1, seconds: 0.01)
-    costs.record(rows: 2, seconds: 1)
-    #expect(costs.ratio(rows: 2) == 1.5)
+  /// On the real model: the costs are measured for every row count, a decode of one costing 1,
+  /// and kept in the file, keyed by the model's kind, the threads, the kernel and the machine;
+  /// a later measurement reads them there, and a line that is not a full table is skipped.
+  /// (Timings that agree are kept whatever the spread: other tests run beside this one.)
+  @Test func measuredCostsAreKeptForLaterProcesses() async throws {
+    let model = try await TestModels.smolLM2()
+    let file = MeasurementFile(
+      url: FileManager.default.temporaryDirectory.appendingPathComponent("decode-costs-\(UUID().uuidString)"))
+    defer { try? FileManager.default.removeItem(at: file.url) }
+    let measured = model.measuredDecodeCosts(threads: 1, kernel: .flash, file: file, agreement: .infinity)
+    #expect(Set(measured.keys) == Set(LlamaModel.measuredRows))
+    #expect(measured[1] == 1 && measured.values.allSatisfy { $0.isFinite && $0 > 0 })
+    let lines = file.values()
+    #expect(lines.count == 1)
+    let key = try #require(lines.keys.first)
+    #expect(key.contains(model.description) && key.contains("1 threads") && key.contains("flash"))
+    // A later process reads the line instead of measuring: a full table written there is what it gets.
+    let doubled = measured.mapValues { $0 * 2 }
+    file.append(LlamaModel.line(of: doubled), for: key)
+    let read = model.measuredDecodeCosts(threads: 1, kernel: .flash, file: file, agreement: .infinity)
+    #expect(read == doubled.mapValues { ($0 * 1000).rounded() / 1000 })
+    // A line that is not a full table is measured again (a decode of one costs 1, not 2).
+    file.append("2:1.5 3:oops", for: key)
+    let again = model.measuredDecodeCosts(threads: 1, kernel: .flash, file: file, agreement: .infinity)
+    #expect(Set(again.keys) == Set(LlamaModel.measuredRows) && again[1] == 1)
+    #expect(
+      LlamaModel.decodeCosts(from: try #require(file.values()[key])) == again.mapValues { ($0 * 1000).rounded() / 1000 }
+    )
   }
 
   func guesses(_ count: Int, _ guess: DecodeSteps.Guess = .copied) -> [DecodeSteps.Draft] {
@@ -108,7 +132,7 @@ import Testing
   /// Forced text is certain, but a draft of forced text alone is not evaluated.
   @Test func forcedTextAloneIsNotADraft() {
     let policy = DraftPolicy(constrained: true)
-    let costs = DecodeCosts(ratios: [2: 1.1, 3: 1.2, 4: 1.3])
+    let costs = DecodeCosts(ratios: [2: 1.1, 3: 1.2, 4: 1.3, 5: 1.4])
     let forced = (0..<3).map { DecodeSteps.Draft(token: Token($0)) }
     #expect(policy.worthEvaluating(forced, after: 1, costs: costs) == 0)
     #expect(policy.worthEvaluating(guesses(1) + forced, after: 1, costs: costs) == 4)

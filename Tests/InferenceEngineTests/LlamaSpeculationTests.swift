@@ -64,6 +64,22 @@ import Testing
     #expect(drafted.tokens.first == plain.tokens.first, "the first token comes from the same prompt logits")
   }
 
+  /// With the costs measured on this machine (`DecodeCosts`), the same request drafts the same
+  /// guesses every time, so it gets the same answer whatever the machine's load.
+  @Test func theSameRequestDraftsTheSameGuessesEveryTime() async throws {
+    var runs: [RecordedGeneration] = []
+    for _ in 0..<3 {
+      runs.append(
+        try await InferenceSession(model: model).record(
+          GenerationRequest(promptTokens: prompt, maximumTokens: 40, speculation: .lookup)))
+    }
+    for run in runs.dropFirst() {
+      #expect(run.tokens == runs[0].tokens)
+      #expect(run.summary.usage.draftTokens == runs[0].summary.usage.draftTokens)
+      #expect(run.summary.usage.confirmedDraftTokens == runs[0].summary.usage.confirmedDraftTokens)
+    }
+  }
+
   /// The model drafting for itself (`Speculation.draft`, a draft model of the same vocabulary):
   /// its confident guesses are its own greedy choices, so some are confirmed; the output is
   /// reproduced by a second run, and the next turn reuses the whole turn.

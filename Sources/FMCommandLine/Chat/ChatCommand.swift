@@ -78,6 +78,13 @@ enum ChatCommand: Subcommand {
       // Counting the transcript's tokens loads the model, so the first reply does not wait for it.
       _ = try await conversation.contextUsed()
     }
+    if let local = conversation.model as? SystemLanguageModel, try await local.speculationCostsNeedMeasuring() {
+      try await ProgressSpinner.during(
+        "measuring what guessed tokens cost on this CPU (once)…", output: context.standardError
+      ) {
+        try await local.measureSpeculationCosts()
+      }
+    }
     let work = InterruptibleWork()
     let interrupt = InterruptSignal { work.interrupt() }
     defer { interrupt.stop() }

@@ -32,3 +32,21 @@ extension SystemLanguageModel {
     }
   }
 }
+
+extension SystemLanguageModel {
+  /// Whether sessions on this model guess tokens ahead and what their guesses cost on this
+  /// machine is not known yet: the first such session measures it (`DecodeCosts`, some seconds
+  /// on a large model and a slow CPU, once per machine), unless `measureSpeculationCosts()` did.
+  package func speculationCostsNeedMeasuring() async throws -> Bool {
+    guard speculation != .off, let model = try await tokenModel() as? LlamaModel else { return false }
+    return !model.decodeCostsAreKnown(threads: contextConfiguration.threads)
+  }
+
+  /// Measures what guessed tokens cost on this machine now, for a caller that shows progress
+  /// meanwhile (`fm chat`), so the first answer does not wait for it.
+  package func measureSpeculationCosts() async throws {
+    guard speculation != .off, let model = try await tokenModel() as? LlamaModel else { return }
+    let threads = contextConfiguration.threads
+    await Task.detached { model.measureDecodeCosts(threads: threads) }.value
+  }
+}

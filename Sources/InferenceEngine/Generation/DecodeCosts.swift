@@ -1,72 +1,75 @@
 import Synchronization
 
 /// What a decode of the generating model costs by its number of rows, against a decode of one,
-/// measured on this machine as generations run: the driver times each evaluation after the
-/// first token (`Generator`), and drafts are as long as their expected tokens pay for
+/// on this machine: drafts are as long as their expected tokens pay for
 /// (`DraftPolicy.worthEvaluating`).
 ///
 /// Why measured: what extra rows cost depends on the CPU and on the model's weight types. Where
 /// llama.cpp's kernels read the weights once for a few rows, a decode of 16 rows costs a few
 /// decodes of one; where arithmetic binds (few cores, no wide vector units), nearly as many as
 /// its rows; and the kernels work on groups of rows, so a decode of some sizes costs less than
-/// one of fewer rows. One table is shared by every generation on a model with the same threads
-/// and kernel (`LlamaModel.decodeCosts(threads:kernel:replacingWith:)`), so later requests
-/// start with what earlier ones measured.
+/// one of fewer rows.
 ///
-/// A row count not measured yet is presumed cheap (`presumedRowCost`): the drafts that want it
-/// try it, and from then on its measurement counts. Each row count keeps its last few times and
-/// takes their median, so a decode slowed by another process weighs little, and the times follow
-/// the cache as it grows.
+/// Why measured once and kept, rather than learnt from each generation's decodes: a draft's
+/// length decides which rows a decode evaluates together, and where rows evaluated together round
+/// otherwise than a row alone (llama.cpp's plain attention kernel), it can decide a close greedy
+/// choice. Costs that followed each run's timings would make a request's answer depend on the
+/// machine's load at the time; a table fixed once keeps the drafts, and so the answer, a
+/// function of the text. `LlamaModel.decodeCosts(threads:kernel:)` measures it before a model's
+/// first speculative request, with a scratch context, and keeps it in the project's cache for
+/// later processes.
 public final class DecodeCosts: Sendable {
-  /// The times kept per row count.
-  static let kept = 5
-  /// The largest decode measured: a sampled token, its drafts and a padding row.
-  static let largest = 64
-  /// What a row adds to a decode of one, in decodes of one, until its row count is measured.
+  /// What a row adds to a decode of one, in decodes of one, where a table has no cost for its
+  /// row count (a known table's, or one whose measurement failed).
   static let presumedRowCost = 0.1
 
-  private let times = Mutex<[Int: [Double]]>([:])
-  /// Costs known beforehand, by row count; nil for a table that measures.
-  private let known: [Int: Double]?
-
-  /// A table that learns the costs from the decodes recorded.
-  public init() {
-    known = nil
-  }
+  /// The ratios by row count, nil until measured.
+  private let table: Mutex<[Int: Double]?>
+  private let measure: @Sendable () -> [Int: Double]
 
   /// A table of known costs against a decode of one, by row count (as `fm-bench batches`
-  /// prints them), that recordings leave as they are; a row count it lacks is presumed cheap.
+  /// prints them); a row count it lacks is presumed cheap.
   public init(ratios: [Int: Double]) {
-    known = ratios
+    table = Mutex(ratios)
+    measure = { ratios }
   }
 
-  /// Records that a decode of `rows` rows took `seconds`.
-  public func record(rows: Int, seconds: Double) {
-    guard known == nil, rows > 0, rows <= Self.largest, seconds > 0, seconds.isFinite else { return }
-    times.withLock { times in
-      var kept = times[rows, default: []]
-      kept.append(seconds)
-      if kept.count > Self.kept { kept.removeFirst() }
-      times[rows] = kept
+  /// A table that `measure` fills the first time a cost is asked for: ratios by row count, from
+  /// 1 to the most rows a decode evaluates, where ratios between two measured row counts are
+  /// interpolated and those past the last grow in proportion to the rows.
+  init(measuringWith measure: @escaping @Sendable () -> [Int: Double]) {
+    table = Mutex(nil)
+    self.measure = measure
+  }
+
+  /// The table, measured now where it has not been yet (concurrent callers wait for one measurement).
+  var ratios: [Int: Double] {
+    table.withLock { table in
+      if let table { return table }
+      let measured = measure()
+      table = measured
+      return measured
     }
   }
 
-  /// What a decode of `rows` rows costs against a decode of one: measured where both are, and
-  /// `1 + presumedRowCost × (rows − 1)` where either is not.
+  /// Whether the table holds its costs (known, or measured already).
+  var isMeasured: Bool { table.withLock { $0 != nil } }
+
+  /// What a decode of `rows` rows costs against a decode of one.
   public func ratio(rows: Int) -> Double {
     guard rows > 1 else { return 1 }
-    let presumed = 1 + Self.presumedRowCost * Double(rows - 1)
-    if let known { return known[rows] ?? presumed }
-    return times.withLock { times in
-      guard let one = times[1].map(Self.median), let many = times[rows].map(Self.median), one > 0 else {
-        return presumed
-      }
-      return many / one
+    let ratios = ratios
+    if let known = ratios[rows] { return known }
+    let below = ratios.keys.filter { $0 > 1 && $0 < rows }.max()
+    let above = ratios.keys.filter { $0 > rows }.min()
+    switch (below, above) {
+    case (let below?, let above?):
+      let share = Double(rows - below) / Double(above - below)
+      return ratios[below]! + share * (ratios[above]! - ratios[below]!)
+    case (let below?, nil):
+      return ratios[below]! * Double(rows) / Double(below)
+    default:
+      return 1 + Self.presumedRowCost * Double(rows - 1)
     }
-  }
-
-  private static func median(_ values: [Double]) -> Double {
-    let sorted = values.sorted()
-    return sorted[sorted.count / 2]
   }
 }

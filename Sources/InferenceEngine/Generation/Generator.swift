@@ -38,6 +38,9 @@ struct Generator {
     }
     var steps = try DecodeSteps(
       request: request, model: model, contextLength: backend.contextLength, drafter: drafter)
+    // A model's first speculative request measures what its decodes cost (`DecodeCosts`), here
+    // before the answer's first token rather than at its first draft.
+    if request.speculation != .off { _ = backend.decodeCosts?.ratios }
     var step = steps.start(
       cachedTokens: backend.cachedTokens, boundaries: backend.partBoundaries,
       exactParts: backend.evaluatesPartsExactly, consistentRows: backend.consistentRows)
@@ -57,10 +60,6 @@ struct Generator {
         let generating = !steps.generated.isEmpty
         let logits = try backend.evaluate(
           tokens[...], outputs: outputs, candidates: candidates, cancellation: cancellation)
-        // A decode other sequences' rows shared costs more than this sequence's rows.
-        if generating, !backend.sharesDecodes {
-          backend.decodeCosts?.record(rows: tokens.count, seconds: Self.seconds(since: began, until: .now()))
-        }
         if step.endsPromptPart { backend.markPartBoundary() }
         if prefilled == nil { prefilled = .now() }
         steps.draftLimit = backend.draftTokenLimit

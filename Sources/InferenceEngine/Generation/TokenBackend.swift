@@ -39,8 +39,8 @@ public protocol TokenBackend: AnyObject {
   /// (`DraftPolicy.copyMatch`), and no draft model runs.
   var sharesDecodes: Bool { get }
   /// What decodes of this backend cost by their rows, shared with every backend on the same
-  /// model and threads (`DecodeCosts`): the driver times its evaluations into it and drafts
-  /// are cut to what pays. The default, nil, drafts as `DraftPolicy` proposes.
+  /// model and threads (`DecodeCosts`, measured before the model's first speculative request):
+  /// drafts are cut to what pays. The default, nil, drafts as `DraftPolicy` proposes.
   var decodeCosts: DecodeCosts? { get }
   /// Drops cached tokens from position `count` on, and the part boundaries after it.
   func truncateCache(to count: Int)

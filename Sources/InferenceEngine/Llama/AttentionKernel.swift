@@ -1,6 +1,5 @@
 import CLlama
 import Foundation
-import ModelStore
 import Synchronization
 
 /// Which of llama.cpp's two CPU attention kernels a context uses: flash attention (one fused
@@ -47,65 +46,34 @@ public enum AttentionKernel: String, Sendable, Equatable, CaseIterable {
 
   /// The kernel whose time per query row, summed over `workload`, is lower on this machine,
   /// measured once for each shape and thread count (a fraction of a second) and kept in memory
-  /// and in `file`, so a later process on the same machine and llama.cpp build reads it there.
+  /// and in `file` (`attention-kernels` in the project's cache), so a later process on the same
+  /// machine and llama.cpp build reads it there.
   /// Flash attention unless the plain kernel is faster by more than the measurement's noise
   /// (`margin`), since flash attention needs less memory for long prompts; flash attention, as
   /// llama.cpp's default, for a shape without attention heads to time (a recurrent model's) or
   /// whose heads do not share cache heads evenly.
-  public static func measured(for shape: Shape, threads: Int, file: URL? = choicesFile) -> AttentionKernel {
+  public static func measured(
+    for shape: Shape, threads: Int, file: MeasurementFile? = .named("attention-kernels")
+  ) -> AttentionKernel {
     guard shape.isTimeable else { return .flash }
     if let known = known(for: shape, threads: threads) { return known }
     let key = choiceKey(for: shape, threads: threads)
     let choice =
-      file.flatMap { storedChoices(in: $0)[key] }
+      file.flatMap { $0.values()[key].flatMap(AttentionKernel.init(rawValue:)) }
       ?? {
         let seconds = secondsPerRow(for: shape, threads: threads)
         let choice = choose(flash: seconds[.flash] ?? .infinity, plain: seconds[.plain] ?? .infinity)
-        if let file { store(choice, for: key, in: file) }
+        file?.append(choice.rawValue, for: key)
         return choice
       }()
     measurements.withLock { $0[MeasuredKey(shape: shape, threads: threads)] = choice }
     return choice
   }
 
-  /// Where measured choices are kept, one line each (`key` tab `kernel`): `attention-kernels`
-  /// in the project's cache (`ModelStore.cacheRoot(environment:)`).
-  public static let choicesFile = ModelStore.cacheRoot(environment: ProcessInfo.processInfo.environment)
-    .appendingPathComponent("attention-kernels")
-
-  /// What a choice holds for: the shape, the threads, the CPU's model and the features llama.cpp
-  /// was built with (`llama_print_system_info`), so another machine or build measures again.
+  /// What a choice holds for: the shape and the threads, on this machine and build
+  /// (`MeasurementFile.key`).
   static func choiceKey(for shape: Shape, threads: Int) -> String {
-    let cpu =
-      (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?.split(separator: "\n")
-      .first { $0.hasPrefix("model name") }.map(String.init) ?? "unknown CPU"
-    let build = llama_print_system_info().map { String(cString: $0) } ?? ""
-    let key = "\(shape.heads) \(shape.keyValueHeads) \(shape.keySize) \(shape.valueSize) \(threads) | \(cpu) | \(build)"
-    return String(key.map { $0 == "\t" || $0 == "\n" ? " " : $0 })
-  }
-
-  /// The choices `file` holds, by key; none where it cannot be read.
-  static func storedChoices(in file: URL) -> [String: AttentionKernel] {
-    guard let text = try? String(contentsOf: file, encoding: .utf8) else { return [:] }
-    var choices: [String: AttentionKernel] = [:]
-    for line in text.split(separator: "\n") {
-      let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
-      if fields.count == 2, let kernel = AttentionKernel(rawValue: String(fields[1])) {
-        choices[String(fields[0])] = kernel
-      }
-    }
-    return choices
-  }
-
-  /// Appends `choice` for `key` to `file` (one short line, appended whole by the system);
-  /// a file that cannot be written keeps nothing, and the next process measures again.
-  static func store(_ choice: AttentionKernel, for key: String, in file: URL) {
-    try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-    let descriptor = open(file.path, O_WRONLY | O_APPEND | O_CREAT, 0o644)
-    guard descriptor >= 0 else { return }
-    defer { close(descriptor) }
-    let line = Array("\(key)\t\(choice.rawValue)\n".utf8)
-    _ = line.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+    MeasurementFile.key("\(shape.heads) \(shape.keyValueHeads) \(shape.keySize) \(shape.valueSize) \(threads)")
   }
 
   /// The kernel measured for `shape` and `threads` in this process so far, if any.

@@ -28,7 +28,7 @@ public final class LlamaModel: TokenModel, @unchecked Sendable {
   /// The context of the last ended session, for the next one.
   let contexts = ContextPool()
   /// What decodes cost by their rows, per thread count and attention kernel (`DecodeCosts`).
-  private let costTables = Mutex<[String: DecodeCosts]>([:])
+  let costTables = Mutex<[String: DecodeCosts]>([:])
 
   /// Loads a GGUF file.
   /// - Throws: `EngineError` — `.modelNotFound`, `.invalidModelFile` (not GGUF, truncated,
@@ -190,21 +190,6 @@ public final class LlamaModel: TokenModel, @unchecked Sendable {
   /// The shape of the model's attention (its first layer's, where layers differ): heads, cache
   /// heads, and the key and value sizes its metadata gives (`<arch>.attention.key_length`,
   /// `value_length`), or the embedding's size over the heads where it gives none.
-  /// The decode costs measured for contexts of `threads` threads with `kernel`, shared by all
-  /// of them; `table` in place of every measured one where given (a test's known costs).
-  func decodeCosts(threads: Int, kernel: AttentionKernel, replacingWith table: DecodeCosts? = nil) -> DecodeCosts {
-    costTables.withLock { tables in
-      if let table { tables[Self.everyContext] = table }
-      if let known = tables[Self.everyContext] { return known }
-      let key = "\(threads) \(kernel.rawValue)"
-      if let table = tables[key] { return table }
-      let table = DecodeCosts()
-      tables[key] = table
-      return table
-    }
-  }
-  private static let everyContext = "*"
-
   public var attentionShape: AttentionKernel.Shape {
     let heads = Int(llama_model_n_head(handle))
     let headSize = heads > 0 ? Int(llama_model_n_embd(handle)) / heads : 0

@@ -21,18 +21,24 @@ final class LlamaTokenBackend: TokenBackend {
   /// Logits the tap computed, one buffer per output.
   private let candidateLogits: [UnsafeMutableBufferPointer<Float>]
 
-  init(model: LlamaModel, configuration: ContextConfiguration) throws {
+  /// Whether its context comes from the model's `ContextPool` and goes back to it.
+  private let pooled: Bool
+
+  /// A backend on a context of `configuration`: a kept one from the model's pool where `pooled`,
+  /// else one of its own, freed with it (a measurement's scratch context).
+  init(model: LlamaModel, configuration: ContextConfiguration, pooled: Bool = true) throws {
     guard configuration.contextSize > 0, configuration.contextSize <= model.trainedContextLength else {
       throw EngineError(
         .contextCreationFailed,
         "context size \(configuration.contextSize) must be between 1 and the model's trained context (\(model.trainedContextLength))"
       )
     }
-    let kept = model.contexts.take(configuration)
+    let kept = pooled ? model.contexts.take(configuration) : nil
     let context =
       try kept?.context ?? LlamaContext(model: model, configuration: configuration, outputs: Self.outputLimit)
     self.model = model
     self.context = context
+    self.pooled = pooled
     decodeCosts = model.decodeCosts(threads: configuration.threads, kernel: context.attentionKernel)
     // A kept context comes with its cache; the first request keeps what it has in common.
     cachedTokens = kept?.tokens ?? []
@@ -53,7 +59,7 @@ final class LlamaTokenBackend: TokenBackend {
   }
 
   deinit {
-    model.contexts.put(context, holding: cachedTokens, boundaries: partBoundaries)
+    if pooled { model.contexts.put(context, holding: cachedTokens, boundaries: partBoundaries) }
     for buffer in candidateLogits { buffer.deallocate() }
   }
 
