@@ -14,14 +14,14 @@ import Testing
     let measurements = Mutex(0)
     let costs = DecodeCosts {
       measurements.withLock { $0 += 1 }
-      return [1: 1, 2: 1.5, 4: 2.5]
+      return DecodeCosts.Table(ratios: [1: 1, 2: 1.5, 4: 2.5], oneRowSeconds: 0.01)
     }
     #expect(measurements.withLock { $0 } == 0)
     await withTaskGroup(of: Double.self) { group in
       for _ in 0..<8 { group.addTask { costs.ratio(rows: 2) } }
       for await ratio in group { #expect(ratio == 1.5) }
     }
-    #expect(costs.ratio(rows: 4) == 2.5)
+    #expect(costs.ratio(rows: 4) == 2.5 && costs.oneRowSeconds == 0.01)
     #expect(measurements.withLock { $0 } == 1)
   }
 
@@ -47,24 +47,30 @@ import Testing
       url: FileManager.default.temporaryDirectory.appendingPathComponent("decode-costs-\(UUID().uuidString)"))
     defer { try? FileManager.default.removeItem(at: file.url) }
     let measured = model.measuredDecodeCosts(threads: 1, kernel: .flash, file: file, agreement: .infinity)
-    #expect(Set(measured.keys) == Set(LlamaModel.measuredRows))
-    #expect(measured[1] == 1 && measured.values.allSatisfy { $0.isFinite && $0 > 0 })
+    #expect(Set(measured.ratios.keys) == Set(LlamaModel.measuredRows))
+    #expect(measured.ratios[1] == 1 && measured.ratios.values.allSatisfy { $0.isFinite && $0 > 0 })
+    #expect((measured.oneRowSeconds ?? 0) > 0)
     let lines = file.values()
     #expect(lines.count == 1)
     let key = try #require(lines.keys.first)
     #expect(key.contains(model.description) && key.contains("1 threads") && key.contains("flash"))
+    #expect(LlamaModel.decodeCosts(from: try #require(lines[key])) == rounded(measured))
     // A later process reads the line instead of measuring: a full table written there is what it gets.
-    let doubled = measured.mapValues { $0 * 2 }
+    let doubled = DecodeCosts.Table(ratios: measured.ratios.mapValues { $0 * 2 }, oneRowSeconds: 1)
     file.append(LlamaModel.line(of: doubled), for: key)
     let read = model.measuredDecodeCosts(threads: 1, kernel: .flash, file: file, agreement: .infinity)
-    #expect(read == doubled.mapValues { ($0 * 1000).rounded() / 1000 })
+    #expect(read == rounded(doubled))
     // A line that is not a full table is measured again (a decode of one costs 1, not 2).
     file.append("2:1.5 3:oops", for: key)
     let again = model.measuredDecodeCosts(threads: 1, kernel: .flash, file: file, agreement: .infinity)
-    #expect(Set(again.keys) == Set(LlamaModel.measuredRows) && again[1] == 1)
-    #expect(
-      LlamaModel.decodeCosts(from: try #require(file.values()[key])) == again.mapValues { ($0 * 1000).rounded() / 1000 }
-    )
+    #expect(Set(again.ratios.keys) == Set(LlamaModel.measuredRows) && again.ratios[1] == 1)
+    #expect(LlamaModel.decodeCosts(from: try #require(file.values()[key])) == rounded(again))
+  }
+
+  /// A table as its line keeps it: ratios to three decimals.
+  func rounded(_ table: DecodeCosts.Table) -> DecodeCosts.Table {
+    DecodeCosts.Table(
+      ratios: table.ratios.mapValues { ($0 * 1000).rounded() / 1000 }, oneRowSeconds: table.oneRowSeconds)
   }
 
   func guesses(_ count: Int, _ guess: DecodeSteps.Guess = .copied) -> [DecodeSteps.Draft] {

@@ -104,36 +104,22 @@ import Testing
     #expect(policy.modelLength == 2, "the lookup's drafts leave it as it is")
   }
 
-  /// The draft model's guesses go on where windows timed with them generate faster than
-  /// windows without, and stop where slower; both ways are timed again after a while.
-  @Test func theDraftModelGoesOnOnlyWhereItIsFaster() {
-    var trial = DraftModelTrial()
-    var generated = 0
-    func window(seconds: Double) {
-      generated += DraftModelTrial.window
-      trial.record(seconds: seconds, generated: generated)
+  /// The draft model guesses as many tokens as pay for its own decodes and the rows that
+  /// verify them: all where both are cheap and its guesses are confirmed, none where a guess
+  /// costs nearly a token and a row more; one while its guesses are untried; as proposed
+  /// without costs.
+  @Test func theDraftModelGuessesOnlyWhatPays() {
+    func rows(_ cost: @escaping (Int) -> Double) -> DecodeCosts {
+      DecodeCosts(ratios: Dictionary(uniqueKeysWithValues: (1...32).map { ($0, cost($0)) }))
     }
-    #expect(trial.usesModel)
-    window(seconds: 2)
-    #expect(!trial.usesModel, "then a window without")
-    window(seconds: 1)
-    for _ in 0..<DraftModelTrial.settledWindows {
-      #expect(!trial.usesModel, "twice as fast without")
-      window(seconds: 1)
-    }
-    #expect(trial.usesModel, "both ways are timed again")
-    window(seconds: 2)
-    window(seconds: 1)
-    for _ in 0..<(2 * DraftModelTrial.settledWindows) {
-      #expect(!trial.usesModel, "the same way won again: it goes on twice as long")
-      window(seconds: 1)
-    }
-    #expect(trial.usesModel, "both ways are timed again")
-    window(seconds: 0.5)
-    window(seconds: 1)
-    for _ in 0..<DraftModelTrial.settledWindows {
-      #expect(trial.usesModel, "twice as fast with it now")
-      window(seconds: 1)
-    }
+    let cheap = rows { 1 + 0.05 * Double($0 - 1) }
+    let dear = rows { 1 + 0.7 * Double($0 - 1) }
+    var policy = DraftPolicy(constrained: false)
+    #expect(policy.modelGuesses(upTo: 4, after: 1, costs: nil, guessCost: 1) == 4)
+    #expect(policy.modelGuesses(upTo: 4, after: 1, costs: dear, guessCost: 0.6) == 1, "untried")
+    let guesses = (0..<4).map { DecodeSteps.Draft(token: Token($0), guess: .model) }
+    for _ in 0..<8 { policy.odds.record(guesses, confirmed: 4) }
+    #expect(policy.modelGuesses(upTo: 4, after: 1, costs: cheap, guessCost: 0.1) == 4)
+    #expect(policy.modelGuesses(upTo: 4, after: 1, costs: dear, guessCost: 0.6) == 0)
   }
 }

@@ -65,13 +65,19 @@ import Testing
   }
 
   /// With the costs measured on this machine (`DecodeCosts`), the same request drafts the same
-  /// guesses every time, so it gets the same answer whatever the machine's load.
-  @Test func theSameRequestDraftsTheSameGuessesEveryTime() async throws {
+  /// guesses every time, by lookup or by a draft model (here the model itself), so it gets the
+  /// same answer whatever the machine's load.
+  @Test(arguments: [Speculation.lookup, .draft])
+  func theSameRequestDraftsTheSameGuessesEveryTime(speculation: Speculation) async throws {
     var runs: [RecordedGeneration] = []
     for _ in 0..<3 {
+      let session =
+        speculation == .draft
+        ? try InferenceSession(model: model, configuration: ContextConfiguration(), draftModel: model)
+        : InferenceSession(model: model)
       runs.append(
-        try await InferenceSession(model: model).record(
-          GenerationRequest(promptTokens: prompt, maximumTokens: 40, speculation: .lookup)))
+        try await session.record(
+          GenerationRequest(promptTokens: prompt, maximumTokens: 40, speculation: speculation)))
     }
     for run in runs.dropFirst() {
       #expect(run.tokens == runs[0].tokens)

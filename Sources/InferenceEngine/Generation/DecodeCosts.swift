@@ -19,31 +19,42 @@ import Synchronization
 /// first speculative request, with a scratch context, and keeps it in the project's cache for
 /// later processes.
 public final class DecodeCosts: Sendable {
+  /// What a table holds: the ratios by row count, and what a decode of one row took, in
+  /// seconds, where it was measured (a draft model's guess costs its model's decode of one
+  /// against the generating model's, `DraftPolicy.modelGuesses`).
+  struct Table: Sendable, Equatable {
+    var ratios: [Int: Double]
+    var oneRowSeconds: Double?
+  }
+
   /// What a row adds to a decode of one, in decodes of one, where a table has no cost for its
   /// row count (a known table's, or one whose measurement failed).
   static let presumedRowCost = 0.1
 
-  /// The ratios by row count, nil until measured.
-  private let table: Mutex<[Int: Double]?>
-  private let measure: @Sendable () -> [Int: Double]
+  /// The table, nil until measured.
+  private let table: Mutex<Table?>
+  private let measure: @Sendable () -> Table
 
   /// A table of known costs against a decode of one, by row count (as `fm-bench batches`
-  /// prints them); a row count it lacks is presumed cheap.
-  public init(ratios: [Int: Double]) {
-    table = Mutex(ratios)
-    measure = { ratios }
+  /// prints them), and what a decode of one row takes where known; a row count it lacks is
+  /// interpolated, or presumed cheap where it has none.
+  public init(ratios: [Int: Double], oneRowSeconds: Double? = nil) {
+    let known = Table(ratios: ratios, oneRowSeconds: oneRowSeconds)
+    table = Mutex(known)
+    measure = { known }
   }
 
   /// A table that `measure` fills the first time a cost is asked for: ratios by row count, from
   /// 1 to the most rows a decode evaluates, where ratios between two measured row counts are
   /// interpolated and those past the last grow in proportion to the rows.
-  init(measuringWith measure: @escaping @Sendable () -> [Int: Double]) {
+  init(measuringWith measure: @escaping @Sendable () -> Table) {
     table = Mutex(nil)
     self.measure = measure
   }
 
-  /// The table, measured now where it has not been yet (concurrent callers wait for one measurement).
-  var ratios: [Int: Double] {
+  /// The table, measured now where it has not been yet (concurrent callers wait for one
+  /// measurement).
+  var measured: Table {
     table.withLock { table in
       if let table { return table }
       let measured = measure()
@@ -55,10 +66,13 @@ public final class DecodeCosts: Sendable {
   /// Whether the table holds its costs (known, or measured already).
   var isMeasured: Bool { table.withLock { $0 != nil } }
 
+  /// What a decode of one row takes on this machine, in seconds, where measured.
+  var oneRowSeconds: Double? { measured.oneRowSeconds }
+
   /// What a decode of `rows` rows costs against a decode of one.
   public func ratio(rows: Int) -> Double {
     guard rows > 1 else { return 1 }
-    let ratios = ratios
+    let ratios = measured.ratios
     if let known = ratios[rows] { return known }
     let below = ratios.keys.filter { $0 > 1 && $0 < rows }.max()
     let above = ratios.keys.filter { $0 > rows }.min()

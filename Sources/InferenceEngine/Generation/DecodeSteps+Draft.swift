@@ -102,8 +102,12 @@ extension DecodeSteps {
         lookedSource = spelled.source
         lookedKind = spelled.agreed ? .spelled : .nearest
       }
-      let guessesByModel = looked.isEmpty && drafter != nil && !sharedDecodes && modelTrial.usesModel
-      modelGuesses = guessesByModel ? policy.modelLength : 0
+      let guessesByModel = looked.isEmpty && drafter != nil && !sharedDecodes
+      modelGuesses =
+        guessesByModel
+        ? policy.modelGuesses(
+          upTo: policy.modelLength, after: batch.count + drafts.count, costs: decodeCosts, guessCost: modelGuessCost)
+        : 0
     }
     func nextGuess() -> (token: Token, kind: Guess, source: Int?)? {
       if let token = looked.popFirst() {

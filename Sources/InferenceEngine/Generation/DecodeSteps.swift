@@ -49,10 +49,8 @@ struct DecodeSteps {
   var decodeCosts: DecodeCosts?
   /// How long the next draft may be, and whether to draft at all.
   private(set) var draftPolicy: DraftPolicy
-  /// The draft model of a request that speculates with one (`Speculation.draft`), and whether
-  /// its guesses pay here, as measured.
+  /// The draft model of a request that speculates with one (`Speculation.draft`).
   let drafter: ModelDrafter?
-  private(set) var modelTrial = DraftModelTrial()
   /// What the lookup learns under a constraint (see `draft(budget:cancellation:)`).
   var memory = GuidedLookupMemory()
 
@@ -383,12 +381,12 @@ struct DecodeSteps {
     return evaluateBatch(healing: extensions, drafts: drafts, presumed: presumed)
   }
 
-  /// Records that the step performed last, its evaluation and the choices after it, took
-  /// `seconds`; the driver reports the steps after the first token. A draft model's guesses go
-  /// on where they make the generation faster (`DraftModelTrial`).
-  mutating func record(seconds: Double) {
-    guard drafter != nil else { return }
-    modelTrial.record(seconds: seconds, generated: state.generated.count)
+  /// What a draft model's guess costs, in decodes of one row of the generating model: its
+  /// model's decode of one row against this model's, as measured (`DecodeCosts`); 0 where
+  /// either is unknown.
+  var modelGuessCost: Double {
+    guard let theirs = drafter?.oneRowSeconds, let ours = decodeCosts?.oneRowSeconds, ours > 0 else { return 0 }
+    return theirs / ours
   }
 
   /// Why generation ends here, if it does.

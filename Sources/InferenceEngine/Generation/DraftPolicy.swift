@@ -173,6 +173,34 @@ struct DraftPolicy {
     return best
   }
 
+  /// How many guesses to ask the draft model for (at most `length`) after `rows` rows, where
+  /// each costs a decode of the draft model, `guessCost` decodes of one row of the generating
+  /// model (`DecodeCosts.oneRowSeconds` of each): the number with the most tokens expected per
+  /// cost of the guesses and of the decode that verifies them, none where none pays more than
+  /// the rows alone. A draft model whose guesses were not tried yet in the generation guesses
+  /// one, so what it is worth shows (`worthEvaluating` evaluates it). Without costs, `length`.
+  ///
+  /// Why planned from costs measured once rather than timed as the generation runs: which
+  /// guesses a decode verifies must not depend on the machine's load (`DecodeCosts`).
+  func modelGuesses(upTo length: Int, after rows: Int, costs: DecodeCosts?, guessCost: Double) -> Int {
+    guard let costs, length > 0 else { return length }
+    guard odds.hasBeenTried(.model) else { return 1 }
+    var best = 0
+    var bestRate = 1 / costs.ratio(rows: rows)
+    var reach = 1.0
+    var expected = 1.0
+    for place in 1...length {
+      reach *= odds.chance(of: .model, at: place)
+      expected += reach
+      let rate = expected / (costs.ratio(rows: rows + place) + guessCost * Double(place))
+      if rate > bestRate {
+        best = place
+        bestRate = rate
+      }
+    }
+    return best
+  }
+
   /// How likely a guess is confirmed where the guesses before it in its draft were, by its kind
   /// and its place among them, as this generation's drafts went: of the guesses of that kind
   /// and place the model reached, those it confirmed, with a prior of `priorWeight` guesses.

@@ -40,7 +40,10 @@ struct Generator {
       request: request, model: model, contextLength: backend.contextLength, drafter: drafter)
     // A model's first speculative request measures what its decodes cost (`DecodeCosts`), here
     // before the answer's first token rather than at its first draft.
-    if request.speculation != .off { _ = backend.decodeCosts?.ratios }
+    if request.speculation != .off {
+      _ = backend.decodeCosts?.measured
+      _ = drafter?.oneRowSeconds
+    }
     var step = steps.start(
       cachedTokens: backend.cachedTokens, boundaries: backend.partBoundaries,
       exactParts: backend.evaluatesPartsExactly, consistentRows: backend.consistentRows)
@@ -56,8 +59,6 @@ struct Generator {
       switch step.action {
       case .evaluate(let tokens, let outputs, let candidates):
         progress?.recordEvaluationStarted()
-        let began = DispatchTime.now()
-        let generating = !steps.generated.isEmpty
         let logits = try backend.evaluate(
           tokens[...], outputs: outputs, candidates: candidates, cancellation: cancellation)
         if step.endsPromptPart { backend.markPartBoundary() }
@@ -66,7 +67,6 @@ struct Generator {
         steps.sharedDecodes = backend.sharesDecodes
         steps.decodeCosts = backend.sharesDecodes ? nil : backend.decodeCosts
         step = try steps.next(after: logits, cancellation: cancellation)
-        if generating { steps.record(seconds: Self.seconds(since: began, until: .now())) }
       case .finish(let reason):
         let ended = DispatchTime.now()
         let first = firstToken ?? ended

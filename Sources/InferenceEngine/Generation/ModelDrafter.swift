@@ -27,6 +27,10 @@ final class ModelDrafter {
     scratch = [Float](repeating: 0, count: model.vocabularySize)
   }
 
+  /// What a decode of one row of the draft model takes on this machine, in seconds, where
+  /// measured (`DecodeCosts`; measured now where it was not yet).
+  var oneRowSeconds: Double? { backend.decodeCosts?.oneRowSeconds }
+
   /// The draft model's most likely token after `context` among those `constraint` allows now,
   /// or nil where it is less sure of it than `minimumConfidence` says.
   /// - Throws: `EngineError` when the draft model's evaluation fails or is cancelled.

@@ -17,7 +17,7 @@ extension LlamaModel {
       if let table = tables[key] { return table }
       // Weak: the model holds the table.
       let table = DecodeCosts { [weak self] in
-        self?.measuredDecodeCosts(threads: threads, kernel: kernel, file: file) ?? [:]
+        self?.measuredDecodeCosts(threads: threads, kernel: kernel, file: file) ?? DecodeCosts.Table(ratios: [:])
       }
       tables[key] = table
       return table
@@ -38,7 +38,7 @@ extension LlamaModel {
   /// earlier process kept it, as the model's first speculative request would: for a caller that
   /// shows progress meanwhile (`fm`).
   public func measureDecodeCosts(threads: Int) {
-    _ = decodeCosts(threads: threads, kernel: AttentionKernel.measured(for: attentionShape, threads: threads)).ratios
+    _ = decodeCosts(threads: threads, kernel: AttentionKernel.measured(for: attentionShape, threads: threads)).measured
   }
 
   /// What a measurement holds for: the model's kind (its description and size), the threads
@@ -63,7 +63,7 @@ extension LlamaModel {
   /// scratch context can be made, none (every row presumed cheap), and nothing is kept.
   func measuredDecodeCosts(
     threads: Int, kernel: AttentionKernel, file: MeasurementFile?, agreement: Double = agreement
-  ) -> [Int: Double] {
+  ) -> DecodeCosts.Table {
     let key = decodeCostKey(threads: threads, kernel: kernel)
     if let stored = file?.values()[key].flatMap(Self.decodeCosts(from:)) { return stored }
     let rows = Self.measuredRows
@@ -71,14 +71,14 @@ extension LlamaModel {
       let backend = try? LlamaTokenBackend(
         model: self, configuration: ContextConfiguration(contextSize: 512, threads: threads, attentionKernel: kernel),
         pooled: false)
-    else { return [:] }
+    else { return DecodeCosts.Table(ratios: [:]) }
     let text = String(
       repeating: "The river keeps flowing past the old mill, and the miller counts the sacks. ", count: 40)
     let tokens = tokenize(text, parseSpecial: false)
     let history = tokens.prefix(200)
     let flag = CancellationFlag()
     guard tokens.count >= history.count + rows.last!, (try? backend.evaluate(history, cancellation: flag)) != nil else {
-      return [:]
+      return DecodeCosts.Table(ratios: [:])
     }
     var timings = [[Double]](repeating: [], count: rows.count)
     var agreed = false
@@ -87,7 +87,7 @@ extension LlamaModel {
         let start = DispatchTime.now().uptimeNanoseconds
         guard
           (try? backend.evaluate(tokens[200..<200 + count], outputs: count, candidates: nil, cancellation: flag)) != nil
-        else { return [:] }
+        else { return DecodeCosts.Table(ratios: [:]) }
         timings[index].append(Double(DispatchTime.now().uptimeNanoseconds - start))
         backend.truncateCache(to: history.count)
       }
@@ -97,9 +97,11 @@ extension LlamaModel {
       }
     }
     let fastest = timings.map { $0.min()! }
-    let ratios = Dictionary(uniqueKeysWithValues: zip(rows, fastest.map { $0 / fastest[0] }))
-    if agreed { file?.append(Self.line(of: ratios), for: key) }
-    return ratios
+    let table = DecodeCosts.Table(
+      ratios: Dictionary(uniqueKeysWithValues: zip(rows, fastest.map { $0 / fastest[0] })),
+      oneRowSeconds: fastest[0] / 1e9)
+    if agreed { file?.append(Self.line(of: table), for: key) }
+    return table
   }
 
   /// The most passes over the row counts a measurement makes, and how close each row count's
@@ -107,20 +109,27 @@ extension LlamaModel {
   static let maximumPasses = 5
   static let agreement = 1.1
 
-  /// Ratios as a line of `file`: `rows:ratio` pairs.
-  static func line(of ratios: [Int: Double]) -> String {
-    ratios.sorted { $0.key < $1.key }.map { "\($0.key):\(($0.value * 1000).rounded() / 1000)" }.joined(separator: " ")
+  /// A table as a line of `file`: what a decode of one row takes (`s:seconds`), then
+  /// `rows:ratio` pairs.
+  static func line(of table: DecodeCosts.Table) -> String {
+    let ratios = table.ratios.sorted { $0.key < $1.key }.map { "\($0.key):\(($0.value * 1000).rounded() / 1000)" }
+    return (["s:\(table.oneRowSeconds ?? 0)"] + ratios).joined(separator: " ")
   }
 
-  /// The ratios of a line of `file`; nil for a line that is not a full table.
-  static func decodeCosts(from line: String) -> [Int: Double]? {
-    var ratios: [Int: Double] = [:]
+  /// The table of a line of `file`; nil for a line that is not a full table.
+  static func decodeCosts(from line: String) -> DecodeCosts.Table? {
+    var table = DecodeCosts.Table(ratios: [:])
     for pair in line.split(separator: " ") {
       let fields = pair.split(separator: ":")
-      guard fields.count == 2, let rows = Int(fields[0]), let ratio = Double(fields[1]), ratio.isFinite, ratio > 0
-      else { return nil }
-      ratios[rows] = ratio
+      guard fields.count == 2, let value = Double(fields[1]), value.isFinite, value > 0 else { return nil }
+      if fields[0] == "s" {
+        table.oneRowSeconds = value
+      } else if let rows = Int(fields[0]) {
+        table.ratios[rows] = value
+      } else {
+        return nil
+      }
     }
-    return Set(ratios.keys) == Set(measuredRows) ? ratios : nil
+    return Set(table.ratios.keys) == Set(measuredRows) && table.oneRowSeconds != nil ? table : nil
   }
 }
