@@ -10,7 +10,8 @@ import Testing
   let greedy = GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 24)
 
   /// The model drafting for itself: guided output stays valid, and the response's figures
-  /// count the draft model's guesses, some confirmed.
+  /// count the guesses. (How many are made depends on what rows cost on the CPU, and the model
+  /// drafting for itself never pays: the guessing itself is tested in `InferenceEngineTests`.)
   @Test func guidedGenerationWithADraftModelIsValidAndCountsItsGuesses() async throws {
     let model = SystemLanguageModel(path: smolLM2, contextSize: 1024, draftModel: TestModels.smolLM2Path)
     #expect(model.speculation == .draft)
@@ -20,7 +21,6 @@ import Testing
       options: GenerationOptions(samplingMode: .greedy))
     #expect((1000...2025).contains(response.content.year))
     let figures = try #require(LocalModelFigures(response.transcriptEntries))
-    #expect(figures.confirmedDraftTokens > 0)
     #expect(figures.confirmedDraftTokens <= figures.draftTokens)
   }
 

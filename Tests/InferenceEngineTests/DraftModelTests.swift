@@ -106,8 +106,8 @@ import Testing
 
   /// The draft model guesses as many tokens as pay for its own decodes and the rows that
   /// verify them: all where both are cheap and its guesses are confirmed, none where a guess
-  /// costs nearly a token and a row more; one while its guesses are untried; as proposed
-  /// without costs.
+  /// costs nearly a token and a row more; one while its guesses are untried, none where they
+  /// could not pay even if all were confirmed; as proposed without costs.
   @Test func theDraftModelGuessesOnlyWhatPays() {
     func rows(_ cost: @escaping (Int) -> Double) -> DecodeCosts {
       DecodeCosts(ratios: Dictionary(uniqueKeysWithValues: (1...32).map { ($0, cost($0)) }))
@@ -115,11 +115,24 @@ import Testing
     let cheap = rows { 1 + 0.05 * Double($0 - 1) }
     let dear = rows { 1 + 0.7 * Double($0 - 1) }
     var policy = DraftPolicy(constrained: false)
-    #expect(policy.modelGuesses(upTo: 4, after: 1, costs: nil, guessCost: 1) == 4)
-    #expect(policy.modelGuesses(upTo: 4, after: 1, costs: dear, guessCost: 0.6) == 1, "untried")
-    let guesses = (0..<4).map { DecodeSteps.Draft(token: Token($0), guess: .model) }
-    for _ in 0..<8 { policy.odds.record(guesses, confirmed: 4) }
-    #expect(policy.modelGuesses(upTo: 4, after: 1, costs: cheap, guessCost: 0.1) == 4)
-    #expect(policy.modelGuesses(upTo: 4, after: 1, costs: dear, guessCost: 0.6) == 0)
+    func guesses(
+      _ costs: DecodeCosts?, _ guessCost: Double, after rows: Int = 1, remaining: Int = 256, tryCost: Double = 20
+    ) -> Int {
+      policy.modelGuesses(
+        upTo: 4, after: rows, costs: costs, guessCost: guessCost, remaining: remaining,
+        tryCost: tryCost)
+    }
+    #expect(guesses(nil, 1) == 4)
+    #expect(guesses(cheap, 0.1) == 1, "untried: one")
+    #expect(guesses(cheap, 0.1, remaining: 8) == 0, "too few tokens left to repay the try")
+    #expect(guesses(dear, 0.6) == 0, "could not pay if all were confirmed")
+    #expect(guesses(cheap, 1) == 0, "a guess costs a token")
+    let drafted = (0..<4).map { DecodeSteps.Draft(token: Token($0), guess: .model) }
+    for _ in 0..<8 { policy.odds.record(drafted, confirmed: 4) }
+    #expect(guesses(cheap, 0.1) == 4)
+    #expect(guesses(dear, 0.6) == 0)
+    // After forced text the rows already yield their tokens: guesses must pay beside them, not
+    // beside the sampled token alone (against which 5 rows look dear and a sixth cheap).
+    #expect(guesses(rows { 0.6 * Double($0) }, 0.4, after: 5) == 0)
   }
 }

@@ -106,7 +106,8 @@ extension DecodeSteps {
       modelGuesses =
         guessesByModel
         ? policy.modelGuesses(
-          upTo: policy.modelLength, after: batch.count + drafts.count, costs: decodeCosts, guessCost: modelGuessCost)
+          upTo: policy.modelLength, after: batch.count + drafts.count, costs: decodeCosts, guessCost: modelGuessCost,
+          remaining: budget, tryCost: (drafter?.catchUpCost(to: context) ?? 0) * modelGuessCost)
         : 0
     }
     func nextGuess() -> (token: Token, kind: Guess, source: Int?)? {

@@ -144,11 +144,13 @@ struct DraftPolicy {
   /// A draft that would end in forced text without a guess before it is not evaluated.
   func worthEvaluating(_ drafts: [DecodeSteps.Draft], after rows: Int, costs: DecodeCosts) -> Int {
     var best = 0
-    var bestRate = 1 / costs.ratio(rows: rows)
+    // The batch's tokens are chosen (a sampled token, forced text after it): each is a token
+    // the decode yields, drafts or not.
+    var bestRate = Double(rows) / costs.ratio(rows: rows)
     // The chance that every draft so far is confirmed, and the tokens a decode then yields: the
-    // confirmed drafts and the token chosen after the last of them.
+    // batch's, the confirmed drafts, and the token chosen after the last of them.
     var reach = 1.0
-    var expected = 1.0
+    var expected = Double(rows)
     var guesses = 0
     for (index, draft) in drafts.enumerated() {
       if let guess = draft.guess {
@@ -173,24 +175,35 @@ struct DraftPolicy {
     return best
   }
 
-  /// How many guesses to ask the draft model for (at most `length`) after `rows` rows, where
-  /// each costs a decode of the draft model, `guessCost` decodes of one row of the generating
+  /// How many guesses to ask the draft model for (at most `length`) after `rows` rows (each a
+  /// token the decode yields: the sampled one, forced text), where each guess costs a decode of
+  /// the draft model, `guessCost` decodes of one row of the generating
   /// model (`DecodeCosts.oneRowSeconds` of each): the number with the most tokens expected per
   /// cost of the guesses and of the decode that verifies them, none where none pays more than
-  /// the rows alone. A draft model whose guesses were not tried yet in the generation guesses
-  /// one, so what it is worth shows (`worthEvaluating` evaluates it). Without costs, `length`.
+  /// the rows alone. Without costs, `length`.
+  ///
+  /// A draft model whose guesses were not tried yet in the generation guesses one, so what it
+  /// is worth shows (`worthEvaluating` evaluates it), but only where trying could pay: where,
+  /// if every guess were confirmed, the `remaining` tokens of the answer would save more than
+  /// the try costs (`tryCost`, in the same units: the draft model's evaluation of the text it
+  /// has not seen, the whole prompt at first). Where a guess costs nearly a token and rows are
+  /// dear, it is never tried.
   ///
   /// Why planned from costs measured once rather than timed as the generation runs: which
   /// guesses a decode verifies must not depend on the machine's load (`DecodeCosts`).
-  func modelGuesses(upTo length: Int, after rows: Int, costs: DecodeCosts?, guessCost: Double) -> Int {
+  func modelGuesses(
+    upTo length: Int, after rows: Int, costs: DecodeCosts?, guessCost: Double, remaining: Int,
+    tryCost: @autoclosure () -> Double
+  ) -> Int {
     guard let costs, length > 0 else { return length }
-    guard odds.hasBeenTried(.model) else { return 1 }
+    let tried = odds.hasBeenTried(.model)
     var best = 0
-    var bestRate = 1 / costs.ratio(rows: rows)
+    let baseRate = Double(rows) / costs.ratio(rows: rows)
+    var bestRate = baseRate
     var reach = 1.0
-    var expected = 1.0
+    var expected = Double(rows)
     for place in 1...length {
-      reach *= odds.chance(of: .model, at: place)
+      reach *= tried ? odds.chance(of: .model, at: place) : 1
       expected += reach
       let rate = expected / (costs.ratio(rows: rows + place) + guessCost * Double(place))
       if rate > bestRate {
@@ -198,7 +211,9 @@ struct DraftPolicy {
         bestRate = rate
       }
     }
-    return best
+    guard !tried else { return best }
+    let saving = Double(remaining) * (1 / baseRate - 1 / bestRate)
+    return best > 0 && saving > tryCost() ? 1 : 0
   }
 
   /// How likely a guess is confirmed where the guesses before it in its draft were, by its kind

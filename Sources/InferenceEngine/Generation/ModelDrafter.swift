@@ -31,6 +31,13 @@ final class ModelDrafter {
   /// measured (`DecodeCosts`; measured now where it was not yet).
   var oneRowSeconds: Double? { backend.decodeCosts?.oneRowSeconds }
 
+  /// What the draft model's evaluation of the part of `context` its cache lacks costs, in its
+  /// decodes of one row (`DecodeCosts`; a row each where unmeasured).
+  func catchUpCost(to context: [Token]) -> Double {
+    let lacking = context.count - min(DecodeSteps.commonPrefixLength(backend.cachedTokens, context), context.count - 1)
+    return backend.decodeCosts?.ratio(rows: lacking) ?? Double(lacking)
+  }
+
   /// The draft model's most likely token after `context` among those `constraint` allows now,
   /// or nil where it is less sure of it than `minimumConfidence` says.
   /// - Throws: `EngineError` when the draft model's evaluation fails or is cancelled.
