@@ -78,12 +78,8 @@ enum ChatCommand: Subcommand {
       // Counting the transcript's tokens loads the model, so the first reply does not wait for it.
       _ = try await conversation.contextUsed()
     }
-    if let local = conversation.model as? SystemLanguageModel, try await local.speculationCostsNeedMeasuring() {
-      try await ProgressSpinner.during(
-        "measuring what guessed tokens cost on this CPU (once)…", output: context.standardError
-      ) {
-        try await local.measureSpeculationCosts()
-      }
+    if let local = conversation.model as? SystemLanguageModel {
+      try await measureSpeculationCosts(of: local, context: context)
     }
     let work = InterruptibleWork()
     let interrupt = InterruptSignal { work.interrupt() }
@@ -140,6 +136,18 @@ enum ChatCommand: Subcommand {
     if !model.isAvailable { try await pull(name, context: context) }
     if let draft = model.draftModel, !SystemLanguageModel(name: draft).isAvailable {
       try await pull(draft, context: context)
+    }
+  }
+
+  /// Measures what the model's guessed tokens cost on this machine where it was not measured
+  /// before (once per machine and model: some seconds on a large model and a slow CPU), with a
+  /// spinner, so the first answer does not wait for it silently.
+  static func measureSpeculationCosts(of model: SystemLanguageModel, context: CommandContext) async throws {
+    guard try await model.speculationCostsNeedMeasuring() else { return }
+    try await ProgressSpinner.during(
+      "measuring what guessed tokens cost on this CPU (once)…", output: context.standardError
+    ) {
+      try await model.measureSpeculationCosts()
     }
   }
 

@@ -112,6 +112,7 @@ enum ServeCommand: Subcommand {
     try await ProgressSpinner.during("loading \(first)…", output: context.standardError) {
       try await roster.loadDefault()
     }
+    try await ChatCommand.measureSpeculationCosts(of: entries[0].model, context: context)
     let server: HTTPServer
     do {
       let responder = OpenAIServer(models: roster, configuration: configuration, responseStore: store)
