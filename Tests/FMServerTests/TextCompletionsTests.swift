@@ -77,19 +77,26 @@ struct TextCompletionsTests {
     }
   }
 
-  /// With a draft model that cannot pay (here the model itself: each guess costs what a token
-  /// does, on any CPU) a text that repeats no span long enough for the lookup is continued
-  /// without guesses: the draft model is never asked, not even to try (its first guess would
-  /// cost its evaluation of the whole prompt). `/metrics` counts the drafts all the same.
-  @Test func aDraftModelThatCannotPayDraftsNothing() async throws {
-    let server = try TestServer.start(speculation: .draft, draftModel: TestModels.smolLM2Path)
+  /// A draft model that cannot pay (here the model itself: each guess costs what a token does,
+  /// on any CPU) is never asked, not even to try (its first guess would cost its evaluation of
+  /// the whole prompt): the same greedy request gets the same text and the same guesses (the
+  /// lookup's, whatever the text) as on a server without one, counted in `/metrics`.
+  @Test func aDraftModelThatCannotPayAddsNoGuesses() async throws {
     let counting = (1...12).map(String.init).joined(separator: ", ") + ","
-    let response = try await Self.post(server, Self.body(counting, maxTokens: 24, #","temperature":0"#))
-    #expect(response.status == 200, "\(response.text)")
-    let metrics = try await server.metrics { _ in true }
-    let drafted = try #require(TestServer.metric("fm_draft_tokens_total", in: metrics.text))
-    #expect(drafted == 0)
-    await server.stop()
+    var outcomes: [(text: String?, drafted: Double, accepted: Double)] = []
+    for speculation in [SystemLanguageModel.Speculation.lookup, .draft] {
+      let server = try TestServer.start(
+        speculation: speculation, draftModel: speculation == .draft ? TestModels.smolLM2Path : nil)
+      let response = try await Self.post(server, Self.body(counting, maxTokens: 24, #","temperature":0"#))
+      #expect(response.status == 200, "\(response.text)")
+      let metrics = try await server.metrics { _ in true }
+      let drafted = try #require(TestServer.metric("fm_draft_tokens_total", in: metrics.text))
+      let accepted = try #require(TestServer.metric("fm_draft_tokens_accepted_total", in: metrics.text))
+      outcomes.append((Self.choice(response.json)["text"] as? String, drafted, accepted))
+      await server.stop()
+    }
+    #expect(outcomes[0].text != nil && outcomes[0].text == outcomes[1].text)
+    #expect(outcomes[0].drafted == outcomes[1].drafted && outcomes[0].accepted == outcomes[1].accepted)
   }
 
   @Test func aCompletionHasOpenAIsLegacyShapeAndUsage() async throws {
