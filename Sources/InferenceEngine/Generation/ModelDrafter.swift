@@ -34,7 +34,7 @@ final class ModelDrafter {
   /// What the draft model's evaluation of the part of `context` its cache lacks costs, in its
   /// decodes of one row (`DecodeCosts`; a row each where unmeasured).
   func catchUpCost(to context: [Token]) -> Double {
-    let lacking = context.count - min(DecodeSteps.commonPrefixLength(backend.cachedTokens, context), context.count - 1)
+    let lacking = context.count - reusable(of: context)
     return backend.decodeCosts?.ratio(rows: lacking) ?? Double(lacking)
   }
 
@@ -44,7 +44,7 @@ final class ModelDrafter {
   func guess(after context: [Token], constraint: (any TokenConstraint)?, cancellation: CancellationFlag) throws
     -> Token?
   {
-    let reused = min(DecodeSteps.commonPrefixLength(backend.cachedTokens, context), context.count - 1)
+    let reused = reusable(of: context)
     backend.truncateCache(to: reused)
     let logits = try backend.evaluate(context[reused...], cancellation: cancellation)
     guard let constraint else { return Self.likeliest(logits) }
@@ -53,6 +53,12 @@ final class ModelDrafter {
       constraint.mask(buffer)
       return Self.likeliest(UnsafeBufferPointer(buffer))
     }
+  }
+
+  /// How much of `context` the draft model's cache holds and a guess keeps: all but its last
+  /// token at most, whose logits the guess needs.
+  private func reusable(of context: [Token]) -> Int {
+    min(DecodeSteps.commonPrefixLength(backend.cachedTokens, context), context.count - 1)
   }
 
   /// The most likely token of `logits` when its probability reaches `minimumConfidence`.
