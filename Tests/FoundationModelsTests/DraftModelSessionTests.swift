@@ -1,6 +1,7 @@
 import FMTestSupport
 import Foundation
-import FoundationModels
+@_spi(Engine) import FoundationModels
+import InferenceEngine
 import Testing
 
 /// Sessions on a model with a draft model (`SystemLanguageModel(…, draftModel:)`): guided
@@ -31,6 +32,25 @@ import Testing
     try await model.measureSpeculationCosts()
     #expect(try await !model.speculationCostsNeedMeasuring())
     #expect(try await !SystemLanguageModel(path: smolLM2, speculation: .off).speculationCostsNeedMeasuring())
+  }
+
+  /// With a draft model, what its guesses cost is measured ahead too, on a context of its own
+  /// threads (here not the model's, whose batched decodes run one). The draft model is SmolLM2
+  /// under another path, a model of its own in this process, so that no measurement an earlier
+  /// test made counts.
+  @Test func aDraftModelsCostsAreMeasuredAheadToo() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let draftPath = directory.url.appendingPathComponent("draft.gguf")
+    try FileManager.default.linkItem(atPath: TestModels.smolLM2Path, toPath: draftPath.path)
+    let draft = try #require(try await SystemLanguageModel(path: draftPath).tokenModel() as? LlamaModel)
+    let draftThreads = InferenceSession.draftConfiguration(contextSize: 1024).threads
+    #expect(!draft.decodeCostsAreKnown(threads: draftThreads, file: nil))
+    let model = SystemLanguageModel(path: smolLM2, contextSize: 1024, draftModel: draftPath.path)
+      .batched(slots: 1, threads: 1)
+    try await model.measureSpeculationCosts()
+    #expect(draft.decodeCostsAreKnown(threads: draftThreads, file: nil))
+    #expect(try await !model.speculationCostsNeedMeasuring())
   }
 
   /// A draft model with another mode than `.draft`, `.draft` without one, and a draft model

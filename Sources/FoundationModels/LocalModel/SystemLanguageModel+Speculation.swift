@@ -35,18 +35,33 @@ extension SystemLanguageModel {
 
 extension SystemLanguageModel {
   /// Whether sessions on this model guess tokens ahead and what their guesses cost on this
-  /// machine is not known yet: the first such session measures it (`DecodeCosts`, some seconds
-  /// on a large model and a slow CPU, once per machine), unless `measureSpeculationCosts()` did.
+  /// machine is not known yet, for the model or for its draft model: the first such session
+  /// measures it (`DecodeCosts`, some seconds on a large model and a slow CPU, once per
+  /// machine), unless `measureSpeculationCosts()` did.
+  /// - Throws: `SystemLanguageModel.Error.assetsUnavailable` where the model or the draft model
+  ///   cannot be loaded, or a draft model is given without `.draft` (as the first session would).
   package func speculationCostsNeedMeasuring() async throws -> Bool {
-    guard speculation != .off, let model = try await tokenModel() as? LlamaModel else { return false }
-    return !model.decodeCostsAreKnown(threads: contextConfiguration.threads)
+    try await speculatingModels().contains { !$0.model.decodeCostsAreKnown(threads: $0.threads) }
   }
 
-  /// Measures what guessed tokens cost on this machine now, for a caller that shows progress
-  /// meanwhile (`fm chat`), so the first answer does not wait for it.
+  /// Measures what guessed tokens cost on this machine now, for the model and its draft
+  /// model, for a caller that shows progress meanwhile (`fm chat`), so the first answer does
+  /// not wait for it.
   package func measureSpeculationCosts() async throws {
-    guard speculation != .off, let model = try await tokenModel() as? LlamaModel else { return }
-    let threads = contextConfiguration.threads
-    await Task.detached { model.measureDecodeCosts(threads: threads) }.value
+    let models = try await speculatingModels()
+    await Task.detached { for (model, threads) in models { model.measureDecodeCosts(threads: threads) } }.value
+  }
+
+  /// The loaded models whose decode costs speculation weighs, with the threads of their
+  /// contexts: none without speculation; the model; with `.draft` the draft model too, on a
+  /// context of its own (`InferenceSession.draftConfiguration`).
+  private func speculatingModels() async throws -> [(model: LlamaModel, threads: Int)] {
+    guard speculation != .off else { return [] }
+    var models: [(model: LlamaModel, threads: Int)] = []
+    if let model = try await tokenModel() as? LlamaModel { models.append((model, contextConfiguration.threads)) }
+    if let draft = try await leasedDraftModel()?.model as? LlamaModel {
+      models.append((draft, InferenceSession.draftConfiguration(contextSize: contextSize).threads))
+    }
+    return models
   }
 }

@@ -21,6 +21,13 @@ public final class InferenceSession: Sendable {
     state = BackendSlot(model: model, configuration: configuration, draftModel: nil)
   }
 
+  /// The settings of a draft model's context in a session of `contextSize` tokens: the
+  /// session's size, with threads of its own (a batched session's shared decode threads are
+  /// not the draft model's).
+  public static func draftConfiguration(contextSize: Int) -> ContextConfiguration {
+    ContextConfiguration(contextSize: contextSize)
+  }
+
   /// A session whose requests may speculate with `draftModel` (`Speculation.draft`): a smaller
   /// model with the same vocabulary, on a context of its own with `configuration`'s size,
   /// made by the first request that drafts with it.
@@ -147,7 +154,7 @@ private final class BackendSlot: @unchecked Sendable {
     guard let draftModel else { return nil }
     if let createdDrafter { return createdDrafter }
     let drafter = try ModelDrafter(
-      model: draftModel, configuration: ContextConfiguration(contextSize: configuration.contextSize))
+      model: draftModel, configuration: InferenceSession.draftConfiguration(contextSize: configuration.contextSize))
     createdDrafter = drafter
     return drafter
   }
