@@ -104,6 +104,36 @@ import Testing
     #expect(drafted.evaluations == plain.evaluations - 9)
   }
 
+  /// A rewrite repeats its edits (a rename): once the model wrote "dog" where the text has
+  /// "cat" and went on copying, later copies make the same change in their guesses, which the
+  /// model confirms, and the output is the model's own.
+  @Test func aCopyMakesTheEditsTheOutputMadeBefore() async throws {
+    let source = "the cat sat on a mat. my cat ran to a hat. her cat ate a rat. our cat"
+    let edited = source.replacingOccurrences(of: "cat", with: "dog")
+    func rewrite(_ speculation: Speculation) async throws -> Outcome {
+      let model = ScriptedTokenModel(tokens: []) { context in
+        // Single-byte tokens: the prompt is the source; the rest is the answer so far.
+        let written = context.count - source.utf8.count
+        guard written >= 0, written < edited.utf8.count else { return [:] }
+        return [Token(Array(edited.utf8)[written]): 10]
+      }
+      let request = GenerationRequest(
+        promptTokens: model.tokenize(source, parseSpecial: false), sampling: .greedy,
+        maximumTokens: edited.utf8.count, speculation: speculation)
+      return try await Outcome(generating: request, on: model)
+    }
+    let drafted = try await rewrite(.lookup)
+    let plain = try await rewrite(.off)
+    #expect(drafted.text == edited)
+    #expect(plain.text == edited)
+    let usage = try #require(drafted.summary?.usage)
+    // Only the first "cat" is guessed as the text has it (refused at "c"), and the first copy
+    // after it ("d" "o" "g" written by the model, then " sa" guessed): every later one is
+    // guessed "dog".
+    #expect(usage.draftTokens - usage.confirmedDraftTokens <= 3)
+    #expect(drafted.evaluations <= plain.evaluations - 20)
+  }
+
   /// A sampled request drafts too; where the model is sure, the draft is always confirmed.
   @Test func aSampledRequestDraftsAndKeepsTheModelsChoices() async throws {
     let alternate: @Sendable (String) -> String = { $0.count % 2 == 0 ? "x" : "y" }

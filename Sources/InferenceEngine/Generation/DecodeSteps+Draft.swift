@@ -17,7 +17,8 @@ extension DecodeSteps {
   /// different continuations (a digit, a word of a table), the occurrence nearest after where
   /// the output copied last (`GuidedLookupMemory.cursor`) is copied. Where the output splits a
   /// value's word otherwise than the document (`gar` `lic` for ` garlic`), the value's text
-  /// finds it (`SpelledLookup`).
+  /// finds it (`SpelledLookup`). Without a constraint, a copy makes the edits the output made
+  /// to the text before (a rename, a replaced word: `CopyEdits`).
   /// - Parameters:
   ///   - budget: what is left of the budget after the batch.
   ///   - afterForced: whether the batch ends in forced text (a key): the lookup then copies
@@ -51,8 +52,7 @@ extension DecodeSteps {
     // The lookup's guesses after `context`, as many as the policy gives its match (and what is
     // left of `room` allows), with where the prompt holds them and what guessed them; where it
     // has none, the draft model's, up to its length.
-    var looked: ArraySlice<Token> = []
-    var lookedSource: Int?
+    var looked: ArraySlice<(token: Token, source: Int?)> = []
     var lookedKind = Guess.copied
     var modelGuesses = 0
     // Where the document is read on from (`GuidedLookupMemory.cursor`).
@@ -62,9 +62,15 @@ extension DecodeSteps {
     func findGuesses(afterForced: Bool = false) {
       // Under a constraint only the prompt is looked up: the output's keys repeat, its values
       // seldom do.
-      let found = PromptLookup.find(
-        in: context, keys: keys, count: room - drafts.count,
-        before: constraint == nil ? nil : request.promptTokens.count)
+      // Without one, the text is copied with the edits the output made to it so far.
+      var copied: [(token: Token, source: Int?)]?
+      let found: PromptLookup.Found
+      if constraint == nil {
+        (found, copied) = edits.find(in: context, count: room - drafts.count)
+      } else {
+        found = PromptLookup.find(
+          in: context, keys: keys, count: room - drafts.count, before: request.promptTokens.count)
+      }
       // Decodes shared with other sequences hold copied spans only, and so does what follows
       // forced text (a key): a shorter match there finds another value (the key's last one).
       let copiedOnly = sharedDecodes || afterForced
@@ -74,15 +80,15 @@ extension DecodeSteps {
       // unless the model refused that guess after the same token before.
       if !copiedOnly { length = max(length, policy.agreedLength(after: generated, agreed: found.agreed)) }
       if let last = keys?.last, let guess = found.tokens.first, memory.refused(guess, afterKey: last) { length = 0 }
-      looked = found.tokens.prefix(length)
-      lookedSource = found.occurrences.first
+      looked = (copied ?? Self.sourced(found.tokens, from: found.occurrences.first)).prefix(length)
       lookedKind = policy.isShort(match: found.match) ? .shortCopy : .copied
       // Where the occurrences disagree, the one nearest after where the output copied last.
       if looked.isEmpty, !copiedOnly, constraint != nil, let from = readFrom, found.occurrences.count > 1,
         let nearest = found.occurrences.filter({ $0 >= from && $0 < from + GuidedLookupMemory.window }).min()
       {
-        looked = context[nearest..<min(nearest + DraftPolicy.agreedLength, request.promptTokens.count)]
-        lookedSource = nearest
+        looked =
+          Self.sourced(
+            context[nearest..<min(nearest + DraftPolicy.agreedLength, request.promptTokens.count)], from: nearest)[...]
         lookedKind = .nearest
       }
       // Where the output splits the value's word otherwise than the document, by its text.
@@ -98,8 +104,7 @@ extension DecodeSteps {
           spelled.agreed
           ? policy.agreedLength(after: generated, agreed: spelled.tokens.count)
           : min(spelled.tokens.count, DraftPolicy.agreedLength)
-        looked = spelled.tokens.prefix(length)
-        lookedSource = spelled.source
+        looked = Self.sourced(spelled.tokens.prefix(length), from: spelled.source)[...]
         lookedKind = spelled.agreed ? .spelled : .nearest
       }
       let guessesByModel = looked.isEmpty && drafter != nil && !sharedDecodes
@@ -111,10 +116,7 @@ extension DecodeSteps {
         : 0
     }
     func nextGuess() -> (token: Token, kind: Guess, source: Int?)? {
-      if let token = looked.popFirst() {
-        defer { lookedSource = lookedSource.map { $0 + 1 } }
-        return (token, lookedKind, lookedSource)
-      }
+      if let (token, source) = looked.popFirst() { return (token, lookedKind, source) }
       guard let drafter, modelGuesses > 0 else { return nil }
       modelGuesses -= 1
       return (try? drafter.guess(after: context, constraint: constraint, cancellation: cancellation)).map {
@@ -129,7 +131,7 @@ extension DecodeSteps {
         if let source { readFrom = source + 1 }
         // A number copied from a text that groups its digits (`8,284.50`) is written without
         // the commas: where no string is open, the comma between two digits is left out.
-        if kind != .model, let constraint, let previous = context.last, let next = looked.first,
+        if kind != .model, let constraint, let previous = context.last, let next = looked.first?.token,
           GuidedLookupMemory.separatesDigits(token, between: previous, and: next, model: model),
           !memory.isInString(constraint, model: model)
         {
@@ -192,5 +194,11 @@ extension DecodeSteps {
     // A draft that ends in forced text is worth its evaluation only after a guess (a presumed
     // token is one).
     return presumed != nil || drafts.contains { !$0.forced } ? drafts : []
+  }
+
+  /// `tokens` with the positions they copy, in turn from `source` on (none where nil).
+  static func sourced<Tokens: Collection<Token>>(_ tokens: Tokens, from source: Int?) -> [(token: Token, source: Int?)]
+  {
+    tokens.enumerated().map { offset, token in (token, source.map { $0 + offset }) }
   }
 }

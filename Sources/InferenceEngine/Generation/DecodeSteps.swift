@@ -53,6 +53,8 @@ struct DecodeSteps {
   let drafter: ModelDrafter?
   /// What the lookup learns under a constraint (see `draft(budget:cancellation:)`).
   var memory = GuidedLookupMemory()
+  /// What the output changes in the text it copies, without a constraint (`CopyEdits`).
+  var edits = CopyEdits()
 
   /// A token tried after a sampled one, with the tokens allowed after it when few.
   struct Draft {
@@ -453,6 +455,15 @@ struct DecodeSteps {
     return chosen
   }
 
+  /// Where the prompt holds the text `draft` copies, for `CopyEdits`: a copied guess without a
+  /// constraint, from the prompt (not from the output's own text).
+  private func copiedFromPrompt(_ draft: Draft) -> Int? {
+    guard request.constraint == nil, draft.guess == .copied || draft.guess == .shortCopy, let source = draft.source,
+      source < request.promptTokens.count
+    else { return nil }
+    return source
+  }
+
   /// Takes the draft tokens the model confirms, each being what it takes after the ones before
   /// (`DecodeState.verify`), and drops the others from the cache.
   /// - Parameter outputs: the logits after the batch and after each draft token.
@@ -483,6 +494,7 @@ struct DecodeSteps {
       let taken = draft.forced ? draft.token : state.verify(draft.token, after: outputs[confirmed])
       guard taken == draft.token else {
         if !state.isGreedy { correction = taken }
+        if let source = copiedFromPrompt(draft) { edits.refused(source: source, output: state.generated.count) }
         if request.constraint != nil, let guess = draft.guess, guess != .model,
           let before = confirmed == 0 ? batch.last : drafts[confirmed - 1].token
         {
@@ -492,6 +504,10 @@ struct DecodeSteps {
       }
       try append(taken, forced: draft.forced)
       if let source = draft.source { memory.cursor = source + 1 }
+      if let source = copiedFromPrompt(draft) {
+        edits.confirmed(
+          source: source, output: state.generated.count - 1, prompt: request.promptTokens, generated: state.generated)
+      }
       if !draft.extensions.isEmpty {
         healed = try heal(taken, among: draft.extensions, logits: outputs[confirmed])
         if healed != nil { break }

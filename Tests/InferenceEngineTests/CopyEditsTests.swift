@@ -1,0 +1,59 @@
+import Testing
+
+@testable import InferenceEngine
+
+/// The edits a rewrite makes to the text it copies (`CopyEdits`): learnt between a refused
+/// copy and the next confirmed one, made in later copies, and undone where the output ends in
+/// their words.
+@Suite struct CopyEditsTests {
+  /// Eight tokens, a copied span's match (`DraftPolicy.copyMatch`).
+  let lead: [Token] = Array(30..<38)
+
+  /// What the output wrote between leaving the text and copying it again replaces what the
+  /// text held between, their common ends aside; one too far from where it left is not learnt.
+  @Test func anEditIsLearntBetweenARefusalAndTheNextCopy() {
+    let prompt: [Token] = [1, 2, 3, 4, 5, 6, 7]
+    var edits = CopyEdits()
+    // [1, 2] copied; the guess 3 (prompt position 2) refused; the model wrote 8 and 4, then
+    // the guess 5 (position 4) confirmed: 3 became 8.
+    edits.refused(source: 2, output: 2)
+    edits.confirmed(source: 4, output: 4, prompt: prompt, generated: [1, 2, 8, 4, 5])
+    #expect(edits.substitutions == [CopyEdits.Substitution(replaced: [3], replacement: [8])])
+
+    var far = CopyEdits()
+    far.refused(source: 2, output: 2)
+    let long = [1, 2] + [Token](repeating: 9, count: CopyEdits.window + 1)
+    far.confirmed(source: 4, output: long.count, prompt: prompt, generated: long + [5])
+    #expect(far.substitutions.isEmpty)
+  }
+
+  /// A copy of the text makes the edits learnt, and where the output ends in the first words
+  /// of an edit, the text is looked up as it was there, and the copy goes on with the rest of
+  /// the edit's words.
+  @Test func copiesMakeTheEditsAndGoOnAfterThem() {
+    var edits = CopyEdits()
+    let prompt = lead + [3, 4, 40, 41, 42]
+    edits.refused(source: 8, output: 8)
+    edits.confirmed(source: 10, output: 10, prompt: prompt, generated: lead + [8, 9, 40])
+    #expect(edits.substitutions == [CopyEdits.Substitution(replaced: [3, 4], replacement: [8, 9])])
+
+    let copied = edits.find(in: prompt + lead, count: 4)
+    #expect(copied.found.match == 8)
+    #expect(copied.guesses.map(\.token) == [8, 9, 40, 41])
+    #expect(copied.guesses.map(\.source) == [nil, nil, 10, 11])
+
+    let resumed = edits.find(in: prompt + lead + [8], count: 3)
+    #expect(resumed.found.match >= DraftPolicy.copyMatch)
+    #expect(resumed.guesses.map(\.token) == [9, 40, 41])
+    #expect(resumed.guesses.map(\.source) == [nil, 10, 11])
+  }
+
+  /// Without edits the lookup is `PromptLookup`'s, each guess with the position it copies.
+  @Test func withoutEditsTheLookupIsPromptLookups() {
+    let context: [Token] = [1, 2, 3, 9, 5, 2, 3, 8, 1, 2, 3]
+    let copied = CopyEdits().find(in: context, count: 2)
+    #expect(copied.found == PromptLookup.find(in: context, count: 2))
+    #expect(copied.guesses.map(\.token) == [9, 5])
+    #expect(copied.guesses.map(\.source) == [3, 4])
+  }
+}
