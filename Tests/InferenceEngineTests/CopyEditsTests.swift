@@ -25,6 +25,12 @@ import Testing
     let long = [1, 2] + [Token](repeating: 9, count: CopyEdits.window + 1)
     far.confirmed(source: 4, output: long.count, prompt: prompt, generated: long + [5])
     #expect(far.substitutions.isEmpty)
+    // A guess refused that far after where the output left the text is where it left it now.
+    var stale = CopyEdits()
+    stale.refused(source: 2, output: 2)
+    stale.refused(source: 2, output: long.count)
+    stale.confirmed(source: 4, output: long.count + 2, prompt: prompt, generated: long + [8, 4, 5])
+    #expect(stale.substitutions == [CopyEdits.Substitution(replaced: [3], replacement: [8])])
   }
 
   /// A copy of the text makes the edits learnt, and where the output ends in the first words

@@ -26,9 +26,11 @@ struct CopyEdits {
   static let window = 48
 
   /// Notes that the model refused a guess copied from prompt position `source`, at output
-  /// position `output`.
+  /// position `output`: where the output left the text, unless it left it shortly before
+  /// (a guess refused on the way back, from elsewhere in the text).
   mutating func refused(source: Int, output: Int) {
-    if divergence == nil { divergence = (source, output) }
+    if let divergence, output - divergence.output <= Self.window { return }
+    divergence = (source, output)
   }
 
   /// Notes that the model confirmed a guess copied from prompt position `source`, at output
