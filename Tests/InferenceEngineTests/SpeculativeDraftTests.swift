@@ -73,26 +73,28 @@ import Testing
     #expect(DraftPolicy(constrained: true).length(after: 0, match: longest.match) == 0)
   }
 
+  /// A model that writes `edited` after the prompt `source`, greedily, single-byte tokens.
+  func rewrite(_ source: String, into edited: String, _ speculation: Speculation) async throws -> Outcome {
+    let model = ScriptedTokenModel(tokens: []) { context in
+      // The prompt is the source; the rest is the answer so far.
+      let written = context.count - source.utf8.count
+      guard written >= 0, written < edited.utf8.count else { return [:] }
+      return [Token(Array(edited.utf8)[written]): 10]
+    }
+    let request = GenerationRequest(
+      promptTokens: model.tokenize(source, parseSpecial: false), sampling: .greedy,
+      maximumTokens: edited.utf8.count, speculation: speculation)
+    return try await Outcome(generating: request, on: model)
+  }
+
   /// An edit breaks a copied span (a rewrite): without a constraint the copy is drafted again
   /// once 4 tokens after the edit match the prompt (`DraftPolicy.shortMatch`), not 8, and the
   /// output is the model's own.
   @Test func aCopyResumesFourTokensAfterAnEdit() async throws {
     let source = "abcdefghijklmnopqrst"
     let edited = "abCdefghijklmnopqrst"
-    func rewrite(_ speculation: Speculation) async throws -> Outcome {
-      let model = ScriptedTokenModel(tokens: []) { context in
-        // Single-byte tokens: the prompt is the source; the rest is the answer so far.
-        let written = context.count - source.utf8.count
-        guard written >= 0, written < edited.utf8.count else { return [:] }
-        return [Token(Array(edited.utf8)[written]): 10]
-      }
-      let request = GenerationRequest(
-        promptTokens: model.tokenize(source, parseSpecial: false), sampling: .greedy,
-        maximumTokens: edited.utf8.count, speculation: speculation)
-      return try await Outcome(generating: request, on: model)
-    }
-    let drafted = try await rewrite(.lookup)
-    let plain = try await rewrite(.off)
+    let drafted = try await rewrite(source, into: edited, .lookup)
+    let plain = try await rewrite(source, into: edited, .off)
     #expect(drafted.text == edited)
     #expect(plain.text == edited)
     // Up to "g" no 4 tokens match; "hij" is drafted after "defg", then "lmn" and "pqr" (3 is
@@ -110,20 +112,8 @@ import Testing
   @Test func aCopyMakesTheEditsTheOutputMadeBefore() async throws {
     let source = "the cat sat on a mat. my cat ran to a hat. her cat ate a rat. our cat"
     let edited = source.replacingOccurrences(of: "cat", with: "dog")
-    func rewrite(_ speculation: Speculation) async throws -> Outcome {
-      let model = ScriptedTokenModel(tokens: []) { context in
-        // Single-byte tokens: the prompt is the source; the rest is the answer so far.
-        let written = context.count - source.utf8.count
-        guard written >= 0, written < edited.utf8.count else { return [:] }
-        return [Token(Array(edited.utf8)[written]): 10]
-      }
-      let request = GenerationRequest(
-        promptTokens: model.tokenize(source, parseSpecial: false), sampling: .greedy,
-        maximumTokens: edited.utf8.count, speculation: speculation)
-      return try await Outcome(generating: request, on: model)
-    }
-    let drafted = try await rewrite(.lookup)
-    let plain = try await rewrite(.off)
+    let drafted = try await rewrite(source, into: edited, .lookup)
+    let plain = try await rewrite(source, into: edited, .off)
     #expect(drafted.text == edited)
     #expect(plain.text == edited)
     let usage = try #require(drafted.summary?.usage)
