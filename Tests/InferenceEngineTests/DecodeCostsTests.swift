@@ -135,6 +135,26 @@ import Testing
     #expect(long > 8)
   }
 
+  /// Without a constraint one refusal deep in a long copy does not cut the next copies to the
+  /// guesses before it for good: the places after the first share their counts (a text's edit
+  /// falls anywhere in a draft). Under a constraint places are counted apart.
+  @Test func oneRefusalDeepInACopyLeavesTheNextCopiesLong() {
+    // Rows priced as on a 2-core AVX2 CPU: 6 rows cheap for their tokens, 16 cheaper still.
+    let costs = DecodeCosts(ratios: [
+      2: 1.73, 3: 2.41, 4: 2.52, 5: 3.11, 6: 3.7, 7: 5.25, 8: 5.89, 9: 6.34, 10: 6.67, 11: 7.29, 12: 7.38,
+      13: 7.68, 14: 8.18, 15: 7.51, 16: 7.51,
+    ])
+    var lengths: [Int] = []
+    for constrained in [false, true] {
+      var policy = DraftPolicy(constrained: constrained)
+      #expect(policy.worthEvaluating(guesses(15), after: 1, costs: costs) == 15)
+      policy.odds.record(guesses(15), confirmed: 5)
+      for _ in 0..<4 { policy.odds.record(guesses(5), confirmed: 5) }
+      lengths.append(policy.worthEvaluating(guesses(15), after: 1, costs: costs))
+    }
+    #expect(lengths == [15, 5])
+  }
+
   /// Forced text is certain, but a draft of forced text alone is not evaluated.
   @Test func forcedTextAloneIsNotADraft() {
     let policy = DraftPolicy(constrained: true)

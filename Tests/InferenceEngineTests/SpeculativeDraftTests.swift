@@ -106,6 +106,25 @@ import Testing
     #expect(drafted.evaluations == plain.evaluations - 9)
   }
 
+  /// An edit made once (a letter fixed) breaks a copy that was going on: the copy resumes as
+  /// soon as the model's token after the edit is the text's next one (`CopyEdits.realign`),
+  /// not 4 tokens later, and the output is the model's own.
+  @Test func aCopyResumesOneTokenAfterAnEditInIt() async throws {
+    let source = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    let edited = source.replacingOccurrences(of: "p", with: "P")
+    let drafted = try await rewrite(source, into: edited, .lookup)
+    let plain = try await rewrite(source, into: edited, .off)
+    #expect(drafted.text == edited)
+    #expect(plain.text == edited)
+    // "efg" is drafted after "abcd", then 3 at a time (the scripted backend's most), every
+    // guess confirmed; after "P" the model writes "q", then "rst" is drafted. Were a match of
+    // 4 tokens needed, "r" and "s" would be the model's own: 33 confirmed.
+    let usage = try #require(drafted.summary?.usage)
+    #expect(usage.draftTokens == usage.confirmedDraftTokens)
+    #expect(usage.confirmedDraftTokens == 35)
+    #expect(drafted.evaluations == plain.evaluations - 35)
+  }
+
   /// A rewrite repeats its edits (a rename): once the model wrote "dog" where the text has
   /// "cat" and went on copying, later copies make the same change in their guesses, which the
   /// model confirms, and the output is the model's own.

@@ -18,7 +18,8 @@ extension DecodeSteps {
   /// the output copied last (`GuidedLookupMemory.cursor`) is copied. Where the output splits a
   /// value's word otherwise than the document (`gar` `lic` for ` garlic`), the value's text
   /// finds it (`SpelledLookup`). Without a constraint, a copy makes the edits the output made
-  /// to the text before (a rename, a replaced word: `CopyEdits`).
+  /// to the text before (a rename, a replaced word: `CopyEdits`), and shortly after an edit it
+  /// resumes where the output's last tokens occur near where it stopped (`CopyEdits.realign`).
   /// - Parameters:
   ///   - budget: what is left of the budget after the batch.
   ///   - afterForced: whether the batch ends in forced text (a key): the lookup then copies
@@ -64,9 +65,11 @@ extension DecodeSteps {
       // seldom do.
       // Without one, the text is copied with the edits the output made to it so far.
       var copied: [(token: Token, source: Int?)]?
+      var realigned = false
       let found: PromptLookup.Found
       if constraint == nil {
-        (found, copied) = edits.find(in: context, count: room - drafts.count)
+        (found, copied, realigned) = edits.find(
+          in: context, promptCount: request.promptTokens.count, count: room - drafts.count)
       } else {
         found = PromptLookup.find(
           in: context, keys: keys, count: room - drafts.count, before: request.promptTokens.count)
@@ -75,13 +78,17 @@ extension DecodeSteps {
       // forced text (a key): a shorter match there finds another value (the key's last one).
       let copiedOnly = sharedDecodes || afterForced
       var length =
-        copiedOnly && found.match < DraftPolicy.copyMatch ? 0 : policy.length(after: generated, match: found.match)
+        copiedOnly && found.match < DraftPolicy.copyMatch
+        ? 0
+        : realigned
+          ? policy.realignedLength(after: generated, match: found.match)
+          : policy.length(after: generated, match: found.match)
       // Under a constraint a value the prompt holds with one continuation goes on as there,
       // unless the model refused that guess after the same token before.
       if !copiedOnly { length = max(length, policy.agreedLength(after: generated, agreed: found.agreed)) }
       if let last = keys?.last, let guess = found.tokens.first, memory.refused(guess, afterKey: last) { length = 0 }
       looked = (copied ?? Self.sourced(found.tokens, from: found.occurrences.first)).prefix(length)
-      lookedKind = policy.isShort(match: found.match) ? .shortCopy : .copied
+      lookedKind = realigned ? .realigned : policy.isShort(match: found.match) ? .shortCopy : .copied
       // Where the occurrences disagree, the one nearest after where the output copied last.
       if looked.isEmpty, !copiedOnly, constraint != nil, let from = readFrom, found.occurrences.count > 1,
         let nearest = found.occurrences.filter({ $0 >= from && $0 < from + GuidedLookupMemory.window }).min()

@@ -83,6 +83,9 @@ struct DecodeSteps {
     /// Without a constraint, the text after the most recent occurrence of a match too short
     /// for a copied span's draft (`DraftPolicy.shortMatch`).
     case shortCopy
+    /// Without a constraint, the text after the output's last tokens near where the output
+    /// copied it last (`CopyEdits.realign`), where no copied span's match is found.
+    case realigned
     /// Under a constraint, the text after the occurrence nearest after where the output copied
     /// the prompt last (`GuidedLookupMemory.cursor`), where the occurrences disagree.
     case nearest
@@ -458,7 +461,7 @@ struct DecodeSteps {
   /// Where the prompt holds the text `draft` copies, for `CopyEdits`: a copied guess without a
   /// constraint, from the prompt (not from the output's own text).
   private func copiedFromPrompt(_ draft: Draft) -> Int? {
-    guard request.constraint == nil, draft.guess == .copied || draft.guess == .shortCopy, let source = draft.source,
+    guard request.constraint == nil, [.copied, .shortCopy, .realigned].contains(draft.guess), let source = draft.source,
       source < request.promptTokens.count
     else { return nil }
     return source
@@ -494,7 +497,10 @@ struct DecodeSteps {
       let taken = draft.forced ? draft.token : state.verify(draft.token, after: outputs[confirmed])
       guard taken == draft.token else {
         if !state.isGreedy { correction = taken }
-        if let source = copiedFromPrompt(draft) { edits.refused(source: source, output: state.generated.count) }
+        // (A substitution's word refused leaves the text where it was left.)
+        if let source = copiedFromPrompt(draft), request.promptTokens[source] == draft.token {
+          edits.refused(source: source, output: state.generated.count)
+        }
         if request.constraint != nil, let guess = draft.guess, guess != .model,
           let before = confirmed == 0 ? batch.last : drafts[confirmed - 1].token
         {

@@ -76,10 +76,11 @@ struct DraftPolicy {
   /// The most tokens the draft model guesses next.
   private(set) var modelLength = firstModelLength
   /// How often guesses of each kind and place in a draft have been confirmed.
-  var odds = GuessOdds()
+  var odds: GuessOdds
 
   init(constrained: Bool) {
     self.constrained = constrained
+    odds = GuessOdds(pooled: !constrained)
   }
 
   /// The shortest match worth a draft.
@@ -96,6 +97,15 @@ struct DraftPolicy {
     guard match >= shortestMatch else { return 0 }
     if probing { return Self.probeLength }
     return match >= Self.copyMatch ? Self.copyLength : Self.guidedLength
+  }
+
+  /// How many tokens to draft after `generated` tokens where the copy of the text resumes near
+  /// where the output copied it last (`CopyEdits.realign`) on a match of `match` tokens: a
+  /// copied span's draft where the match is as long as a short draft's, a short one otherwise.
+  func realignedLength(after generated: Int, match: Int) -> Int {
+    guard drafts(after: generated) else { return 0 }
+    if probing { return Self.probeLength }
+    return match >= Self.shortMatch ? Self.copyLength : Self.shortLength
   }
 
   /// How many tokens to draft after `generated` tokens, under a constraint, where the last
@@ -225,6 +235,12 @@ struct DraftPolicy {
   /// copied span ends seldom, and where it went on long it is long). So a draft longer than
   /// any confirmed so far is still tried where the costs leave it a chance, and what it shows
   /// counts from then on.
+  ///
+  /// Without a constraint (`pooled`) the places after the first share their counts: a copied
+  /// text ends at an edit, wherever in a draft that falls, so one refusal at the sixth place
+  /// says as much about the tenth. Counted by place, it would cut the drafts that follow to
+  /// five guesses, and with no guess evaluated further on again, nothing would lengthen them.
+  /// Under a constraint a value's length makes places differ, and they are counted apart.
   struct GuessOdds {
     static let priorWeight = 2.0
     /// The places counted: the most guesses in a draft.
@@ -232,13 +248,19 @@ struct DraftPolicy {
     /// Guesses reached and refused, by kind and place (0 for the first).
     private var reached: [DecodeSteps.Guess: [Double]] = [:]
     private var refused: [DecodeSteps.Guess: [Double]] = [:]
+    /// Whether the places after the first share their counts.
+    let pooled: Bool
+
+    init(pooled: Bool = false) {
+      self.pooled = pooled
+    }
 
     /// The chance a kind's first guess is refused: a copied span's least, a draft model's most.
     static func firstRefusal(of guess: DecodeSteps.Guess) -> Double {
       switch guess {
       case .copied: 0.1
       case .model: 0.3
-      case .shortCopy, .nearest, .spelled, .closer, .presumed: 0.25
+      case .shortCopy, .realigned, .nearest, .spelled, .closer, .presumed: 0.25
       }
     }
 
@@ -247,8 +269,9 @@ struct DraftPolicy {
     func chance(of guess: DecodeSteps.Guess, at place: Int) -> Double {
       let index = min(max(place, 1), Self.places) - 1
       let prior = Self.firstRefusal(of: guess) / Double(index + 1)
-      let seen = reached[guess]?[index] ?? 0
-      let no = refused[guess]?[index] ?? 0
+      let counted = pooled && index > 0 ? 1..<Self.places : index..<index + 1
+      let seen = reached[guess]?[counted].reduce(0, +) ?? 0
+      let no = refused[guess]?[counted].reduce(0, +) ?? 0
       return 1 - (no + prior * Self.priorWeight) / (seen + Self.priorWeight)
     }
 
