@@ -16,19 +16,19 @@ import Testing
     var edits = CopyEdits()
     // [1, 2] copied; the guess 3 (prompt position 2) refused; the model wrote 8 and 4, then
     // the guess 5 (position 4) confirmed: 3 became 8.
-    edits.refused(source: 2, output: 2)
+    edits.refused(prompt[2], source: 2, output: 2, prompt: prompt)
     edits.confirmed(source: 4, output: 4, prompt: prompt, generated: [1, 2, 8, 4, 5])
     #expect(edits.substitutions == [CopyEdits.Substitution(replaced: [3], replacement: [8])])
 
     var far = CopyEdits()
-    far.refused(source: 2, output: 2)
+    far.refused(prompt[2], source: 2, output: 2, prompt: prompt)
     let long = [1, 2] + [Token](repeating: 9, count: CopyEdits.window + 1)
     far.confirmed(source: 4, output: long.count, prompt: prompt, generated: long + [5])
     #expect(far.substitutions.isEmpty)
     // A guess refused that far after where the output left the text is where it left it now.
     var stale = CopyEdits()
-    stale.refused(source: 2, output: 2)
-    stale.refused(source: 2, output: long.count)
+    stale.refused(prompt[2], source: 2, output: 2, prompt: prompt)
+    stale.refused(prompt[2], source: 2, output: long.count, prompt: prompt)
     stale.confirmed(source: 4, output: long.count + 2, prompt: prompt, generated: long + [8, 4, 5])
     #expect(stale.substitutions == [CopyEdits.Substitution(replaced: [3], replacement: [8])])
   }
@@ -39,7 +39,7 @@ import Testing
   @Test func copiesMakeTheEditsAndGoOnAfterThem() {
     var edits = CopyEdits()
     let prompt = lead + [3, 4, 40, 41, 42]
-    edits.refused(source: 8, output: 8)
+    edits.refused(prompt[8], source: 8, output: 8, prompt: prompt)
     edits.confirmed(source: 10, output: 10, prompt: prompt, generated: lead + [8, 9, 40])
     #expect(edits.substitutions == [CopyEdits.Substitution(replaced: [3, 4], replacement: [8, 9])])
 

@@ -73,18 +73,25 @@ import Testing
     #expect(DraftPolicy(constrained: true).length(after: 0, match: longest.match) == 0)
   }
 
-  /// A model that writes `edited` after the prompt `source`, greedily, single-byte tokens.
-  func rewrite(_ source: String, into edited: String, _ speculation: Speculation) async throws -> Outcome {
-    let model = ScriptedTokenModel(tokens: []) { context in
-      // The prompt is the source; the rest is the answer so far.
-      let written = context.count - source.utf8.count
-      guard written >= 0, written < edited.utf8.count else { return [:] }
-      return [Token(Array(edited.utf8)[written]): 10]
+  /// A model that writes `edited` after the prompt `source`, greedily, single-byte tokens, with
+  /// prompt lookup and without drafts; each run's text is the model's own.
+  func rewrite(_ source: String, into edited: String) async throws -> (drafted: Outcome, plain: Outcome) {
+    var outcomes: [Outcome] = []
+    for speculation in [Speculation.lookup, .off] {
+      let model = ScriptedTokenModel(tokens: []) { context in
+        // The prompt is the source; the rest is the answer so far.
+        let written = context.count - source.utf8.count
+        guard written >= 0, written < edited.utf8.count else { return [:] }
+        return [Token(Array(edited.utf8)[written]): 10]
+      }
+      let request = GenerationRequest(
+        promptTokens: model.tokenize(source, parseSpecial: false), sampling: .greedy,
+        maximumTokens: edited.utf8.count, speculation: speculation)
+      let outcome = try await Outcome(generating: request, on: model)
+      #expect(outcome.text == edited)
+      outcomes.append(outcome)
     }
-    let request = GenerationRequest(
-      promptTokens: model.tokenize(source, parseSpecial: false), sampling: .greedy,
-      maximumTokens: edited.utf8.count, speculation: speculation)
-    return try await Outcome(generating: request, on: model)
+    return (outcomes[0], outcomes[1])
   }
 
   /// An edit breaks a copied span (a rewrite): without a constraint the copy is drafted again
@@ -93,10 +100,7 @@ import Testing
   @Test func aCopyResumesFourTokensAfterAnEdit() async throws {
     let source = "abcdefghijklmnopqrst"
     let edited = "abCdefghijklmnopqrst"
-    let drafted = try await rewrite(source, into: edited, .lookup)
-    let plain = try await rewrite(source, into: edited, .off)
-    #expect(drafted.text == edited)
-    #expect(plain.text == edited)
+    let (drafted, plain) = try await rewrite(source, into: edited)
     // Up to "g" no 4 tokens match; "hij" is drafted after "defg", then "lmn" and "pqr" (3 is
     // the scripted backend's most), each confirmed; the budget leaves no room after "s". With 8
     // tokens to match, "hij" would not be drafted.
@@ -112,10 +116,7 @@ import Testing
   @Test func aCopyResumesOneTokenAfterAnEditInIt() async throws {
     let source = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
     let edited = source.replacingOccurrences(of: "p", with: "P")
-    let drafted = try await rewrite(source, into: edited, .lookup)
-    let plain = try await rewrite(source, into: edited, .off)
-    #expect(drafted.text == edited)
-    #expect(plain.text == edited)
+    let (drafted, plain) = try await rewrite(source, into: edited)
     // "efg" is drafted after "abcd", then 3 at a time (the scripted backend's most), every
     // guess confirmed; after "P" the model writes "q", then "rst" is drafted. Were a match of
     // 4 tokens needed, "r" and "s" would be the model's own: 33 confirmed.
@@ -131,10 +132,7 @@ import Testing
   @Test func aCopyMakesTheEditsTheOutputMadeBefore() async throws {
     let source = "the cat sat on a mat. my cat ran to a hat. her cat ate a rat. our cat"
     let edited = source.replacingOccurrences(of: "cat", with: "dog")
-    let drafted = try await rewrite(source, into: edited, .lookup)
-    let plain = try await rewrite(source, into: edited, .off)
-    #expect(drafted.text == edited)
-    #expect(plain.text == edited)
+    let (drafted, plain) = try await rewrite(source, into: edited)
     let usage = try #require(drafted.summary?.usage)
     // Only the first "cat" is guessed as the text has it (refused at "c"), and the first copy
     // after it ("d" "o" "g" written by the model, then " sa" guessed): every later one is

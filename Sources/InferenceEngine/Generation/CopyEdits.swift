@@ -46,10 +46,13 @@ struct CopyEdits {
     var start: Int
   }
 
-  /// Notes that the model refused a guess copied from prompt position `source`, at output
+  /// Notes that the model refused `guess`, copied from `prompt`'s position `source`, at output
   /// position `output`: where the output left the text, unless it left it shortly before
-  /// (a guess refused on the way back, from elsewhere in the text).
-  mutating func refused(source: Int, output: Int) {
+  /// (a guess refused on the way back, from elsewhere in the text). A substitution's last word
+  /// refused (see `copy(of:from:count:)`) leaves the text where it was left: it is not the
+  /// text's.
+  mutating func refused(_ guess: Token, source: Int, output: Int, prompt: [Token]) {
+    guard prompt[source] == guess else { return }
     if let divergence, output - divergence.output <= Self.window { return }
     divergence = (source, output)
   }
@@ -124,7 +127,7 @@ struct CopyEdits {
   /// those). A match of one token counts only as far after it as the output wrote tokens
   /// since, and 2 more (an edit replaces words by about as many), up to `nearby`.
   func realign(_ context: [Token], promptCount: Int) -> Realigned? {
-    guard let lastCopy, lastCopy.source > 0 else { return nil }
+    guard let lastCopy else { return nil }
     let written = context.count - promptCount - lastCopy.output
     guard written <= Self.window else { return nil }
     let last = context.count - 1

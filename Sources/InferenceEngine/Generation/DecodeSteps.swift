@@ -497,9 +497,8 @@ struct DecodeSteps {
       let taken = draft.forced ? draft.token : state.verify(draft.token, after: outputs[confirmed])
       guard taken == draft.token else {
         if !state.isGreedy { correction = taken }
-        // (A substitution's word refused leaves the text where it was left.)
-        if let source = copiedFromPrompt(draft), request.promptTokens[source] == draft.token {
-          edits.refused(source: source, output: state.generated.count)
+        if let source = copiedFromPrompt(draft) {
+          edits.refused(draft.token, source: source, output: state.generated.count, prompt: request.promptTokens)
         }
         if request.constraint != nil, let guess = draft.guess, guess != .model,
           let before = confirmed == 0 ? batch.last : drafts[confirmed - 1].token
