@@ -155,6 +155,26 @@ import Testing
     #expect(lengths == [15, 5])
   }
 
+  /// A guess after forced text (a key) begins a value: its odds are those of a value's first
+  /// guess, not those of a copy going on at its place in the draft. Where the next value's
+  /// first guesses were refused, a draft that copies a value, ends it and takes the next key is
+  /// cut before them; where they were confirmed, it keeps the first.
+  @Test func aGuessAfterAKeyHasAValuesFirstGuessOdds() {
+    let costs = DecodeCosts(ratios: Dictionary(uniqueKeysWithValues: (2...16).map { ($0, 1 + 0.3 * Double($0 - 1)) }))
+    let key = (0..<3).map { _ in DecodeSteps.Draft(token: 9) }
+    let draft = guesses(3) + guesses(1, .closer) + key + guesses(4, .nextValue)
+    var lengths: [Int] = []
+    for confirmed in [false, true] {
+      var policy = DraftPolicy(constrained: true)
+      for _ in 0..<4 {
+        policy.odds.record(guesses(3), confirmed: 3)
+        policy.odds.record(key + guesses(1, .nextValue), confirmed: confirmed ? 4 : 3)
+      }
+      lengths.append(policy.worthEvaluating(draft, after: 1, costs: costs))
+    }
+    #expect(lengths == [7, 8])
+  }
+
   /// Forced text is certain, but a draft of forced text alone is not evaluated.
   @Test func forcedTextAloneIsNotADraft() {
     let policy = DraftPolicy(constrained: true)

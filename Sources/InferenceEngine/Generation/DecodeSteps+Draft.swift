@@ -20,6 +20,8 @@ extension DecodeSteps {
   /// finds it (`SpelledLookup`). Without a constraint, a copy makes the edits the output made
   /// to the text before (a rename, a replaced word: `CopyEdits`), and shortly after an edit it
   /// resumes where the output's last tokens occur near where it stopped (`CopyEdits.realign`).
+  /// Right after a key, where nothing is copied, the value is guessed to begin where a form's or
+  /// a table's next value does (`NextValueLookup`).
   /// - Parameters:
   ///   - budget: what is left of the budget after the batch.
   ///   - afterForced: whether the batch ends in forced text (a key): the lookup then copies
@@ -114,6 +116,22 @@ extension DecodeSteps {
         looked = Self.sourced(spelled.tokens.prefix(length), from: spelled.source)[...]
         lookedKind = spelled.agreed ? .spelled : .nearest
       }
+      // Right after a key, where nothing is copied: where the document's next value begins,
+      // read in order from where the output copied last.
+      if looked.isEmpty, afterForced, !sharedDecodes, constraint != nil, let from = readFrom,
+        let start = NextValueLookup.start(in: request.promptTokens, after: from, model: model)
+      {
+        var tokens = Self.sourced(
+          request.promptTokens[
+            start.position..<min(start.position + DraftPolicy.agreedLength, request.promptTokens.count)],
+          from: start.position)
+        let first = tokens[0].token
+        tokens[0].token = start.afterSpace ? memory.key(of: first, model: model) : first
+        if !start.afterSpace || tokens[0].token != first {
+          looked = tokens[...]
+          lookedKind = .nextValue
+        }
+      }
       let guessesByModel = looked.isEmpty && drafter != nil && !sharedDecodes
       modelGuesses =
         guessesByModel
@@ -149,7 +167,9 @@ extension DecodeSteps {
         let ends = kind != .model && constraint != nil && GuidedLookupMemory.endsValue(token, model: model)
         if let constraint, let before = constraint.snapshot(), ends || (try? constraint.accept(token)) == nil {
           constraint.restore(before)
-          guard kind != .model,
+          // The first guess of a value is not one a closer stands in for.
+          let startsValue = kind == .nextValue && (drafts.last?.forced ?? true)
+          guard kind != .model, !startsValue,
             let closer = memory.closers.first(where: { closer in
               if (try? constraint.accept(closer)) != nil { return true }
               constraint.restore(before)

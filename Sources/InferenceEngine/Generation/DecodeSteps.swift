@@ -92,6 +92,9 @@ struct DecodeSteps {
     /// Under a constraint, the document's text after the value's text (a string's since its
     /// quote, a number's digits) where every occurrence goes on so (`SpelledLookup`).
     case spelled
+    /// Under a constraint, right after a key, the document's text where its next value begins
+    /// after where the output copied last (`NextValueLookup`).
+    case nextValue
     /// The token that ended values before (`GuidedLookupMemory.closers`).
     case closer
     /// A longer token in place of a forced one, as the model wrote it the last time that one
@@ -500,7 +503,9 @@ struct DecodeSteps {
         if let source = copiedFromPrompt(draft) {
           edits.refused(draft.token, source: source, output: state.generated.count, prompt: request.promptTokens)
         }
-        if request.constraint != nil, let guess = draft.guess, guess != .model,
+        // A next value's first guess follows a key's last token, which every key shares: refused
+        // there, it is no sign against the same token after another key.
+        if request.constraint != nil, let guess = draft.guess, guess != .model, guess != .nextValue,
           let before = confirmed == 0 ? batch.last : drafts[confirmed - 1].token
         {
           memory.refuse(draft.token, after: before, model: model)
@@ -521,10 +526,10 @@ struct DecodeSteps {
     }
     draftPolicy.odds.record(drafts, confirmed: confirmed)
     // Forced text is certain: the guesses alone measure the lookup; the nearest occurrence's
-    // text, a guess where the lookup has none, does not.
+    // text and the next value's, guesses where the lookup has none, do not.
     state.draftedTokens += drafts.filter { !$0.forced }.count
     state.confirmedDrafts += drafts.prefix(confirmed).filter { !$0.forced }.count
-    let lookedUp = { (draft: Draft) in draft.guess.map { $0 != .nearest && $0 != .presumed } ?? false }
+    let lookedUp = { (draft: Draft) in draft.guess.map { ![.nearest, .nextValue, .presumed].contains($0) } ?? false }
     draftPolicy.record(
       drafted: drafts.filter(lookedUp).count, confirmed: drafts.prefix(confirmed).filter(lookedUp).count,
       generated: state.generated.count, byModel: drafts.contains { $0.guess == .model },

@@ -164,7 +164,7 @@ struct DraftPolicy {
     var guesses = 0
     for (index, draft) in drafts.enumerated() {
       if let guess = draft.guess {
-        guesses += 1
+        guesses = GuessOdds.beginsValue(drafts, at: index) ? 1 : guesses + 1
         reach *= odds.chance(of: guess, at: guesses)
       }
       expected += reach
@@ -234,7 +234,8 @@ struct DraftPolicy {
   /// n-th of that: a copy that went on for some tokens mostly goes on for as many more (a
   /// copied span ends seldom, and where it went on long it is long). So a draft longer than
   /// any confirmed so far is still tried where the costs leave it a chance, and what it shows
-  /// counts from then on.
+  /// counts from then on. A guess after forced text (a key) begins a value: its place is the
+  /// first again (`beginsValue`).
   ///
   /// Without a constraint (`pooled`) the places after the first share their counts: a copied
   /// text ends at an edit, wherever in a draft that falls, so one refusal at the sixth place
@@ -255,12 +256,14 @@ struct DraftPolicy {
       self.pooled = pooled
     }
 
-    /// The chance a kind's first guess is refused: a copied span's least, a draft model's most.
+    /// The chance a kind's first guess is refused: a copied span's least, a next value's most
+    /// (where a document's values come in the order asked for, this is learnt soon).
     static func firstRefusal(of guess: DecodeSteps.Guess) -> Double {
       switch guess {
       case .copied: 0.1
       case .model: 0.3
       case .shortCopy, .realigned, .nearest, .spelled, .closer, .presumed: 0.25
+      case .nextValue: 0.5
       }
     }
 
@@ -275,6 +278,13 @@ struct DraftPolicy {
       return 1 - (no + prior * Self.priorWeight) / (seen + Self.priorWeight)
     }
 
+    /// Whether the guess at `index` of `drafts` follows forced text (a key): it begins a value,
+    /// and its place counts from there. Counted on from the guesses before the key, a value's
+    /// first guess would have the odds of a copy going on, which it is not.
+    static func beginsValue(_ drafts: [DecodeSteps.Draft], at index: Int) -> Bool {
+      index > 0 && drafts[index - 1].forced
+    }
+
     /// Whether a guess of this kind has been evaluated in the generation.
     func hasBeenTried(_ guess: DecodeSteps.Guess) -> Bool { (reached[guess]?[0] ?? 0) > 0 }
 
@@ -284,6 +294,7 @@ struct DraftPolicy {
       var place = 0
       for (index, draft) in drafts.prefix(count + 1).enumerated() {
         guard let guess = draft.guess else { continue }
+        if Self.beginsValue(drafts, at: index) { place = 0 }
         let slot = min(place, Self.places - 1)
         place += 1
         reached[guess, default: Array(repeating: 0, count: Self.places)][slot] += 1
