@@ -9,16 +9,14 @@
 /// Prose gives no such order, and where the guesses are refused their odds (`GuessOdds`) leave
 /// them out of the drafts that follow.
 enum NextValueLookup {
-  /// How far after the cursor the next value is looked for, in tokens.
-  static let window = 48
-
-  /// The prompt position of the token that begins the next value after `cursor`, and whether
-  /// the value begins one byte into it (after its leading space); nil where the window holds
-  /// none, or where the value begins inside a token otherwise.
+  /// The prompt position of the token that begins the next value after `cursor` (within
+  /// `GuidedLookupMemory.window` tokens), and whether the value begins one byte into it (after
+  /// its leading space); nil where the window holds none, or where the value begins inside a
+  /// token otherwise.
   static func start(in prompt: [Token], after cursor: Int, model: any TokenModel) -> (position: Int, afterSpace: Bool)?
   {
     guard cursor >= 0, cursor < prompt.count else { return nil }
-    let positions = cursor..<min(prompt.count, cursor + window)
+    let positions = cursor..<min(prompt.count, cursor + GuidedLookupMemory.window)
     var text: [UInt8] = []
     var starts: [Int] = []
     for position in positions {
@@ -68,10 +66,8 @@ enum NextValueLookup {
   /// Where the cell that begins at `start` ends: at a line's end or a gap of two blanks.
   private static func cellEnd(in text: [UInt8], from start: Int) -> Int {
     var index = start
-    while index < text.count, text[index] != newline,
-      !(text[index] == space && index + 1 < text.count
-        && text[index + 1] == space)
-    {
+    while index < text.count, text[index] != newline {
+      if text[index] == space, index + 1 < text.count, text[index + 1] == space { break }
       index += 1
     }
     return index
