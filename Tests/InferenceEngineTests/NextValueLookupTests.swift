@@ -40,11 +40,13 @@ import Testing
   @Test func theValuesFirstTokenIsFoundWithOrWithoutItsSpace() {
     let model = ScriptedTokenModel(tokens: ["date", ":", " june", "june", "\n", "pay", "$", "12", "$12"]) { _ in [:] }
     let prompt = model.tokenize("date: june\npay: $12\n", parseSpecial: false)
-    let june = NextValueLookup.start(in: prompt, after: 0, model: model)
+    let june = NextValueLookup.start(in: SpelledLookup(prompt: prompt, model: model), after: 0)
     #expect(june.map { model.piece(of: prompt[$0.position]) } == Array(" june".utf8))
     #expect(june?.afterSpace == true)
     let twelve = model.tokenize("pay: $12\n", parseSpecial: false)
-    #expect(NextValueLookup.start(in: twelve, after: 0, model: model) == nil, "`12` begins inside `$12`")
+    #expect(
+      NextValueLookup.start(in: SpelledLookup(prompt: twelve, model: model), after: 0) == nil,
+      "`12` begins inside `$12`")
   }
 
   /// Generates `answer` under `shape` after `prompt`, with the lookup and without.

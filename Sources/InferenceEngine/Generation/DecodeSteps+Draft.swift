@@ -119,7 +119,8 @@ extension DecodeSteps {
       // Right after a key, where nothing is copied: where the document's next value begins,
       // read in order from where the output copied last.
       if looked.isEmpty, afterForced, !sharedDecodes, constraint != nil, let from = readFrom,
-        let start = NextValueLookup.start(in: request.promptTokens, after: from, model: model)
+        let start = NextValueLookup.start(
+          in: memory.spelled(prompt: request.promptTokens, model: model), after: from)
       {
         var tokens = Self.sourced(
           request.promptTokens[

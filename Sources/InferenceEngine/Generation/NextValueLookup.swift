@@ -9,25 +9,20 @@
 /// Prose gives no such order, and where the guesses are refused their odds (`GuessOdds`) leave
 /// them out of the drafts that follow.
 enum NextValueLookup {
-  /// The prompt position of the token that begins the next value after `cursor` (within
-  /// `GuidedLookupMemory.window` tokens), and whether the value begins one byte into it (after
-  /// its leading space); nil where the window holds none, or where the value begins inside a
-  /// token otherwise.
-  static func start(in prompt: [Token], after cursor: Int, model: any TokenModel) -> (position: Int, afterSpace: Bool)?
-  {
-    guard cursor >= 0, cursor < prompt.count else { return nil }
-    let positions = cursor..<min(prompt.count, cursor + GuidedLookupMemory.window)
-    var text: [UInt8] = []
-    var starts: [Int] = []
-    for position in positions {
-      starts.append(text.count)
-      text += model.piece(of: prompt[position])
-    }
-    guard let offset = valueStart(in: text), let index = starts.lastIndex(where: { $0 <= offset }) else { return nil }
-    let position = positions.lowerBound + index
-    switch offset - starts[index] {
+  /// The prompt position of the token that begins the next value after the prompt token
+  /// `cursor` (within `GuidedLookupMemory.window` tokens), read in `prompt`'s text, and whether
+  /// the value begins one byte into it (after its leading space); nil where the window holds
+  /// none, or where the value begins inside a token otherwise.
+  static func start(in prompt: SpelledLookup, after cursor: Int) -> (position: Int, afterSpace: Bool)? {
+    guard cursor >= 0, cursor < prompt.starts.count else { return nil }
+    let from = prompt.starts[cursor]
+    let end = cursor + GuidedLookupMemory.window
+    let to = end < prompt.starts.count ? prompt.starts[end] : prompt.bytes.count
+    guard let offset = valueStart(in: Array(prompt.bytes[from..<to])).map({ from + $0 }) else { return nil }
+    let position = prompt.token(at: offset)
+    switch offset - prompt.starts[position] {
     case 0: return (position, false)
-    case 1 where model.piece(of: prompt[position]).first == space: return (position, true)
+    case 1 where prompt.bytes[offset - 1] == space: return (position, true)
     default: return nil
     }
   }

@@ -10,8 +10,8 @@
 /// constraint.
 struct SpelledLookup {
   /// The prompt's text, and where each of its tokens begins in it.
-  private let bytes: [UInt8]
-  private let starts: [Int]
+  let bytes: [UInt8]
+  let starts: [Int]
 
   /// The most occurrences of a value's start that are read; with more it is too common a start
   /// to say which one the output copies, unless the cursor does.
@@ -96,7 +96,7 @@ struct SpelledLookup {
   }
 
   /// The prompt token that holds byte `offset`.
-  private func token(at offset: Int) -> Int {
+  func token(at offset: Int) -> Int {
     var low = 0
     var high = starts.count - 1
     while low < high {
