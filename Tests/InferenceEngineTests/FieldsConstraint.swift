@@ -3,8 +3,9 @@ import Foundation
 import InferenceEngine
 
 /// A constraint for a record of text fields: each `V` in `shape` is a value of lowercase
-/// letters and spaces, at least one, and each `N` a number (digits and points), that the model
-/// ends by writing the character after it; every other character is forced.
+/// letters and spaces, at least one, each `N` a number (digits and points), and each `S` any
+/// text without a quote, that the model ends by writing the character after it; every other
+/// character is forced.
 final class Fields: TokenConstraint, @unchecked Sendable {
   let model: ScriptedTokenModel
   let shape: [Character]
@@ -16,6 +17,9 @@ final class Fields: TokenConstraint, @unchecked Sendable {
     self.shape = Array(shape)
   }
 
+  /// The characters of `shape` that stand for values.
+  private static let values: Set<Character> = ["V", "N", "S"]
+
   private func piece(_ token: Token) -> String { String(decoding: model.piece(of: token), as: UTF8.self) }
 
   /// Where `text` after the text so far leads, or nil where the shape refuses it.
@@ -23,9 +27,10 @@ final class Fields: TokenConstraint, @unchecked Sendable {
     guard !text.isEmpty else { return nil }
     var (position, inValue) = state
     for character in text {
-      if position < shape.count, shape[position] == "V" || shape[position] == "N" {
+      if position < shape.count, Self.values.contains(shape[position]) {
         let inText = shape[position] == "V" && (character == " " || (character.isLetter && character.isLowercase))
-        if inText || (shape[position] == "N" && (character.isNumber || character == ".")) {
+        let inString = shape[position] == "S" && character != "\""
+        if inText || inString || (shape[position] == "N" && (character.isNumber || character == ".")) {
           inValue = true
           continue
         }
@@ -40,7 +45,7 @@ final class Fields: TokenConstraint, @unchecked Sendable {
   }
 
   func forcedTokens() -> [Token] {
-    let forced = String(shape.dropFirst(state.position).prefix { $0 != "V" && $0 != "N" })
+    let forced = String(shape.dropFirst(state.position).prefix { !Self.values.contains($0) })
     return forced.isEmpty || state.inValue ? [] : model.tokenize(forced, parseSpecial: false)
   }
 

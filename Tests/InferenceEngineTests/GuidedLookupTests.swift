@@ -164,6 +164,24 @@ import Testing
     #expect(drafted.summary?.usage.confirmedDraftTokens == 1)
   }
 
+  /// A value the document holds twice, `lis`, copied where both occurrences agree: the
+  /// document is read on from the first (where it is read in order), so the next value guessed
+  /// after the next key is the one after it, `km`, not the one after the second, `zt`.
+  @Test func aValueEveryOccurrenceAgreesOnIsReadOnFromTheFirst() async throws {
+    let answer = "{\"a\":\"lis\",\"b\":\"km\"}"
+    let drafted = try await generate(
+      vocabulary: [
+        "{\"", "a\":\"", "b\":\"", "\",\"", "\"}", "l", " l", "is", " km", "km", " zt", "zt", "\n", ":", "one", "two",
+        "three", "four",
+      ],
+      prompt: "one: lis\ntwo: km\nthree: lis\nfour: zt\n", speculation: .lookup,
+      shape: { Fields(model: $0, shape: "{\"a\":\"V\",\"b\":\"V\"}") }, preferences: Self.writing(answer))
+    #expect(drafted.text == answer)
+    let usage = try #require(drafted.summary?.usage)
+    #expect(usage.draftTokens >= 2, "is, then km")
+    #expect(usage.confirmedDraftTokens == usage.draftTokens)
+  }
+
   /// The cursor follows what the model writes: to the nearest occurrence after it, or, with
   /// none there, to the only one in the prompt.
   @Test func theCursorFollowsTheModelsTokens() {

@@ -15,9 +15,12 @@ extension DecodeSteps {
   /// (`":["` for `":[`) is drafted as that longer token (`Guess.presumed`). A document is
   /// mostly read in order: where the output's last tokens occur in it several times with
   /// different continuations (a digit, a word of a table), the occurrence nearest after where
-  /// the output copied last (`GuidedLookupMemory.cursor`) is copied. Where the output splits a
+  /// the output copied last (`GuidedLookupMemory.cursor`) is copied, and where they agree, the
+  /// document is read on from that one. Where the output splits a
   /// value's word otherwise than the document (`gar` `lic` for ` garlic`), the value's text
-  /// finds it (`SpelledLookup`). Without a constraint, a copy makes the edits the output made
+  /// finds it (`SpelledLookup`); where it writes a date the document gives with its month's
+  /// name in ISO 8601 form (`2025-03-14` for `14 March 2025`), the rest of that form is guessed
+  /// (`DocumentDates`). Without a constraint, a copy makes the edits the output made
   /// to the text before (a rename, a replaced word: `CopyEdits`), and shortly after an edit it
   /// resumes where the output's last tokens occur near where it stopped (`CopyEdits.realign`).
   /// Right after a key, where nothing is copied, the value is guessed to begin where a form's or
@@ -63,6 +66,7 @@ extension DecodeSteps {
     let policy = draftPolicy
     let generated = state.generated.count
     func findGuesses(afterForced: Bool = false) {
+      let output = context[request.promptTokens.count...]
       // Under a constraint only the prompt is looked up: the output's keys repeat, its values
       // seldom do.
       // Without one, the text is copied with the edits the output made to it so far.
@@ -89,7 +93,12 @@ extension DecodeSteps {
       // unless the model refused that guess after the same token before.
       if !copiedOnly { length = max(length, policy.agreedLength(after: generated, agreed: found.agreed)) }
       if let last = keys?.last, let guess = found.tokens.first, memory.refused(guess, afterKey: last) { length = 0 }
-      looked = (copied ?? Self.sourced(found.tokens, from: found.occurrences.first)).prefix(length)
+      // Where every occurrence goes on as drafted, the document is read on from the one
+      // nearest after where the output copied last.
+      let source =
+        constraint != nil && length <= found.agreed
+        ? found.occurrences.filter { $0 >= readFrom ?? 0 }.min() ?? found.occurrences.first : found.occurrences.first
+      looked = (copied ?? Self.sourced(found.tokens, from: source)).prefix(length)
       lookedKind = realigned ? .realigned : policy.isShort(match: found.match) ? .shortCopy : .copied
       // Where the occurrences disagree, the one nearest after where the output copied last.
       if looked.isEmpty, !copiedOnly, constraint != nil, let from = readFrom, found.occurrences.count > 1,
@@ -116,22 +125,45 @@ extension DecodeSteps {
         looked = Self.sourced(spelled.tokens.prefix(length), from: spelled.source)[...]
         lookedKind = spelled.agreed ? .spelled : .nearest
       }
+      // A date the document writes with its month's name, where the output's string begins as
+      // its ISO 8601 form does: where nothing else is found, and before anything else once the
+      // string goes on past a year in that form (`2025-`) or the output wrote a date so before.
+      if !copiedOnly, let constraint, case let dates = memory.dates(prompt: request.promptTokens, model: model),
+        !dates.dates.isEmpty, case let written = memory.isoDates(writtenIn: state.generated[...], model: model),
+        let value = SpelledLookup.valueText(of: output, model: model, inString: true),
+        looked.isEmpty || !written.isEmpty || DocumentDates.beginsISODate(value),
+        memory.isInString(constraint, model: model),
+        let date = dates.date(
+          continuing: value,
+          after: readFrom.map { memory.spelled(prompt: request.promptTokens, model: model).offset(of: $0) },
+          excluding: written)
+      {
+        looked = isoDateGuesses(date, after: value.count)[...]
+        lookedKind = .date
+      }
       // Right after a key, where nothing is copied: where the document's next value begins,
-      // read in order from where the output copied last.
+      // read in order from where the output copied last; a date there in ISO 8601 form where
+      // the output wrote a date so before.
       if looked.isEmpty, afterForced, !sharedDecodes, constraint != nil, let from = readFrom,
         let start = NextValueLookup.start(
           in: memory.spelled(prompt: request.promptTokens, model: model), after: from)
       {
-        var tokens = Self.sourced(
-          request.promptTokens[
-            start.position..<min(start.position + DraftPolicy.agreedLength, request.promptTokens.count)],
-          from: start.position)
-        let first = tokens[0].token
-        tokens[0].token = start.afterSpace ? memory.key(of: first, model: model) : first
-        if !start.afterSpace || tokens[0].token != first {
-          looked = tokens[...]
-          lookedKind = .nextValue
+        let offset = memory.spelled(prompt: request.promptTokens, model: model).offset(of: start.position)
+        if !memory.isoDates(writtenIn: state.generated[...], model: model).isEmpty,
+          let date = memory.dates(prompt: request.promptTokens, model: model).date(
+            beginningAt: offset + (start.afterSpace ? 1 : 0))
+        {
+          looked = isoDateGuesses(date, after: 0)[...]
+        } else {
+          var tokens = Self.sourced(
+            request.promptTokens[
+              start.position..<min(start.position + DraftPolicy.agreedLength, request.promptTokens.count)],
+            from: start.position)
+          let first = tokens[0].token
+          tokens[0].token = start.afterSpace ? memory.key(of: first, model: model) : first
+          if !start.afterSpace || tokens[0].token != first { looked = tokens[...] }
         }
+        if !looked.isEmpty { lookedKind = .nextValue }
       }
       let guessesByModel = looked.isEmpty && drafter != nil && !sharedDecodes
       modelGuesses =
@@ -222,6 +254,19 @@ extension DecodeSteps {
     // A draft that ends in forced text is worth its evaluation only after a guess (a presumed
     // token is one).
     return presumed != nil || drafts.contains { !$0.forced } ? drafts : []
+  }
+
+  /// The tokens of `date`'s ISO 8601 form after its first `written` bytes, and of a line's end
+  /// (where the value ends, `GuidedLookupMemory.endsValue`), each with where the prompt holds
+  /// the date as its source: its start, so that the date is still the next one the output
+  /// reads, and its end from its last character on, so that the output reads on after it.
+  mutating func isoDateGuesses(_ date: DocumentDates.Date, after written: Int) -> [(token: Token, source: Int?)] {
+    let spelled = memory.spelled(prompt: request.promptTokens, model: model)
+    let text = String(decoding: date.iso.dropFirst(written) + [UInt8(ascii: "\n")], as: UTF8.self)
+    let tokens = model.tokenize(text, parseSpecial: false)
+    return tokens.enumerated().map { index, token in
+      (token, spelled.token(at: index < tokens.count - 2 ? date.start : date.end - 1))
+    }
   }
 
   /// `tokens` with the positions they copy, in turn from `source` on (none where nil).

@@ -92,6 +92,9 @@ struct DecodeSteps {
     /// Under a constraint, the document's text after the value's text (a string's since its
     /// quote, a number's digits) where every occurrence goes on so (`SpelledLookup`).
     case spelled
+    /// Under a constraint, the rest of a date's ISO 8601 form where the document writes the
+    /// date with its month's name and the output's string begins as that form (`DocumentDates`).
+    case date
     /// Under a constraint, right after a key, the document's text where its next value begins
     /// after where the output copied last (`NextValueLookup`).
     case nextValue

@@ -262,7 +262,7 @@ struct DraftPolicy {
       switch guess {
       case .copied: 0.1
       case .model: 0.3
-      case .shortCopy, .realigned, .nearest, .spelled, .closer, .presumed: 0.25
+      case .shortCopy, .realigned, .nearest, .spelled, .date, .closer, .presumed: 0.25
       case .nextValue: 0.5
       }
     }

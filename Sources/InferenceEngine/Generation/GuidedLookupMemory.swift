@@ -26,6 +26,13 @@ struct GuidedLookupMemory {
   private var spelledPrompt: SpelledLookup?
   /// The quote token, once looked up (`isInString`); -1 where the vocabulary has none.
   private var quote: Token?
+  /// The prompt's dates, once read (`dates(prompt:model:)`).
+  private var promptDates: DocumentDates?
+  /// The dates the output wrote in ISO 8601 form, read as far as its `outputRead`th token,
+  /// whose last bytes `outputTail` holds (`isoDates(writtenIn:model:)`).
+  private var isoDatesWritten: Set<[UInt8]> = []
+  private var outputRead = 0
+  private var outputTail: [UInt8] = []
 
   /// Notes that `token` was taken after `previous` (nil at the output's start), forced or chosen
   /// by the model, the `position`th token of the output.
@@ -71,6 +78,30 @@ struct GuidedLookupMemory {
     let read = SpelledLookup(prompt: prompt, model: model)
     spelledPrompt = read
     return read
+  }
+
+  /// The dates of `prompt`, the generation's prompt: read once, not on every draft.
+  mutating func dates(prompt: [Token], model: any TokenModel) -> DocumentDates {
+    if let promptDates { return promptDates }
+    let read = DocumentDates(text: spelled(prompt: prompt, model: model).bytes)
+    promptDates = read
+    return read
+  }
+
+  /// The dates `output`, the generation's output so far (confirmed tokens only: it is read
+  /// once), wrote as strings in ISO 8601 form (`"2025-03-14"`): read on from where it was read
+  /// last.
+  mutating func isoDates(writtenIn output: ArraySlice<Token>, model: any TokenModel) -> Set<[UInt8]> {
+    while outputRead < output.count {
+      for byte in model.piece(of: output[output.startIndex + outputRead]) {
+        outputTail = Array((outputTail + [byte]).suffix(12))
+        if DocumentDates.endsWithISODate(outputTail) {
+          isoDatesWritten.insert(Array(outputTail.dropFirst().dropLast()))
+        }
+      }
+      outputRead += 1
+    }
+    return isoDatesWritten
   }
 
   /// Notes that the model wrote `chosen` where `forced` was forced: itself, or a longer token

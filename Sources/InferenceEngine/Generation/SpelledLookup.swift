@@ -95,6 +95,9 @@ struct SpelledLookup {
     return continuation.isEmpty ? nil : Found(tokens: continuation, source: token(at: nearest), agreed: false)
   }
 
+  /// Where prompt token `index` begins in the text (the text's end past the last token).
+  func offset(of index: Int) -> Int { index < starts.count ? starts[index] : bytes.count }
+
   /// The prompt token that holds byte `offset`.
   func token(at offset: Int) -> Int {
     var low = 0
