@@ -17,7 +17,7 @@ enum NextValueLookup {
     guard cursor >= 0, cursor < prompt.starts.count else { return nil }
     let from = prompt.starts[cursor]
     let end = cursor + GuidedLookupMemory.window
-    let to = end < prompt.starts.count ? prompt.starts[end] : prompt.bytes.count
+    let to = prompt.offset(of: end)
     guard let offset = valueStart(in: Array(prompt.bytes[from..<to])).map({ from + $0 }) else { return nil }
     let position = prompt.token(at: offset)
     switch offset - prompt.starts[position] {
