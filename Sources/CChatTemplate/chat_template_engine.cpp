@@ -13,6 +13,7 @@
 #include "../../.deps/llama/include/common/json.h"
 
 #include "chat_template_engine.h"
+#include "jinja2_semantics.h"
 
 #include <cstdlib>
 #include <cstring>
@@ -69,6 +70,7 @@ extern "C" fm_chat_template *fm_chat_template_parse(const char *source, size_t l
     parsed->source.assign(source, length);
     jinja::lexer lexer;
     parsed->program = jinja::parse_from_tokens(lexer.tokenize(parsed->source));
+    fm_apply_jinja2_semantics(parsed->program);
     // caps_get renders the probe conversations of common/chat.cpp and catches their failures;
     // supports_tool_calls without supports_object_arguments means the string probe rendered
     // the calls (llama.cpp then passes arguments as strings, func_args_not_string otherwise).
