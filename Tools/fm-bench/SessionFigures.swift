@@ -11,8 +11,11 @@ struct SessionFigures {
   var chatTemplate: String? = nil
   let threads = CPUTopology.physicalCores
 
+  /// Without speculation: P1 compares one stream's decoding with llama-bench's, token by token
+  /// (a counting prompt or a base model's loop is what prompt lookup guesses best; P15 measures
+  /// speculation).
   var model: SystemLanguageModel {
-    SystemLanguageModel(path: URL(fileURLWithPath: modelPath), chatTemplate: chatTemplate)
+    SystemLanguageModel(path: URL(fileURLWithPath: modelPath), chatTemplate: chatTemplate, speculation: .off)
   }
 
   /// P1: tokens/s between the first and the last snapshot of a greedy 128-token stream,
