@@ -11,7 +11,12 @@
 //   quote of the JSON. Which operands are Markup is decided from the expression (a `safe` filter,
 //   or a `+` with one), which covers Markup built and used in one expression; Markup kept in a
 //   variable first is not followed.
-#if __has_include("../../.deps/llama/include/common/jinja/runtime.h")
+//
+// Without llama.cpp's headers this file is an error too, as chat_template_engine.cpp is: a file
+// that compiled to nothing would not be compiled again once the set-up has installed them.
+#if !__has_include("../../.deps/llama/include/common/jinja/runtime.h")
+#error "llama.cpp is not set up: run 'swift package --allow-network-connections all setup' once (it builds the pinned llama.cpp for this machine)"
+#else
 #include "../../.deps/llama/include/common/jinja/runtime.h"
 
 #include "jinja2_semantics.h"
