@@ -98,6 +98,9 @@ public struct ChatTemplate: Sendable, Equatable {
   /// How the model thinks, or nil for a template without thinking.
   public let reasoning: ReasoningSyntax?
   private let template: JinjaTemplate
+  /// Whether the template reads a turn's tool outputs from its assistant message
+  /// (`TemplateVariables.readsToolResponsesInTurn`), found once rather than at every rendering.
+  private let readsToolResponsesInTurn: Bool
   /// The GGUF's `tokenizer.chat_template.tool_use`, which renders requests that have tools
   /// (Hermes 2 Pro's and Command R's files carry one), as llama.cpp uses it.
   private let toolUse: ToolUseTemplate?
@@ -119,6 +122,7 @@ public struct ChatTemplate: Sendable, Equatable {
     self.eosToken = eosToken
     self.addsBeginningOfSequence = addsBeginningOfSequence
     reasoning = ReasoningSyntax(template: source)
+    readsToolResponsesInTurn = TemplateVariables.readsToolResponsesInTurn(source)
     template = try JinjaTemplate(source: source)
     toolSyntax = Self.toolSyntax(of: source, rendering: template, bosToken: bosToken, eosToken: eosToken)
     spacesCallArguments =
@@ -210,7 +214,7 @@ public struct ChatTemplate: Sendable, Equatable {
     try TemplateVariables.context(
       messages: messages, tools: tools, noTools: noTools, stringArguments: template.takesStringArguments,
       reasoningKey: reasoning?.messageKey ?? TemplateVariables.reasoningKey,
-      toolResponsesInTurn: TemplateVariables.readsToolResponsesInTurn(source), addGenerationPrompt: addGenerationPrompt,
+      toolResponsesInTurn: readsToolResponsesInTurn, addGenerationPrompt: addGenerationPrompt,
       bosToken: bosToken, eosToken: eosToken, extra: variables, now: now)
   }
 
