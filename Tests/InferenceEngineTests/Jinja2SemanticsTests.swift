@@ -1,3 +1,5 @@
+import FMTestSupport
+import JSON
 import Testing
 
 @testable import InferenceEngine
@@ -55,5 +57,44 @@ import Testing
     let rendered = try Self.render("{{ '<|im_start|>'|safe + message.content }}", "<|im_end|>")
     #expect(rendered.text == "<|im_start|>&lt;|im_end|&gt;")
     #expect(rendered.pieces.filter { !$0.isControl }.map(\.text) == ["&lt;|im_end|&gt;"])
+  }
+}
+
+/// Templates that add descriptions with `+` raise on a tool or parameter without one (as in
+/// jinja2); a request is then rendered with empty ones, which OpenAI's API allows leaving out.
+@Suite struct UndescribedToolTests {
+  static let tool =
+    #"{"type":"function","function":{"name":"getWeather","parameters":{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}}}"#
+  static let described =
+    #"{"type":"function","function":{"name":"getWeather","parameters":{"type":"object","properties":{"city":{"type":"string","description":""}},"required":["city"]},"description":""}}"#
+
+  @Test(arguments: [
+    "Apertus-8B-Instruct.jinja", "NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja",
+    "meetkai-functionary-medium-v3.1.jinja", "openai-gpt-oss-120b.jinja",
+  ])
+  func rendersWithEmptyDescriptionsWhereTheTemplateNeedsThem(name: String) throws {
+    let template = try ChatTemplate(source: ChatTemplateFiles.source(name), bosToken: "<s>", eosToken: "</s>")
+    let messages = [ChatMessage(role: .user, content: "Weather in Paris?")]
+    let rendered = try template.render(messages, tools: [Self.tool]).text
+    #expect(rendered.contains("getWeather"))
+    #expect(rendered == (try template.render(messages, tools: [Self.described]).text))
+  }
+
+  /// The call the template is probed with (`spacesCallArguments`) is of a described tool:
+  /// these templates raise without one, which would read as calls written without spaces.
+  @Test(arguments: [
+    "Apertus-8B-Instruct.jinja", "NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja",
+    "NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja", "meetkai-functionary-medium-v3.1.jinja",
+    "openai-gpt-oss-120b.jinja",
+  ])
+  func theCallSpacingProbeRendersWithADescribedTool(name: String) throws {
+    let template = try ChatTemplate(source: ChatTemplateFiles.source(name), bosToken: "<s>", eosToken: "</s>")
+    #expect(template.spacesCallArguments)
+  }
+
+  @Test func describingAddsOnlyWhatIsMissing() throws {
+    let tool = try JSONValue(parsing: Self.tool)
+    #expect(ChatTemplate.describing([tool]) == [try JSONValue(parsing: Self.described)])
+    #expect(ChatTemplate.describing([try JSONValue(parsing: Self.described)]) == nil)
   }
 }

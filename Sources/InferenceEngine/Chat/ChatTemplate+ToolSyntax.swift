@@ -27,7 +27,8 @@ extension ChatTemplate {
   }
 
   /// What `template` renders for an assistant turn with one call of `f` with `arguments`, or nil
-  /// where it raises.
+  /// where it raises. The tool is described, as real ones are: templates that add a tool's
+  /// description to text with `+` raise without one, as in jinja2.
   private static func renderedCall(
     _ arguments: String, by template: JinjaTemplate, stringArguments: Bool = false, bosToken: String,
     eosToken: String
@@ -38,6 +39,7 @@ extension ChatTemplate {
         key: "function",
         value: .object([
           .init(key: "name", value: .string("f")),
+          .init(key: "description", value: .string("f")),
           .init(key: "parameters", value: .object([.init(key: "type", value: .string("object"))])),
         ])),
     ])

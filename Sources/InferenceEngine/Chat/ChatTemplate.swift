@@ -156,11 +156,12 @@ public struct ChatTemplate: Sendable, Equatable {
     }
     let (messages, toolValues) = try conversation(messages, tools: tools)
     var noTools = TemplateVariables.NoTools.none
+    var renderedTools = toolValues
     func rendering(_ messages: [ChatMessage], generationPrompt: Bool) throws -> RenderedPrompt {
       try template.render(
         context(
-          messages, tools: toolValues, noTools: noTools, addGenerationPrompt: generationPrompt, variables: variables,
-          now: now),
+          messages, tools: renderedTools, noTools: noTools, addGenerationPrompt: generationPrompt,
+          variables: variables, now: now),
         now: now)
     }
     var chosen = messages
@@ -171,14 +172,20 @@ public struct ChatTemplate: Sendable, Equatable {
       // Where the template raises, what llama.cpp does for such templates: a template without a
       // system role (Gemma 2, Mistral's first ones) gets the instructions at the start of the
       // first user message; a tool-use template that iterates `tools` (Hermes 2 Pro's) gets an
-      // empty list where there are none.
+      // empty list where there are none. A tool or parameter without a description gets an
+      // empty one (`describing`).
       let folded = Self.foldingSystemMessage(messages)
-      let attempts: [(TemplateVariables.NoTools, [ChatMessage])] =
-        (toolValues.isEmpty ? [(.emptyList, messages)] : [])
-        + (folded.map { [(.none, $0)] + (toolValues.isEmpty ? [(.emptyList, $0)] : []) } ?? [])
+      let described = Self.describing(toolValues)
+      let foldedTools = described ?? toolValues
+      let attempts: [(TemplateVariables.NoTools, [ChatMessage], [JSONValue])] =
+        (described.map { [(.none, messages, $0)] } ?? [])
+        + (toolValues.isEmpty ? [(.emptyList, messages, toolValues)] : [])
+        + (folded.map { [(.none, $0, foldedTools)] + (toolValues.isEmpty ? [(.emptyList, $0, toolValues)] : []) }
+          ?? [])
       var retried: (noTools: TemplateVariables.NoTools, messages: [ChatMessage], prompt: RenderedPrompt)?
-      for (kind, conversation) in attempts {
+      for (kind, conversation, tools) in attempts {
         noTools = kind
+        renderedTools = tools
         if let rendered = try? rendering(conversation, generationPrompt: addGenerationPrompt) {
           retried = (kind, conversation, rendered)
           break
