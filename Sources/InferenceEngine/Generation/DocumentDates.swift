@@ -57,12 +57,16 @@ struct DocumentDates {
 
   /// Whether `text` ends with a string that is a date's ISO form: `"2025-03-14"`.
   static func endsWithISODate(_ text: [UInt8]) -> Bool {
-    let pattern = Array("\"dddd-dd-dd\"".utf8)
-    guard text.count >= pattern.count else { return false }
-    return zip(text.suffix(pattern.count), pattern).allSatisfy { byte, expected in
+    guard text.count >= isoStringPattern.count else { return false }
+    return zip(text.suffix(isoStringPattern.count), isoStringPattern).allSatisfy { byte, expected in
       expected == UInt8(ascii: "d") ? byte.isASCIIDigit : byte == expected
     }
   }
+
+  /// The bytes of a date's ISO form as a string, `d` for a digit.
+  private static let isoStringPattern = Array("\"dddd-dd-dd\"".utf8)
+  /// How many bytes `endsWithISODate` reads.
+  static var isoStringLength: Int { isoStringPattern.count }
 
   /// A run of letters or of digits, lowercased.
   private struct Word {

@@ -94,7 +94,8 @@ struct GuidedLookupMemory {
   mutating func isoDates(writtenIn output: ArraySlice<Token>, model: any TokenModel) -> Set<[UInt8]> {
     while outputRead < output.count {
       for byte in model.piece(of: output[output.startIndex + outputRead]) {
-        outputTail = Array((outputTail + [byte]).suffix(12))
+        outputTail.append(byte)
+        if outputTail.count > DocumentDates.isoStringLength { outputTail.removeFirst() }
         if DocumentDates.endsWithISODate(outputTail) {
           isoDatesWritten.insert(Array(outputTail.dropFirst().dropLast()))
         }
